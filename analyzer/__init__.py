@@ -1,0 +1,1 @@
+"""bezique-analyzer: a Monte Carlo strategy analyzer for bézique."""

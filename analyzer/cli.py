@@ -1,0 +1,215 @@
+"""The ``bezique`` command line: thin wrappers that parse, call the library, print, write."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .rules import PRESETS, RuleError, RuleSet, preset
+
+
+class RuleViolationExit(click.ClickException):
+    """A replay move that breaks a rule: exit code 2."""
+
+    exit_code = 2
+
+
+def _parse_rule_options(items) -> dict:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise click.ClickException(f"--rule expects KEY=VALUE (e.g. hand_size=9), got {item!r}")
+        key, value = (x.strip() for x in item.split("=", 1))
+        low = value.lower()
+        if low in ("true", "yes", "on"):
+            out[key] = True
+        elif low in ("false", "no", "off"):
+            out[key] = False
+        else:
+            try:
+                out[key] = int(value)
+            except ValueError:
+                out[key] = value
+    return out
+
+
+def _rules(variant: str, rule_items) -> RuleSet:
+    try:
+        return preset(variant, **_parse_rule_options(rule_items))
+    except RuleError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def _policies(names, rules: RuleSet):
+    from .policies.registry import PolicyError, resolve_policy
+    names = list(names) or ["greedy", "random"]
+    if len(names) == 1:
+        names = names * rules.players
+    if len(names) != rules.players:
+        raise click.ClickException(f"give one --policy per seat ({rules.players}), got {len(names)}")
+    try:
+        return [resolve_policy(n) for n in names]
+    except PolicyError as e:
+        raise click.ClickException(str(e)) from None
+
+
+def rule_options(f):
+    """--variant and --rule, shared by the commands that play hands."""
+    f = click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
+                     help="Change a rule option, e.g. --rule hand_size=9 --rule packs=3 "
+                          "--rule declare_all=true --rule meld_reuse=american.")(f)
+    f = click.option("--variant", default="ordinary", show_default=True,
+                     help=f"Rule preset: {', '.join(sorted(PRESETS))}.")(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """bezique-analyzer: play bézique hands by the million and measure strategies.
+
+    Example:
+
+        bezique simulate --hands 100000 --policy greedy --policy random --out results/run
+    """
+
+
+@main.command()
+@rule_options
+@click.option("--policy", "policy_names", multiple=True, metavar="NAME",
+              help="Policy of seat 0, then seat 1 (default: greedy, random). See `bezique policies`.")
+@click.option("--hands", default=100_000, show_default=True, help="Number of hands to play.")
+@click.option("--seed", default=1, show_default=True, help="Master seed: same seed, same hands.")
+@click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory for the tables (CSV and Parquet) and the score chart (PNG, SVG).")
+def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
+    """Play HANDS hands and print a table per seat and policy.
+
+    The deal alternates between the seats (hand i is dealt by seat i mod 2).
+    Every rate has its 95% confidence interval.
+
+    Example:
+
+        bezique simulate --variant ordinary --policy greedy --policy random --hands 200000 --seed 7 --out results/greedy-random
+    """
+    from tqdm import tqdm
+
+    from .simulate import SimulationError, simulate as run
+    from .stats import format_summary
+
+    if hands <= 0:
+        raise click.ClickException(f"--hands must be positive, got {hands}")
+    if seed < 0:
+        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    if threads is not None and threads < 1:
+        raise click.ClickException(f"--threads must be >= 1, got {threads}")
+    rules = _rules(variant, rule_items)
+    specs = _policies(policy_names, rules)
+    with tqdm(total=hands, unit="hand", unit_scale=True, desc="simulate", file=sys.stderr,
+              disable=None) as bar:
+        try:
+            result = run(rules, specs, hands, seed, threads=threads, progress=bar.update)
+        except SimulationError as e:
+            raise click.ClickException(str(e)) from None
+    tables = result.tables
+    click.echo(f"{rules.name} bézique, {hands:,} hands, seed {seed}: " + " vs ".join(result.policies))
+    click.echo(format_summary(tables["summary"]))
+    click.echo("\ndeclarations per hand")
+    click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
+    if out:
+        from .output import write_json, write_table
+        from .plots import write_score_chart
+        written = []
+        for name, df in tables.items():
+            written += write_table(df, out, name)
+        written += write_score_chart(result, out)
+        written.append(write_json({
+            "command": "bezique " + " ".join(sys.argv[1:]) if sys.argv else "",
+            "rules": rules.describe(), "policies": result.policies, "hands": hands,
+            "seed": seed}, Path(out) / "run.json"))
+        click.echo(f"\nwrote {len(written)} files to {out}")
+
+
+@main.command()
+@rule_options
+@click.option("--policy", "policy_names", multiple=True, metavar="NAME",
+              help="Policy of seat 0, then seat 1 (default: greedy, random).")
+@click.option("--seed", default=1, show_default=True, help="Master seed.")
+@click.option("--hand", "hand_index", default=0, show_default=True,
+              help="Hand number within the run (the same deal `simulate` plays as that hand).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the hand as a replay file.")
+@click.option("--symbols", is_flag=True, help="Show suits as ♠♥♦♣.")
+def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbols):
+    """Play one hand and print every event: deal, tricks, declarations, draws, scores.
+
+    Example:
+
+        bezique trace --seed 3 --policy greedy --policy random --json hand3.json
+    """
+    from .handlog import dealt_spec, format_log, play_spec, replay_json
+    from .output import write_json
+
+    if seed < 0 or hand_index < 0:
+        raise click.ClickException("--seed and --hand must be >= 0")
+    rules = _rules(variant, rule_items)
+    specs = _policies(policy_names, rules)
+    spec = dealt_spec(rules, seed, hand_index)
+    outcome = play_spec(spec, specs, seed=seed, hand=hand_index)
+    click.echo(format_log(outcome, symbols))
+    if outcome.error:
+        raise click.ClickException(outcome.error)
+    if json_path:
+        write_json(replay_json(outcome), json_path)
+        click.echo(f"wrote {json_path}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the event log and scores as JSON.")
+@click.option("--symbols", is_flag=True, help="Show suits as ♠♥♦♣.")
+def replay(file, as_json, symbols):
+    """Play the hand given in FILE (a replay file, see the README) and print its log.
+
+    A move that breaks a rule stops the replay with exit code 2 and names the
+    move and the rule; a malformed file exits with code 1.
+
+    Example:
+
+        bezique replay tests/replays/exchange_and_bezique.json
+    """
+    from .handlog import ReplayError, RuleViolation, format_log, load_replay, outcome_json, play_spec
+
+    try:
+        spec = load_replay(file)
+    except ReplayError as e:
+        raise click.ClickException(str(e)) from None
+    except RuleViolation as e:
+        raise RuleViolationExit(str(e)) from None
+    outcome = play_spec(spec)
+    if as_json:
+        click.echo(json.dumps(outcome_json(outcome), indent=1, ensure_ascii=False))
+    else:
+        click.echo(format_log(outcome, symbols))
+    if outcome.error:
+        raise RuleViolationExit(outcome.error)
+
+
+@main.command()
+def policies():
+    """List the built-in policies and their parameters.
+
+    Example:
+
+        bezique policies
+    """
+    from .policies.registry import POLICIES
+    for name, spec in sorted(POLICIES.items()):
+        click.echo(f"{name:<10} {spec.description}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""Entry points with explicit signatures: a batch of hands, and one logged hand.
+
+Policies arrive as first-class functions (:data:`layout.POLICY_TYPE`), so these
+kernels compile once and are cached; a new policy costs no recompilation.
+``nogil=True`` lets the Python driver run batches on several threads.
+"""
+import numpy as np
+from numba import njit, types
+
+from ..rules import R_N_CARDS, R_PACKS, R_PLAYERS
+from .hand import play_hand, reset_hand
+from .layout import (G_EXCHANGES, G_LAST_WINNER, G_NSCRIPT, G_SIZE, G_STATUS, G_TRICK,
+                     G_TRUMP, MAX_LEGAL, MAX_SEATS, MAX_TABLE, MAX_TALON, N_COMBOS, OBS_SIZE,
+                     P_BEZ_MAX, P_BRISQ, P_DECL, P_HAND, P_LAST, P_NDECL, P_SCORE,
+                     P_SEVEN, P_TABLE, P_TRICKS, P_W, P_WON, POLICY_TYPE, REC_CARDS_LEFT,
+                     REC_CARDS_WON, REC_DEALER, REC_EXCHANGES, REC_LAST_WINNER, REC_SEAT,
+                     REC_SEAT_W, REC_STATUS, REC_TRICKS, REC_TRUMP, RS_BEZ_MAX, RS_BRISQ,
+                     RS_DECL, RS_LAST, RS_NDECL, RS_SCORE, RS_SEVEN, RS_TRICKS, S_W, T_W,
+                     G_ERR_ACTION, G_ERR_DECISION, G_ERR_SEAT)
+from .rng import STREAM_DEAL, shuffled_deck, stream_state
+
+FT = POLICY_TYPE
+BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64,
+                        FT, FT, FT, FT, types.float64[:, ::1], types.int32[:, ::1],
+                        types.int64[::1])
+SINGLE_SIG = types.int64(types.int64[::1], types.int32[::1], types.int64, FT, FT, FT, FT,
+                         types.float64[:, ::1], types.uint64, types.int64,
+                         types.int32[:, ::1], types.int64, types.int32[:, ::1],
+                         types.int64[::1], types.int32[:, ::1])
+
+
+@njit(cache=True, _nrt=False)
+def deal_deck(packs, seed, hand, deck, state):
+    """Shuffle the deck of hand number ``hand`` of a run seeded ``seed`` (``state``: uint64[1])."""
+    state[0] = stream_state(seed, hand, STREAM_DEAL)
+    return shuffled_deck(packs, state, deck)
+
+
+@njit(cache=True, _nrt=False)
+def _seed_policies(rngs, seed, hand):
+    for s in range(MAX_SEATS):
+        rngs[s, 0] = stream_state(seed, hand, 1 + s)
+
+
+@njit(cache=True, _nrt=False)
+def _write_record(rules, G, P, dealer, status, rec):
+    n = rules[R_PLAYERS]
+    rec[:] = 0
+    rec[REC_DEALER] = dealer
+    rec[REC_STATUS] = status
+    rec[REC_TRICKS] = G[G_TRICK]
+    rec[REC_TRUMP] = G[G_TRUMP]
+    rec[REC_EXCHANGES] = G[G_EXCHANGES]
+    rec[REC_LAST_WINNER] = G[G_LAST_WINNER]
+    won = 0
+    left = 0
+    for s in range(n):
+        won += P[s, P_WON]
+        for t in range(32):
+            left += P[s, P_HAND + t] + P[s, P_TABLE + t]
+        b = REC_SEAT + s * REC_SEAT_W
+        rec[b + RS_SCORE] = P[s, P_SCORE]
+        rec[b + RS_DECL] = P[s, P_DECL]
+        rec[b + RS_SEVEN] = P[s, P_SEVEN]
+        rec[b + RS_BRISQ] = P[s, P_BRISQ]
+        rec[b + RS_LAST] = P[s, P_LAST]
+        rec[b + RS_TRICKS] = P[s, P_TRICKS]
+        rec[b + RS_BEZ_MAX] = P[s, P_BEZ_MAX]
+        for c in range(N_COMBOS):
+            rec[b + RS_NDECL + c] = P[s, P_NDECL + c]
+    rec[REC_CARDS_WON] = won
+    rec[REC_CARDS_LEFT] = left
+
+
+@njit(BATCH_SIG, cache=True, nogil=True)
+def run_batch(rules, seed, start, count, p0, p1, p2, p3, params, records, err):
+    """Play hands ``start .. start+count-1``, one record row each; return a status.
+
+    On an illegal policy action, ``err`` gets (hand, seat, action, decision)
+    and the status is returned at once.
+    """
+    n = rules[R_PLAYERS]
+    G = np.zeros(G_SIZE, np.int64)
+    P = np.zeros((MAX_SEATS, P_W), np.int32)
+    T = np.zeros((MAX_SEATS, MAX_TABLE, T_W), np.int32)
+    obs = np.zeros((MAX_SEATS, OBS_SIZE), np.int32)
+    talon = np.zeros(MAX_TALON, np.int32)
+    legal = np.zeros(MAX_LEGAL, np.int32)
+    ev = np.zeros((1, 6), np.int32)
+    deck = np.zeros(MAX_TALON, np.int32)
+    rngs = np.zeros((MAX_SEATS, 1), np.uint64)
+    script = np.zeros((1, S_W), np.int32)
+    work = np.zeros(64, np.int64)
+    dstate = np.zeros(1, np.uint64)
+    for i in range(count):
+        hand = start + i
+        deal_deck(rules[R_PACKS], seed, hand, deck, dstate)
+        dealer = hand % n
+        reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev)
+        _seed_policies(rngs, seed, hand)
+        status = play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params,
+                           rngs, script, work)
+        if status != 0:
+            err[0] = hand
+            err[1] = G[G_ERR_SEAT]
+            err[2] = G[G_ERR_ACTION]
+            err[3] = G[G_ERR_DECISION]
+            return status
+        _write_record(rules, G, P, dealer, status, records[i])
+    return 0
+
+
+@njit(SINGLE_SIG, cache=True)
+def run_single(rules, deck, dealer, p0, p1, p2, p3, params, seed, hand, script, nscript,
+               ev, G, P):
+    """Play one hand from ``deck`` with an event log; a script (nscript >= 0) replaces
+    the policies. ``G`` and ``P`` (MAX_SEATS x P_W) receive the final state."""
+    T = np.zeros((MAX_SEATS, MAX_TABLE, T_W), np.int32)
+    obs = np.zeros((MAX_SEATS, OBS_SIZE), np.int32)
+    talon = np.zeros(MAX_TALON, np.int32)
+    legal = np.zeros(MAX_LEGAL, np.int32)
+    rngs = np.zeros((MAX_SEATS, 1), np.uint64)
+    reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev)
+    G[G_NSCRIPT] = nscript
+    _seed_policies(rngs, seed, hand)
+    work = np.zeros(64, np.int64)
+    play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rngs, script, work)
+    return G[G_STATUS]

@@ -1,0 +1,378 @@
+"""One hand from the deal to the brisques: the trick loop (R2.1-R2.23, R3.1-R3.4).
+
+Every decision goes through :func:`_decide`: either a policy (a first-class
+numba function of :data:`layout.POLICY_SIG`) or, for replays, the next move of
+a script, which is checked and, if illegal, reported with the rule it breaks.
+"""
+import numpy as np
+from numba import njit
+
+from ..rules import (R_BRISQUES_SCORED, R_DECLARE_ALL, R_HAND, R_LAST_TRICK, R_N_CARDS,
+                     R_PACKS, R_PLAYERS, R_REDECLARE_SAME, R_SEVEN, R_TURNUP)
+from .layout import (A_DECLARE, A_EXCHANGE, A_PLAY_TABLE, A_STOP, D_FOLLOW, D_LEAD, D_MELD,
+                     E_BRISQUES, E_DRAW, E_EXCHANGE, E_LAST_TRICK, E_PLAY, E_SEVEN, E_STAGE2,
+                     E_TRICK, E_TURNUP, E_TURNUP_SEVEN, G_DEALER, G_ERR_ACTION,
+                     G_ERR_DECISION, G_ERR_DETAIL, G_ERR_MOVE, G_ERR_RULE, G_ERR_SEAT,
+                     G_EXCHANGES, G_LAST_WINNER, G_LEADER, G_NEV, G_NSCRIPT, G_NSEATS,
+                     G_SCRIPT_POS, G_STAGE, G_STATUS, G_TALON_LEN, G_TALON_POS, G_TRICK,
+                     G_TRUMP, G_TRUMP_HOW, G_TRUMP_TRICK, G_WINDOW_SEAT, OBS_BEST_CARD,
+                     OBS_BEST_REL, OBS_BRISQUES, OBS_DEALER_REL, OBS_DECISION, OBS_DECLARED,
+                     OBS_EXCHANGED, OBS_LEAD_CARD, OBS_N_SEATS, OBS_PACKS, OBS_SCORE,
+                     OBS_SEAT, OBS_STAGE, OBS_TALON_LEFT, OBS_TRICK, OBS_TRICK_POS,
+                     OBS_TRUMP, OBS_TURNUP, P_BRISQ, P_HAND, P_LAST, P_NTABLE, P_SCORE,
+                     P_SEVEN, P_TABLE, P_TRICKS, P_WON, S_DECLARE, S_EXCHANGE, S_PLAY,
+                     ST_DONE, ST_ILLEGAL_POLICY, ST_ILLEGAL_SCRIPT, ST_INCOMPLETE,
+                     X_AFTER_LAST_DRAW, X_ALREADY_EXCHANGED, X_ILLEGAL_ACTION, X_NO_SEVEN,
+                     X_NO_NEW_CARD, X_NOT_WHOLE_FOUR, X_NOT_WINNER, X_NOT_YOUR_TURN,
+                     X_ONE_PER_TRICK, X_REUSE_FOUR, X_TURNUP_SEVEN)
+from .melds import (_record_event, _table_counts, combo_class, combo_feasible, declare,
+                    declare_failure)
+from .state import add_hand, mark_played, rel_seat, table_remove, table_slot_to_play, take_table_back
+from .tricks import beats, legal_plays, play_failure
+
+@njit(cache=True, _nrt=False)
+def _fill_obs(G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared, packs):
+    o = obs[s]
+    o[OBS_DECISION] = decision
+    o[OBS_SEAT] = s
+    o[OBS_N_SEATS] = n
+    o[OBS_TRUMP] = G[G_TRUMP]
+    left = G[G_TALON_LEN] - G[G_TALON_POS]
+    o[OBS_TALON_LEFT] = left
+    o[OBS_TURNUP] = talon[G[G_TALON_LEN] - 1] if left > 0 and G[G_TRUMP] >= 0 else -1
+    o[OBS_STAGE] = G[G_STAGE]
+    o[OBS_TRICK] = G[G_TRICK]
+    o[OBS_LEAD_CARD] = lead
+    o[OBS_BEST_CARD] = best
+    o[OBS_BEST_REL] = rel_seat(best_seat, s, n) if best_seat >= 0 else -1
+    o[OBS_DECLARED] = declared
+    o[OBS_EXCHANGED] = G[G_EXCHANGES]
+    o[OBS_DEALER_REL] = rel_seat(G[G_DEALER], s, n)
+    o[OBS_TRICK_POS] = trick_pos
+    o[OBS_PACKS] = packs
+    for v in range(n):
+        r = rel_seat(v, s, n)
+        o[OBS_SCORE + r] = P[v, P_SCORE]
+        o[OBS_BRISQUES + r] = P[v, P_BRISQ]
+
+
+@njit(cache=True, _nrt=False)
+def can_exchange(rules, G, P, talon, s):
+    """R2.9: seat ``s`` holds the seven of trumps and may take the turn-up."""
+    if not rules[R_SEVEN] or G[G_STAGE] != 1 or G[G_TRUMP] < 0 or G[G_EXCHANGES] > 0:
+        return False
+    if talon[G[G_TALON_LEN] - 1] % 8 == 7:
+        return False
+    return P[s, P_HAND + G[G_TRUMP] * 8 + 7] > 0
+
+
+@njit(cache=True, _nrt=False)
+def _exchange_failure(rules, G, P, talon, s):
+    if G[G_STAGE] != 1:
+        return 218, X_AFTER_LAST_DRAW
+    if not rules[R_SEVEN] or G[G_TRUMP] < 0 or P[s, P_HAND + G[G_TRUMP] * 8 + 7] == 0:
+        return 209, X_NO_SEVEN
+    if G[G_EXCHANGES] > 0:
+        return 209, X_ALREADY_EXCHANGED
+    return 209, X_TURNUP_SEVEN
+
+
+@njit(cache=True, _nrt=False)
+def _error(G, status, move, seat, rule, detail, action, decision):
+    G[G_STATUS] = status
+    G[G_ERR_MOVE] = move
+    G[G_ERR_SEAT] = seat
+    G[G_ERR_RULE] = rule
+    G[G_ERR_DETAIL] = detail
+    G[G_ERR_ACTION] = action
+    G[G_ERR_DECISION] = decision
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _four_failure(rules, P, T, s, c, cards):
+    """Check the four cards a replay names for a four; (0, 0) when they may be used."""
+    for i in range(4):
+        n_same = 0
+        for j in range(4):
+            if cards[j] == cards[i]:
+                n_same += 1
+        e, f = _table_counts(rules, T, P, s, cards[i], 2, 1)
+        if P[s, P_HAND + cards[i]] + P[s, P_TABLE + cards[i]] < n_same:
+            return 211, X_NOT_WHOLE_FOUR
+        if P[s, P_HAND + cards[i]] + e < n_same:
+            return (306 if rules[R_REDECLARE_SAME] else 215), X_REUSE_FOUR
+    fresh = 0
+    for i in range(4):
+        e, f = _table_counts(rules, T, P, s, cards[i], 2, 1)
+        fresh += P[s, P_HAND + cards[i]] + f
+    if fresh == 0:
+        return 212, X_NO_NEW_CARD
+    return 0, 0
+
+
+@njit(cache=True, _nrt=False)
+def _in(legal, nleg, a):
+    for i in range(nleg):
+        if legal[i] == a:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
+                   declared, script, req_t, req_n):
+    pos = G[G_SCRIPT_POS]
+    if pos >= G[G_NSCRIPT]:
+        if decision == D_MELD:
+            return A_STOP
+        G[G_STATUS] = ST_INCOMPLETE
+        return -1
+    kind = script[pos, 0]
+    seat = script[pos, 1]
+    if kind == S_PLAY:
+        if decision == D_MELD:
+            return A_STOP
+        a = script[pos, 2] + A_PLAY_TABLE * script[pos, 3]
+        if seat != s:
+            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 203, X_NOT_YOUR_TURN, a, decision)
+        if not _in(legal, nleg, a):
+            rule, detail = play_failure(P, s, G[G_STAGE], lead, best, G[G_TRUMP], a)
+            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
+        G[G_SCRIPT_POS] = pos + 1
+        return a
+    a = A_EXCHANGE if kind == S_EXCHANGE else A_DECLARE + script[pos, 2]
+    if G[G_STAGE] != 1:
+        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 218, X_AFTER_LAST_DRAW, a, decision)
+    if decision != D_MELD or seat != s:
+        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 206, X_NOT_WINNER, a, decision)
+    if kind == S_EXCHANGE and script[pos, 2] >= 0 and script[pos, 2] != G[G_TRUMP] * 8 + 7:
+        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 209, X_NO_SEVEN, a, decision)
+    if not _in(legal, nleg, a):
+        if kind == S_EXCHANGE:
+            rule, detail = _exchange_failure(rules, G, P, talon, s)
+        elif declared > 0 and not rules[R_DECLARE_ALL] and combo_feasible(
+                rules, G, P, T, s, script[pos, 2], req_t, req_n):
+            rule, detail = 216, X_ONE_PER_TRICK
+        else:
+            rule, detail = declare_failure(rules, G, P, T, s, script[pos, 2], req_t, req_n)
+        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
+    if kind == S_DECLARE and script[pos, 2] >= 12 and script[pos, 4] >= 0:
+        rule, detail = _four_failure(rules, P, T, s, script[pos, 2], script[pos, 4:8])
+        if rule > 0:
+            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
+    G[G_SCRIPT_POS] = pos + 1
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def _decide(rules, G, P, T, obs, talon, s, decision, legal, nleg, lead, best, best_seat,
+            trick_pos, declared, p0, p1, p2, p3, params, rngs, script, req_t, req_n):
+    """Ask seat ``s`` (its policy, or the script) for one of ``legal[:nleg]``; -1 stops."""
+    if G[G_NSCRIPT] >= 0:
+        return _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
+                              declared, script, req_t, req_n)
+    if nleg == 1:
+        return legal[0]
+    n = G[G_NSEATS]
+    _fill_obs(G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared,
+              rules[R_PACKS])
+    if s == 0:
+        a = p0(obs[0], legal, nleg, rules, params[0], rngs[0])
+    elif s == 1:
+        a = p1(obs[1], legal, nleg, rules, params[1], rngs[1])
+    elif s == 2:
+        a = p2(obs[2], legal, nleg, rules, params[2], rngs[2])
+    else:
+        a = p3(obs[3], legal, nleg, rules, params[3], rngs[3])
+    if not _in(legal, nleg, a):
+        return _error(G, ST_ILLEGAL_POLICY, G[G_TRICK], s, 0, X_ILLEGAL_ACTION, a, decision)
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def _exchange(G, P, obs, ev, talon, s):
+    seven = G[G_TRUMP] * 8 + 7
+    last = G[G_TALON_LEN] - 1
+    taken = talon[last]
+    talon[last] = seven
+    add_hand(P, obs, s, seven, -1)
+    add_hand(P, obs, s, taken, 1)
+    G[G_EXCHANGES] += 1
+    P[s, P_SEVEN] += 10
+    P[s, P_SCORE] += 10
+    _record_event(ev, G, E_EXCHANGE, s, seven, taken, 10, 0)
+
+
+@njit(cache=True, _nrt=False)
+def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, params, rngs,
+                 script, req_t, req_n, work):
+    """R2.6/R2.16/R2.18: the trick winner declares (and may exchange). -1 stops the hand."""
+    n = G[G_NSEATS]
+    declared = 0
+    G[G_WINDOW_SEAT] = s
+    four = work[20:24]
+    while True:
+        nleg = 0
+        if declared == 0 or rules[R_DECLARE_ALL]:
+            for c in range(16):
+                if combo_feasible(rules, G, P, T, s, c, req_t, req_n):
+                    legal[nleg] = A_DECLARE + c
+                    nleg += 1
+        if can_exchange(rules, G, P, talon, s):
+            legal[nleg] = A_EXCHANGE
+            nleg += 1
+        if nleg == 0 and G[G_NSCRIPT] < 0:
+            return 0
+        legal[nleg] = A_STOP
+        nleg += 1
+        a = _decide(rules, G, P, T, obs, talon, s, D_MELD, legal, nleg, -1, -1, -1, 0,
+                    declared, p0, p1, p2, p3, params, rngs, script, req_t, req_n)
+        if a < 0:
+            return -1
+        if a == A_STOP:
+            return 0
+        if a == A_EXCHANGE:
+            _exchange(G, P, obs, ev, talon, s)
+        else:
+            four[:] = -1
+            if G[G_NSCRIPT] >= 0:
+                for j in range(4):
+                    four[j] = script[G[G_SCRIPT_POS] - 1, 4 + j]
+            declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[24:40])
+            declared += 1
+
+
+@njit(cache=True, _nrt=False)
+def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
+    """Deal ``deck`` (eldest's cards first, then round the table, then turn-up and talon)."""
+    n = rules[R_PLAYERS]
+    h = rules[R_HAND]
+    G[:] = 0
+    P[:] = 0
+    obs[:] = 0
+    G[G_NSEATS] = n
+    G[G_DEALER] = dealer
+    G[G_TRUMP] = -1
+    G[G_TRUMP_TRICK] = -1
+    G[G_STAGE] = 1
+    G[G_NSCRIPT] = -1
+    G[G_LAST_WINNER] = -1
+    for i in range(n):
+        s = (dealer + 1 + i) % n
+        for j in range(h):
+            add_hand(P, obs, s, deck[i * h + j], 1)
+    k = n * h
+    total = rules[R_N_CARDS]
+    m = 0
+    if rules[R_TURNUP]:
+        turnup = deck[k]
+        for j in range(k + 1, total):
+            talon[m] = deck[j]
+            m += 1
+        talon[m] = turnup           # R2.1: the turn-up is the last card drawn
+        m += 1
+        G[G_TRUMP] = turnup // 8
+        G[G_TRUMP_HOW] = 0
+        G[G_TRUMP_TRICK] = 0
+        _record_event(ev, G, E_TURNUP, dealer, turnup, 0, 0, 0)
+        if turnup % 8 == 7 and rules[R_SEVEN]:     # R2.2
+            P[dealer, P_SEVEN] += 10
+            P[dealer, P_SCORE] += 10
+            _record_event(ev, G, E_TURNUP_SEVEN, dealer, turnup, 10, 0, 0)
+    else:
+        for j in range(k, total):
+            talon[m] = deck[j]
+            m += 1
+    G[G_TALON_LEN] = m
+    G[G_LEADER] = (dealer + 1) % n                    # R2.3: the eldest hand leads
+
+
+@njit(cache=True, _nrt=False)
+def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rngs, script, work):
+    """Play the dealt hand (see :func:`reset_hand`) to its end; return the status.
+
+    ST_DONE, ST_INCOMPLETE (the script ran out), ST_ILLEGAL_SCRIPT or
+    ST_ILLEGAL_POLICY (details in G's G_ERR_* slots). ``work``: int64 scratch of 64.
+    """
+    n = G[G_NSEATS]
+    req_t = work[0:8]
+    req_n = work[8:16]
+    trick_cards = work[16:20]
+    seven_scores = rules[R_SEVEN]
+    packs = rules[R_PACKS]
+    while True:
+        leader = G[G_LEADER]
+        stage = G[G_STAGE]
+        trump = G[G_TRUMP]
+        lead = -1
+        best = -1
+        best_seat = -1
+        for i in range(n):
+            s = (leader + i) % n
+            nleg = legal_plays(P, s, stage, lead, best, trump, legal)
+            dec = D_LEAD if i == 0 else D_FOLLOW
+            a = _decide(rules, G, P, T, obs, talon, s, dec, legal, nleg, lead, best, best_seat,
+                        i, 0, p0, p1, p2, p3, params, rngs, script, req_t, req_n)
+            if a < 0:
+                return G[G_STATUS]
+            card = a % 32
+            if a >= A_PLAY_TABLE:
+                table_remove(P, T, obs, n, s, table_slot_to_play(T, P, s, card))
+            else:
+                add_hand(P, obs, s, card, -1)
+            mark_played(obs, n, card)
+            trick_cards[i] = card
+            _record_event(ev, G, E_PLAY, s, card, 1 if a >= A_PLAY_TABLE else 0, G[G_TRICK], 0)
+            if stage == 1 and seven_scores and card == trump * 8 + 7:   # R2.10
+                P[s, P_SEVEN] += 10
+                P[s, P_SCORE] += 10
+                _record_event(ev, G, E_SEVEN, s, card, 10, 0, 0)
+            if i == 0:
+                lead = card
+                best = card
+                best_seat = s
+            elif beats(card, best, trump):
+                best = card
+                best_seat = s
+        winner = best_seat
+        nb = 0
+        for i in range(n):
+            if trick_cards[i] % 8 <= 1:
+                nb += 1
+        P[winner, P_BRISQ] += nb
+        P[winner, P_WON] += n
+        P[winner, P_TRICKS] += 1
+        _record_event(ev, G, E_TRICK, winner, G[G_TRICK], nb, 0, 0)
+        G[G_TRICK] += 1
+        G[G_LEADER] = winner
+        if stage == 1:
+            if _meld_window(rules, G, P, T, obs, ev, talon, winner, legal, p0, p1, p2, p3,
+                            params, rngs, script, req_t, req_n, work) < 0:
+                return G[G_STATUS]
+            for i in range(n):                               # R2.8: winner draws first
+                s = (winner + i) % n
+                card = talon[G[G_TALON_POS]]
+                G[G_TALON_POS] += 1
+                add_hand(P, obs, s, card, 1)
+                _record_event(ev, G, E_DRAW, s, card, 0, 0, 0)
+            if G[G_TALON_POS] == G[G_TALON_LEN]:
+                G[G_STAGE] = 2
+                take_table_back(P, T, obs, n)              # R2.19
+                _record_event(ev, G, E_STAGE2, winner, 0, 0, 0, 0)
+        else:
+            left = 0
+            for t in range(32):
+                left += P[winner, P_HAND + t]
+            if left == 0:                                    # R2.21
+                G[G_LAST_WINNER] = winner
+                P[winner, P_LAST] += rules[R_LAST_TRICK]
+                P[winner, P_SCORE] += rules[R_LAST_TRICK]
+                _record_event(ev, G, E_LAST_TRICK, winner, rules[R_LAST_TRICK], 0, 0, 0)
+                break
+    if rules[R_BRISQUES_SCORED]:                             # R2.22
+        for s in range(n):
+            P[s, P_SCORE] += 10 * P[s, P_BRISQ]
+            _record_event(ev, G, E_BRISQUES, s, P[s, P_BRISQ], 10 * P[s, P_BRISQ], 0, 0)
+    G[G_STATUS] = ST_DONE
+    return ST_DONE

@@ -1,0 +1,110 @@
+"""Array layouts shared by the kernels, the policies and the Python side.
+
+Every constant here is a plain int, which numba folds into the kernels.
+"""
+from numba import types
+
+MAX_SEATS = 4
+MAX_TABLE = 16          # table slots per seat (a holding never exceeds 10 cards)
+MAX_TALON = 128
+MAX_LEGAL = 96
+MAX_EVENTS = 1024
+N_COMBOS = 16
+
+# --- actions a policy may return -------------------------------------------
+A_PLAY_TABLE = 32        # 0..31 play card t from hand; 32 + t play it from the table
+A_DECLARE = 64           # 64 + combo id
+A_EXCHANGE = 80          # exchange the seven of trumps for the turn-up (R2.9)
+A_STOP = 81              # end the declaration window
+A_CARTE_BLANCHE = 82     # show carte blanche (R3.5)
+A_LAY = 96               # 96 + t: lay card t on the table for a claim (R3.7)
+
+# --- decisions --------------------------------------------------------------
+D_LEAD, D_FOLLOW, D_MELD, D_CARTE = 0, 1, 2, 3
+
+# --- observation: what one seat may know ------------------------------------
+OBS_HAND = 0             # 32 counts: own hand (not on the table)
+OBS_TABLE = 32           # 4 x 32 counts: table cards of seat (me + rel) % n, rel 0..3
+OBS_PLAYED = 160         # 32 counts: cards played to tricks so far (public)
+OBS_DECISION = 192
+OBS_SEAT = 193
+OBS_N_SEATS = 194
+OBS_TRUMP = 195          # -1 while no trump is fixed
+OBS_TURNUP = 196         # the card under the talon (-1 when none)
+OBS_TALON_LEFT = 197     # cards still to draw, turn-up included
+OBS_STAGE = 198          # 1 first stage, 2 second stage
+OBS_TRICK = 199          # trick number, from 0
+OBS_LEAD_CARD = 200      # card led to this trick (-1 when leading)
+OBS_BEST_CARD = 201      # card winning the trick so far (-1 when leading)
+OBS_BEST_REL = 202       # relative seat playing it
+OBS_DECLARED = 203       # declarations made in this window
+OBS_EXCHANGED = 204      # 1 once the seven has been exchanged this hand
+OBS_DEALER_REL = 205     # relative seat of the dealer
+OBS_SCORE = 206          # 4: scores by relative seat
+OBS_BRISQUES = 210       # 4: brisques (aces and tens) won, by relative seat
+OBS_TRICK_POS = 214      # how many cards are already in this trick
+OBS_PACKS = 215
+OBS_SIZE = 224
+
+# --- policy signature -------------------------------------------------------
+#   policy(obs, legal, n_legal, rules, params, rng) -> action
+# obs: int32[OBS_SIZE]; legal[:n_legal] the legal actions; rules: the packed
+# RuleSet; params: the policy's parameter vector; rng: uint64[1] counter state.
+POLICY_SIG = types.int64(types.int32[::1], types.int32[::1], types.int64,
+                         types.int64[::1], types.float64[::1], types.uint64[::1])
+POLICY_TYPE = types.FunctionType(POLICY_SIG)
+
+# --- global scalars of a hand (int64 array G) --------------------------------
+(G_TRUMP, G_TALON_POS, G_TALON_LEN, G_LEADER, G_TRICK, G_STAGE, G_EXCHANGES,
+ G_DEALER, G_NSEATS, G_LAST_WINNER, G_NEV, G_STATUS, G_ERR_MOVE, G_ERR_SEAT,
+ G_ERR_RULE, G_ERR_DETAIL, G_ERR_ACTION, G_ERR_DECISION, G_SCRIPT_POS,
+ G_NSCRIPT, G_TRUMP_TRICK, G_TRUMP_HOW, G_WINDOW_SEAT) = range(23)
+G_SIZE = 24
+
+# hand status
+ST_DONE, ST_INCOMPLETE, ST_ILLEGAL_SCRIPT, ST_ILLEGAL_POLICY = 0, 1, 2, 3
+
+# --- per-seat counters (int32 array P[seat]) ---------------------------------
+P_HAND = 0               # 32 counts
+P_TABLE = 32             # 32 counts
+P_SCORE = 64
+P_DECL = 65              # points from declarations
+P_SEVEN = 66             # seven-of-trumps points (R2.2, R2.9, R2.10)
+P_BRISQ = 67             # aces and tens won (count)
+P_LAST = 68              # last-trick points
+P_WON = 69               # cards won in tricks
+P_TRICKS = 70            # tricks won
+P_BEZ_MAX = 71           # highest bézique level scored (0..4)
+P_NDECL = 72             # 16 counts by combo id
+P_NTABLE = 88            # table slots in use
+P_CARTE = 89             # carte blanche: 1 while the hand may still be shown again (R3.5)
+P_W = 90
+
+# --- table slots (int32 array T[seat, slot]) ---------------------------------
+T_CARD, T_M, T_B, T_F, T_SCORED = range(5)   # card; level reached in class M, B, F
+T_W = 5
+
+# --- script rows (replay) ----------------------------------------------------
+S_PLAY, S_DECLARE, S_EXCHANGE = 0, 1, 2
+S_W = 8                  # kind, seat, card-or-combo, from-table, 4 cards of a four
+
+# --- events (int32 array E[k]) -----------------------------------------------
+(E_TURNUP, E_TURNUP_SEVEN, E_PLAY, E_TRICK, E_DECLARE, E_EXCHANGE, E_DRAW,
+ E_STAGE2, E_LAST_TRICK, E_BRISQUES, E_SEVEN, E_TRUMP) = range(12)
+E_W = 6                  # kind, seat, a, b, c, d
+
+# --- per-hand records written by the batch kernel ---------------------------
+REC_DEALER, REC_STATUS, REC_TRICKS, REC_TRUMP, REC_EXCHANGES, REC_LAST_WINNER, \
+    REC_CARDS_WON, REC_CARDS_LEFT = range(8)
+REC_SEAT = 8             # seat blocks start here, REC_SEAT_W ints each
+RS_SCORE, RS_DECL, RS_SEVEN, RS_BRISQ, RS_LAST, RS_TRICKS, RS_BEZ_MAX = range(7)
+RS_NDECL = 7             # 16 counts
+REC_SEAT_W = RS_NDECL + N_COMBOS
+REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
+
+# --- detail codes for rule violations (with the rule id in G_ERR_RULE) -------
+(X_NOT_HELD, X_NOT_ON_TABLE, X_TABLE_TAKEN_BACK, X_MUST_FOLLOW, X_MUST_WIN,
+ X_MUST_TRUMP, X_MUST_OVERTRUMP, X_NOT_YOUR_TURN, X_NOT_WINNER, X_ONE_PER_TRICK,
+ X_NO_NEW_CARD, X_REUSE_CLASS, X_REUSE_FOUR, X_AMERICAN, X_NOT_A_COMBINATION,
+ X_AFTER_LAST_DRAW, X_NO_SEVEN, X_TURNUP_SEVEN, X_ALREADY_EXCHANGED,
+ X_NOT_WHOLE_FOUR, X_ILLEGAL_ACTION) = range(21)

@@ -1,0 +1,378 @@
+"""Declarations: which combinations are legal now, and scoring one.
+
+Classes (R2.11): M = marriage(1) < sequence(2); B = bézique(1) < double(2) <
+treble(3) < quadruple(4); F = a four (1), one class per rank. Each table slot
+remembers the level its card reached in each class, which is all the re-use
+rules (R2.12-R2.17, R3.6-R3.7) need.
+"""
+import numpy as np
+from numba import njit
+
+from ..rules import (R_AMERICAN, R_PACKS, R_PLAIN_SEQ, R_POINTS, R_REDECLARE_SAME,
+                     R_ROYAL_POINTS, R_TRUMP_MODE, R_TRUMP_SEQ_POINTS, TRUMP_RUBICON)
+from .layout import (E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK, G_TRUMP, G_TRUMP_HOW,
+                     G_TRUMP_TRICK, MAX_EVENTS, P_BEZ_MAX, P_DECL, P_HAND, P_NDECL,
+                     P_NTABLE, P_SCORE, P_TABLE, T_B, T_CARD, T_F, T_M, T_SCORED,
+                     X_AMERICAN, X_NO_NEW_CARD, X_NOT_A_COMBINATION, X_NOT_HELD,
+                     X_NOT_WHOLE_FOUR, X_REUSE_CLASS, X_REUSE_FOUR)
+from .state import add_hand, table_add
+
+CLS_M, CLS_B, CLS_F = 0, 1, 2
+QS, JD = 3, 20          # queen of spades, knave of diamonds
+FOUR_RANKS = (0, 2, 3, 4)  # aces, kings, queens, knaves
+
+
+@njit(cache=True, _nrt=False)
+def combo_class(c):
+    """Class of combination ``c``: CLS_M, CLS_B or CLS_F."""
+    if c < 8:
+        return CLS_M
+    if c < 12:
+        return CLS_B
+    return CLS_F
+
+
+@njit(cache=True, _nrt=False)
+def combo_level(c):
+    """Step of ``c`` within its class (marriage 1, sequence 2, bézique n = n)."""
+    if c < 4:
+        return 1
+    if c < 8:
+        return 2
+    if c < 12:
+        return c - 7
+    return 1
+
+
+@njit(cache=True, _nrt=False)
+def combo_requirements(c, req_t, req_n):
+    """Fill the card types and counts a fixed combination needs; return how many types.
+
+    Fours (c >= 12) have free suits and return 0: see :func:`_four_ok`.
+    """
+    if c < 4:
+        req_t[0] = c * 8 + 2
+        req_t[1] = c * 8 + 3
+        req_n[0] = 1
+        req_n[1] = 1
+        return 2
+    if c < 8:
+        for i in range(5):
+            req_t[i] = (c - 4) * 8 + i
+            req_n[i] = 1
+        return 5
+    if c < 12:
+        req_t[0] = QS
+        req_t[1] = JD
+        req_n[0] = c - 7
+        req_n[1] = c - 7
+        return 2
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def combo_points(rules, trump, c):
+    """Points ``c`` scores now (a marriage or sequence fixing trumps counts as trump)."""
+    if c < 4 and (trump == c or trump < 0):
+        return rules[R_ROYAL_POINTS]
+    if 4 <= c < 8 and (trump == c - 4 or trump < 0):
+        return rules[R_TRUMP_SEQ_POINTS]
+    return rules[R_POINTS + c]
+
+
+@njit(cache=True, _nrt=False)
+def combo_allowed(rules, trump, c):
+    """Whether ``c`` exists in this rule set right now (Table A / Table B)."""
+    if 4 <= c < 8:
+        suit = c - 4
+        if trump == suit:
+            return True
+        if trump < 0:
+            return rules[R_TRUMP_MODE] == TRUMP_RUBICON   # R3.2; V1 forbids it
+        return rules[R_PLAIN_SEQ] > 0
+    if 8 <= c < 12:
+        return c - 7 <= rules[R_PACKS]
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _slot_level(T, s, k, cls):
+    if cls == CLS_M:
+        return T[s, k, T_M]
+    if cls == CLS_B:
+        return T[s, k, T_B]
+    return T[s, k, T_F]
+
+
+@njit(cache=True, _nrt=False)
+def slot_eligible(rules, T, s, k, cls, lvl):
+    """Whether table slot ``k`` may join a class-``cls`` combination of level ``lvl``."""
+    have = _slot_level(T, s, k, cls)
+    if rules[R_REDECLARE_SAME]:
+        if have > lvl:              # R3.6: never an inferior one
+            return False
+    elif have >= lvl:               # R2.14/R2.15: only a higher one
+        return False
+    if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
+        return False                # R2.17
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _table_counts(rules, T, P, s, card, cls, lvl):
+    """(eligible copies of ``card`` on the table, eligible ones never yet scored)."""
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        if T[s, k, T_CARD] == card and slot_eligible(rules, T, s, k, cls, lvl):
+            elig += 1
+            if T[s, k, T_SCORED] == 0:
+                fresh += 1
+    return elig, fresh
+
+
+@njit(cache=True, _nrt=False)
+def _four_ok(rules, T, P, s, rank):
+    total = 0
+    fresh = 0
+    for suit in range(4):
+        card = suit * 8 + rank
+        if P[s, P_HAND + card] + P[s, P_TABLE + card] == 0:
+            continue
+        e, f = _table_counts(rules, T, P, s, card, CLS_F, 1)
+        total += e + P[s, P_HAND + card]
+        fresh += f + P[s, P_HAND + card]
+    return total >= 4 and fresh >= 1
+
+
+@njit(cache=True, _nrt=False)
+def combo_screen(P, s, c):
+    """Cheap necessary condition for ``c``: enough copies held (hand + table)."""
+    if c < 4:
+        return (P[s, P_HAND + c * 8 + 2] + P[s, P_TABLE + c * 8 + 2] > 0
+                and P[s, P_HAND + c * 8 + 3] + P[s, P_TABLE + c * 8 + 3] > 0)
+    if c < 8:
+        base = (c - 4) * 8
+        for r in range(5):
+            if P[s, P_HAND + base + r] + P[s, P_TABLE + base + r] == 0:
+                return False
+        return True
+    if c < 12:
+        return (P[s, P_HAND + QS] + P[s, P_TABLE + QS] >= c - 7
+                and P[s, P_HAND + JD] + P[s, P_TABLE + JD] >= c - 7)
+    rank = FOUR_RANKS[c - 12]
+    held = 0
+    for suit in range(4):
+        held += P[s, P_HAND + suit * 8 + rank] + P[s, P_TABLE + suit * 8 + rank]
+    return held >= 4
+
+
+@njit(cache=True, _nrt=False)
+def combo_feasible(rules, G, P, T, s, c, req_t, req_n):
+    """Whether seat ``s`` may declare ``c`` now (R2.12-R2.17, R3.2, R3.6-R3.7)."""
+    if not combo_screen(P, s, c) or not combo_allowed(rules, G[G_TRUMP], c):
+        return False
+    if c >= 12:
+        return _four_ok(rules, T, P, s, FOUR_RANKS[c - 12])
+    nreq = combo_requirements(c, req_t, req_n)
+    for i in range(nreq):       # cheap reject on counts first
+        if P[s, P_HAND + req_t[i]] + P[s, P_TABLE + req_t[i]] < req_n[i]:
+            return False
+    cls = combo_class(c)
+    lvl = combo_level(c)
+    any_fresh = False
+    for i in range(nreq):
+        card = req_t[i]
+        e, f = _table_counts(rules, T, P, s, card, cls, lvl)
+        if e + P[s, P_HAND + card] < req_n[i]:
+            return False
+        if f + P[s, P_HAND + card] > 0:
+            any_fresh = True
+    return any_fresh
+
+
+@njit(cache=True, _nrt=False)
+def declare_failure(rules, G, P, T, s, c, req_t, req_n):
+    """Why ``c`` cannot be declared: (rule code, detail code); rule 299 = Table A."""
+    if not combo_allowed(rules, G[G_TRUMP], c):
+        return (399 if rules[R_REDECLARE_SAME] else 299), X_NOT_A_COMBINATION
+    cls = combo_class(c)
+    if c >= 12:
+        rank = FOUR_RANKS[c - 12]
+        held = 0
+        from_hand = 0
+        for suit in range(4):
+            held += P[s, P_HAND + suit * 8 + rank] + P[s, P_TABLE + suit * 8 + rank]
+            from_hand += P[s, P_HAND + suit * 8 + rank]
+        if held < 4:
+            return 211, X_NOT_WHOLE_FOUR
+        if from_hand == 0:
+            return 212, X_NO_NEW_CARD
+        return (306 if rules[R_REDECLARE_SAME] else 215), X_REUSE_FOUR
+    nreq = combo_requirements(c, req_t, req_n)
+    from_hand = 0
+    for i in range(nreq):
+        if P[s, P_HAND + req_t[i]] + P[s, P_TABLE + req_t[i]] < req_n[i]:
+            return 211, X_NOT_HELD
+        from_hand += P[s, P_HAND + req_t[i]]
+    if from_hand == 0:
+        return (307 if rules[R_REDECLARE_SAME] else 212), X_NO_NEW_CARD
+    if rules[R_AMERICAN]:
+        for k in range(P[s, P_NTABLE]):
+            if T[s, k, T_B] > 0 and cls != CLS_B:
+                for i in range(nreq):
+                    if T[s, k, T_CARD] == req_t[i]:
+                        return 217, X_AMERICAN
+    return (306 if rules[R_REDECLARE_SAME] else 214), X_REUSE_CLASS
+
+
+@njit(cache=True, _nrt=False)
+def _record_event(ev, G, kind, seat, a, b, c, d):
+    k = G[G_NEV]
+    if k < MAX_EVENTS and ev.shape[0] > 1:
+        ev[k, 0] = kind
+        ev[k, 1] = seat
+        ev[k, 2] = a
+        ev[k, 3] = b
+        ev[k, 4] = c
+        ev[k, 5] = d
+        G[G_NEV] = k + 1
+
+
+@njit(cache=True, _nrt=False)
+def _use_slot(T, s, k, cls, lvl):
+    if cls == CLS_M:
+        T[s, k, T_M] = lvl
+    elif cls == CLS_B:
+        T[s, k, T_B] = lvl
+    else:
+        T[s, k, T_F] = lvl
+    T[s, k, T_SCORED] = 1
+
+
+@njit(cache=True, _nrt=False)
+def _choose_cards(rules, P, T, s, card, need, cls, lvl, chosen, n_chosen):
+    """Pick ``need`` copies of ``card``: eligible table slots first (never-scored
+    ones before scored ones), then the hand. Table picks go into ``chosen``
+    as slot numbers; returns (n_chosen, copies still to take from the hand)."""
+    for want_fresh in (1, 0):
+        for k in range(P[s, P_NTABLE]):
+            if need == 0:
+                break
+            if T[s, k, T_CARD] != card or (T[s, k, T_SCORED] == 0) != (want_fresh == 1):
+                continue
+            if not slot_eligible(rules, T, s, k, cls, lvl):
+                continue
+            already = False
+            for j in range(n_chosen):
+                if chosen[j] == k:
+                    already = True
+            if already:
+                continue
+            chosen[n_chosen] = k
+            n_chosen += 1
+            need -= 1
+    return n_chosen, need
+
+
+@njit(cache=True, _nrt=False)
+def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
+    """Seat ``s`` declares ``c`` (already checked feasible) and scores it.
+
+    ``four_cards`` names the four cards of a four (replays); -1 lets the
+    engine choose. ``work`` is int64 scratch of 16. Returns the points scored.
+    """
+    cls = combo_class(c)
+    lvl = combo_level(c)
+    if c >= 12:
+        rank = FOUR_RANKS[c - 12]
+        if four_cards[0] >= 0:
+            nreq = 0
+            for i in range(4):
+                found = False
+                for j in range(nreq):
+                    if req_t[j] == four_cards[i]:
+                        req_n[j] += 1
+                        found = True
+                if not found:
+                    req_t[nreq] = four_cards[i]
+                    req_n[nreq] = 1
+                    nreq += 1
+        else:
+            # table copies first, then the hand, suit by suit
+            nreq = 0
+            left = 4
+            for suit in range(4):
+                card = suit * 8 + rank
+                e, f = _table_counts(rules, T, P, s, card, cls, lvl)
+                take = min(e, left)
+                if take > 0:
+                    req_t[nreq] = card
+                    req_n[nreq] = take
+                    nreq += 1
+                    left -= take
+            for suit in range(4):
+                card = suit * 8 + rank
+                take = min(P[s, P_HAND + card], left)
+                if take > 0:
+                    found = False
+                    for j in range(nreq):
+                        if req_t[j] == card:
+                            req_n[j] += take
+                            found = True
+                    if not found:
+                        req_t[nreq] = card
+                        req_n[nreq] = take
+                        nreq += 1
+                    left -= take
+    else:
+        nreq = combo_requirements(c, req_t, req_n)
+    chosen = work[0:8]
+    from_hand = work[8:16]
+    n_chosen = 0
+    total_hand = 0
+    any_fresh = False
+    for i in range(nreq):
+        before = n_chosen
+        n_chosen, rest = _choose_cards(rules, P, T, s, req_t[i], req_n[i], cls, lvl, chosen, n_chosen)
+        from_hand[i] = rest
+        total_hand += rest
+        for j in range(before, n_chosen):
+            if T[s, chosen[j], T_SCORED] == 0:
+                any_fresh = True
+    if total_hand == 0 and not any_fresh:
+        # R2.12: swap one table copy for a copy from the hand
+        for i in range(nreq):
+            if P[s, P_HAND + req_t[i]] > 0:
+                for j in range(n_chosen):
+                    if T[s, chosen[j], T_CARD] == req_t[i]:
+                        chosen[j] = chosen[n_chosen - 1]
+                        n_chosen -= 1
+                        break
+                from_hand[i] += 1
+                break
+    for j in range(n_chosen):
+        _use_slot(T, s, chosen[j], cls, lvl)
+    for i in range(nreq):
+        for _ in range(from_hand[i]):
+            add_hand(P, obs, s, req_t[i], -1)
+            k = table_add(P, T, obs, n, s, req_t[i])
+            _use_slot(T, s, k, cls, lvl)
+    trump = G[G_TRUMP]
+    pts = combo_points(rules, trump, c)
+    if trump < 0 and c < 8:      # R3.2: the first marriage (or a sequence) fixes trumps
+        G[G_TRUMP] = c % 4
+        G[G_TRUMP_TRICK] = G[G_TRICK]
+        G[G_TRUMP_HOW] = 1 if c < 4 else 2
+        _record_event(ev, G, E_TRUMP, s, c % 4, G[G_TRUMP_HOW], G[G_TRICK], 0)
+    P[s, P_SCORE] += pts
+    P[s, P_DECL] += pts
+    P[s, P_NDECL + c] += 1
+    if cls == CLS_B and lvl > P[s, P_BEZ_MAX]:
+        P[s, P_BEZ_MAX] = lvl
+    suits = 0
+    if c >= 12:
+        for i in range(nreq):
+            suits += req_n[i] << (4 * (req_t[i] // 8))
+    _record_event(ev, G, E_DECLARE, s, c, pts, suits, 0)
+    return pts

@@ -1,0 +1,56 @@
+"""Counter-based randomness: every stream derives from (seed, hand, stream).
+
+A result therefore depends only on the master seed and the hand index, never
+on the number of threads or on how the hands were split (DESIGN.md).
+"""
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+STREAM_DEAL = 0          # stream 1 + seat: that seat's policy
+
+
+@njit(cache=True, _nrt=False)
+def mix64(z):
+    """SplitMix64 finaliser: a bijective scramble of a uint64."""
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, _nrt=False)
+def stream_state(seed, hand, stream):
+    """Initial state of the random stream ``stream`` of hand ``hand``."""
+    z = mix64(np.uint64(seed) + GOLDEN)
+    z = mix64(z ^ (np.uint64(hand) * GOLDEN + np.uint64(0x632BE59BD9B4E019)))
+    return mix64(z ^ (np.uint64(stream) * MIX1 + np.uint64(0x85157AF5)))
+
+
+@njit(cache=True, _nrt=False)
+def next_u64(state):
+    """Advance ``state`` (uint64[1]) and return the next 64 random bits."""
+    s = state[0] + GOLDEN
+    state[0] = s
+    return mix64(s)
+
+
+@njit(cache=True, _nrt=False)
+def below(state, n):
+    """A random integer in [0, n) (bias below n / 2**64)."""
+    return np.int64(next_u64(state) % np.uint64(n))
+
+
+@njit(cache=True, _nrt=False)
+def shuffled_deck(packs, state, out):
+    """Fill ``out[:32*packs]`` with the packs shuffled (Fisher-Yates)."""
+    n = 32 * packs
+    for i in range(n):
+        out[i] = i % 32
+    for i in range(n - 1, 0, -1):
+        j = below(state, i + 1)
+        tmp = out[i]
+        out[i] = out[j]
+        out[j] = tmp
+    return n

@@ -1,0 +1,88 @@
+"""Moving cards between hand, table and tricks, keeping every observation in step.
+
+The engine's truth is P (counts per seat) and T (table slots with the level
+each card reached in classes M, B, F). Each seat's observation array mirrors
+what that seat may see, updated incrementally so a decision costs no copying.
+"""
+from numba import njit
+
+from .layout import (OBS_HAND, OBS_PLAYED, OBS_TABLE, P_HAND, P_NTABLE, P_TABLE,
+                     T_B, T_CARD, T_F, T_M, T_SCORED, T_W)
+
+
+@njit(cache=True, _nrt=False)
+def rel_seat(seat, viewer, n):
+    """Position of ``seat`` counted from ``viewer`` (0 = the viewer)."""
+    return (seat - viewer + n) % n
+
+
+@njit(cache=True, _nrt=False)
+def add_hand(P, obs, s, card, delta):
+    """Change seat ``s``'s hidden hand count of ``card`` by ``delta``."""
+    P[s, P_HAND + card] += delta
+    obs[s, OBS_HAND + card] += delta
+
+
+@njit(cache=True, _nrt=False)
+def _add_table_count(P, obs, n, s, card, delta):
+    P[s, P_TABLE + card] += delta
+    for v in range(n):
+        obs[v, OBS_TABLE + 32 * rel_seat(s, v, n) + card] += delta
+
+
+@njit(cache=True, _nrt=False)
+def table_add(P, T, obs, n, s, card):
+    """Put ``card`` face up in a new table slot of seat ``s``; return the slot."""
+    k = P[s, P_NTABLE]
+    for j in range(T_W):
+        T[s, k, j] = 0
+    T[s, k, T_CARD] = card
+    P[s, P_NTABLE] = k + 1
+    _add_table_count(P, obs, n, s, card, 1)
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def table_remove(P, T, obs, n, s, slot):
+    """Take the card in ``slot`` off seat ``s``'s table (last slot fills the gap)."""
+    card = T[s, slot, T_CARD]
+    last = P[s, P_NTABLE] - 1
+    for j in range(T_W):
+        T[s, slot, j] = T[s, last, j]
+    P[s, P_NTABLE] = last
+    _add_table_count(P, obs, n, s, card, -1)
+    return card
+
+
+@njit(cache=True, _nrt=False)
+def table_slot_to_play(T, P, s, card):
+    """The copy of ``card`` played from the table: the most used one.
+
+    Copies are identical but their meld histories differ; giving up the copy
+    with the highest levels keeps the most future combinations open.
+    """
+    best = -1
+    best_use = -1
+    for k in range(P[s, P_NTABLE]):
+        if T[s, k, T_CARD] == card:
+            use = T[s, k, T_M] + T[s, k, T_B] + T[s, k, T_F] + T[s, k, T_SCORED]
+            if use > best_use:
+                best = k
+                best_use = use
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def mark_played(obs, n, card):
+    """Every seat sees ``card`` played to a trick."""
+    for v in range(n):
+        obs[v, OBS_PLAYED + card] += 1
+
+
+@njit(cache=True, _nrt=False)
+def take_table_back(P, T, obs, n):
+    """R2.19: at the second stage every seat takes its table cards into hand."""
+    for s in range(n):
+        while P[s, P_NTABLE] > 0:
+            card = table_remove(P, T, obs, n, s, P[s, P_NTABLE] - 1)
+            add_hand(P, obs, s, card, 1)

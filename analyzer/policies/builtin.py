@@ -1,0 +1,106 @@
+"""The built-in policies: ``random`` and ``greedy``."""
+from numba import njit
+
+from ..engine.layout import (A_DECLARE, A_EXCHANGE, A_STOP, D_MELD, OBS_BEST_CARD,
+                             OBS_DECISION, OBS_HAND, OBS_LEAD_CARD, OBS_STAGE, OBS_TABLE,
+                             OBS_TRUMP, POLICY_SIG)
+from ..engine.melds import combo_points
+from ..engine.rng import below
+from ..engine.tricks import beats
+
+
+@njit(POLICY_SIG, cache=True, _nrt=False)
+def random_policy(obs, legal, n_legal, rules, params, rng):
+    """Uniform among the legal actions at every decision."""
+    return legal[below(rng, n_legal)]
+
+
+@njit(cache=True, _nrt=False)
+def keep_value(obs, card, stage):
+    """How much the holder loses by giving up ``card`` (greedy's play heuristic).
+
+    Rank strength, +10 for a brisque, +8 for a trump; in the first stage +5
+    for Q♠/J♦ (bézique), +4 for a K or Q whose marriage partner is held, +3
+    for a K/Q/J/A of which two or more are held (fours), and -6 for the
+    seven of trumps, which scores 10 when played in the first stage.
+    """
+    rank = card % 8
+    suit = card // 8
+    trump = obs[OBS_TRUMP]
+    v = 7 - rank
+    if rank <= 1:
+        v += 10
+    if suit == trump:
+        v += 8
+    if stage == 1:
+        if card == 3 or card == 20:
+            v += 5
+        if rank == 2 or rank == 3:
+            partner = suit * 8 + (5 - rank)
+            if obs[OBS_HAND + partner] + obs[OBS_TABLE + partner] > 0:
+                v += 4
+        if rank <= 4 and rank != 1:
+            held = 0
+            for s in range(4):
+                held += obs[OBS_HAND + s * 8 + rank] + obs[OBS_TABLE + s * 8 + rank]
+            if held >= 2:
+                v += 3
+        if suit == trump and rank == 7:
+            v -= 6
+    return v
+
+
+@njit(POLICY_SIG, cache=True, _nrt=False)
+def greedy_policy(obs, legal, n_legal, rules, params, rng):
+    """Greedy: score now, take brisques cheaply.
+
+    Declaration window: exchange the seven of trumps first (the card taken may
+    complete a combination), then declare the highest-scoring legal
+    combination, then stop. Leading: the card of least :func:`keep_value`,
+    except that in the second stage a plain ace is led first. Following: if
+    the trick holds a brisque (or the cheapest winning card costs little),
+    win it with the cheapest card that wins; otherwise play the cheapest card.
+    Ties go to the first legal action, so the policy is deterministic.
+    """
+    decision = obs[OBS_DECISION]
+    if decision == D_MELD:
+        best = A_STOP
+        best_pts = -1
+        for i in range(n_legal):
+            a = legal[i]
+            if a == A_EXCHANGE:
+                return a
+            if A_DECLARE <= a < A_DECLARE + 16:
+                pts = combo_points(rules, obs[OBS_TRUMP], a - A_DECLARE)
+                if pts > best_pts:
+                    best_pts = pts
+                    best = a
+        return best
+    stage = obs[OBS_STAGE]
+    trump = obs[OBS_TRUMP]
+    lead = obs[OBS_LEAD_CARD]
+    cheapest = legal[0]
+    cheapest_v = 1000
+    win = -1
+    win_v = 1000
+    for i in range(n_legal):
+        a = legal[i]
+        card = a % 32
+        v = keep_value(obs, card, stage)
+        if v < cheapest_v:
+            cheapest_v = v
+            cheapest = a
+        if lead >= 0 and beats(card, obs[OBS_BEST_CARD], trump) and v < win_v:
+            win_v = v
+            win = a
+    if lead < 0:
+        if stage == 2:
+            for i in range(n_legal):
+                card = legal[i] % 32
+                if card % 8 == 0 and card // 8 != trump:
+                    return legal[i]
+        return cheapest
+    if win >= 0:
+        if obs[OBS_BEST_CARD] % 8 <= 1 or lead % 8 <= 1 or win_v <= cheapest_v + 2:
+            return win
+    return cheapest

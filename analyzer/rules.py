@@ -1,0 +1,161 @@
+"""RuleSet: every option of RULES.md as plain data, and the presets.
+
+The numba kernels never see a preset name: :meth:`RuleSet.to_array` packs the
+options into a small int64 array whose slots are the ``R_*`` constants below.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+import numpy as np
+
+# Slots of the packed rule array read by the engine.
+(R_PLAYERS, R_PACKS, R_HAND, R_TURNUP, R_TRUMP_MODE, R_DECLARE_ALL, R_AMERICAN,
+ R_REDECLARE_SAME, R_SEVEN, R_LAST_TRICK, R_BRISQUES_SCORED, R_PLAIN_SEQ,
+ R_CARTE_BLANCHE, R_CLAIMS, R_PANACHE, R_TARGET, R_N_CARDS) = range(17)
+# Points of each combination id (see cards.COMBO_NAMES) start at R_POINTS.
+R_POINTS = 20
+R_ROYAL_POINTS = R_POINTS + 16      # a marriage in trumps
+R_TRUMP_SEQ_POINTS = R_POINTS + 17  # a sequence in trumps
+R_SIZE = R_POINTS + 18
+
+TRUMP_TURN_UP, TRUMP_FIRST_MARRIAGE, TRUMP_RUBICON = 0, 1, 2
+TRUMP_MODES = {"turn_up": TRUMP_TURN_UP, "first_marriage": TRUMP_FIRST_MARRIAGE,
+               "marriage_or_sequence": TRUMP_RUBICON}
+CARTE_BLANCHE = {"off": 0, "once": 1, "repeat": 2}
+
+
+class RuleError(ValueError):
+    """A rule set that is not valid or not supported."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One variant of bézique: every option RULES.md names.
+
+    Build one from a preset with :func:`preset` and change options with
+    :meth:`with_options`; :meth:`validate` rejects unsupported combinations.
+    """
+
+    name: str = "ordinary"
+    players: int = 2            # R2.1; V4/V5 (3, 4) are not supported yet
+    packs: int = 2              # R1.2: 2 or 3 (V7); Rubicon 4
+    hand_size: int = 8          # R2.1/V6: 8, 9 or 10
+    trump: str = "turn_up"      # turn_up (R2.1) | first_marriage (V1) | marriage_or_sequence (R3.2)
+    declare_all: bool = False   # R2.16 option
+    meld_reuse: str = "french"  # french (R2.13) | american (R2.17)
+    redeclare: str = "higher"   # higher (R2.14) | same_or_higher (R3.6)
+    seven_scores: bool = True   # R2.2, R2.9, R2.10
+    last_trick: int = 10        # R2.21 (Rubicon 50)
+    brisques: str = "scored"    # scored (R2.22) | tiebreak (R3.8)
+    plain_sequence: int = 0     # 0: not a combination; Rubicon 150
+    carte_blanche: str = "off"  # off | repeat (R3.5) | once
+    claims: bool = False        # R3.7 "and - to score"
+    panache: bool = False       # V2
+    target: int = 1000          # R2.24
+
+    @property
+    def n_cards(self) -> int:
+        """Total cards in play: 32 per pack."""
+        return 32 * self.packs
+
+    def with_options(self, **options) -> "RuleSet":
+        """Return a copy with some options changed (validated)."""
+        known = {f.name for f in fields(self)}
+        for key in options:
+            if key not in known:
+                raise RuleError(f"unknown rule option {key!r}; known: {', '.join(sorted(known))}")
+        rs = replace(self, **options)
+        rs.validate()
+        return rs
+
+    def validate(self) -> None:
+        """Raise :class:`RuleError` naming the first unsupported option."""
+        if self.players != 2:
+            raise RuleError(f"{self.players} players: only two-handed games are supported so far (V4/V5 come later)")
+        if self.packs not in (2, 3, 4):
+            raise RuleError(f"packs={self.packs}: use 2 or 3 packs (ordinary) or 4 (Rubicon)")
+        if self.hand_size not in (8, 9, 10):
+            raise RuleError(f"hand_size={self.hand_size}: use 8, 9 or 10 (R2.1, V6)")
+        if self.trump not in TRUMP_MODES:
+            raise RuleError(f"trump={self.trump!r}: use one of {', '.join(TRUMP_MODES)}")
+        if self.meld_reuse not in ("french", "american"):
+            raise RuleError(f"meld_reuse={self.meld_reuse!r}: use french or american (R2.13, R2.17)")
+        if self.redeclare not in ("higher", "same_or_higher"):
+            raise RuleError(f"redeclare={self.redeclare!r}: use higher (R2.14) or same_or_higher (R3.6)")
+        if self.brisques not in ("scored", "tiebreak"):
+            raise RuleError(f"brisques={self.brisques!r}: use scored (R2.22) or tiebreak (R3.8)")
+        if self.carte_blanche not in CARTE_BLANCHE:
+            raise RuleError(f"carte_blanche={self.carte_blanche!r}: use off, once or repeat")
+        if self.target not in (1000, 1500, 2000):
+            raise RuleError(f"target={self.target}: use 1000, 1500 or 2000 (R2.24)")
+        if self.packs == 4 and self.trump == "turn_up":
+            raise RuleError("4 packs are played as Rubicon bézique (no turn-up, R3.1); use --variant rubicon")
+        if self.trump != "turn_up":
+            if self.name != "rubicon" or self.trump != "marriage_or_sequence":
+                raise RuleError(f"trump={self.trump!r} is not supported yet (V1 comes later)")
+        if self.seven_scores and self.trump != "turn_up":
+            raise RuleError("seven-of-trumps scores need a turned-up trump (R3.4, V1)")
+        if self.panache:
+            raise RuleError("panache (V2) is not supported yet")
+        if self.name != "rubicon" and (self.claims or self.carte_blanche != "off" or self.plain_sequence):
+            raise RuleError("claims, carte blanche and plain sequences belong to Rubicon bézique (R3.5-R3.7)")
+        if self.meld_reuse == "american" and self.redeclare == "same_or_higher":
+            raise RuleError("meld_reuse=american is an option of the ordinary game, not of Rubicon")
+        left = self.n_cards - self.players * self.hand_size
+        if left <= 0 or left % self.players:
+            raise RuleError(
+                f"{self.n_cards} cards, {self.players} players with {self.hand_size} cards each: "
+                f"the {left} cards left do not split into whole rounds of {self.players} draws")
+
+    def to_array(self) -> np.ndarray:
+        """Pack the rule set into the int64 array the engine kernels read."""
+        self.validate()
+        a = np.zeros(R_SIZE, dtype=np.int64)
+        a[R_PLAYERS] = self.players
+        a[R_PACKS] = self.packs
+        a[R_HAND] = self.hand_size
+        a[R_TURNUP] = self.trump == "turn_up"
+        a[R_TRUMP_MODE] = TRUMP_MODES[self.trump]
+        a[R_DECLARE_ALL] = self.declare_all
+        a[R_AMERICAN] = self.meld_reuse == "american"
+        a[R_REDECLARE_SAME] = self.redeclare == "same_or_higher"
+        a[R_SEVEN] = self.seven_scores
+        a[R_LAST_TRICK] = self.last_trick
+        a[R_BRISQUES_SCORED] = self.brisques == "scored"
+        a[R_PLAIN_SEQ] = self.plain_sequence
+        a[R_CARTE_BLANCHE] = CARTE_BLANCHE[self.carte_blanche]
+        a[R_CLAIMS] = self.claims
+        a[R_PANACHE] = self.panache
+        a[R_TARGET] = self.target
+        a[R_N_CARDS] = self.n_cards
+        pts = [20] * 4 + [self.plain_sequence] * 4 + [40, 500, 1500, 4500] + [100, 80, 60, 40]
+        a[R_POINTS:R_POINTS + 16] = pts
+        a[R_ROYAL_POINTS] = 40
+        a[R_TRUMP_SEQ_POINTS] = 250
+        return a
+
+    def describe(self) -> dict:
+        """Return the options as a plain dict (for replay files and reports)."""
+        return asdict(self)
+
+
+PRESETS = {
+    "ordinary": RuleSet(),
+}
+
+
+def preset(name: str, **options) -> RuleSet:
+    """Return the named preset (``ordinary`` …), with ``options`` applied."""
+    if name not in PRESETS:
+        raise RuleError(f"unknown variant {name!r}; known: {', '.join(sorted(PRESETS))}")
+    return PRESETS[name].with_options(**options) if options else PRESETS[name]
+
+
+def from_dict(d: dict) -> RuleSet:
+    """Build a RuleSet from a replay file's ``rules`` object (``variant`` + options)."""
+    if not isinstance(d, dict):
+        raise RuleError("rules must be an object with a 'variant' and options")
+    d = dict(d)
+    variant = d.pop("variant", d.pop("name", "ordinary"))
+    return preset(variant, **d)

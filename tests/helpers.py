@@ -1,0 +1,44 @@
+"""Building deals for rule tests: name the cards that matter, the rest is filled in."""
+from __future__ import annotations
+
+from collections import Counter
+
+from analyzer.cards import parse_card
+from analyzer.handlog import HandSpec, parse_move, play_spec
+from analyzer.rules import preset
+
+
+def cards(text: str) -> list[int]:
+    """``"AS TS 7H"`` -> card ids."""
+    return [parse_card(c) for c in text.split()]
+
+
+def make_spec(hand0: str, hand1: str, turn_up: str | None = "9C", talon: str = "",
+              moves=(), dealer: int = 1, rules=None, filler_order: str | None = None) -> HandSpec:
+    """A deal with the given hands (seat 0, seat 1), turn-up and top of the talon; the
+    rest of the talon is every remaining card in a fixed order (low plain cards first,
+    so that they rarely matter). ``dealer=1`` makes seat 0 the eldest hand (leads first).
+    """
+    rules = rules or preset("ordinary")
+    h0, h1, top = cards(hand0), cards(hand1), cards(talon)
+    used = Counter(h0 + h1 + top + (cards(turn_up) if turn_up else []))
+    rest = []
+    order = cards(filler_order) if filler_order else sorted(range(32), key=lambda t: (-(t % 8), t // 8))
+    for t in order:
+        rest += [t] * (rules.packs - used.get(t, 0))
+    spec = HandSpec(rules, dealer, [h0, h1], cards(turn_up)[0] if turn_up else None, top + rest)
+    for i, m in enumerate(moves, start=1):
+        row, text = parse_move(m, i, rules)
+        spec.moves.append(row)
+        spec.move_text.append(text)
+    return spec
+
+
+def run(spec: HandSpec):
+    """Replay the spec's moves; return the HandOutcome."""
+    return play_spec(spec)
+
+
+def events(outcome, kind: str) -> list[dict]:
+    """The outcome's events of one kind."""
+    return [e for e in outcome.events if e["event"] == kind]
