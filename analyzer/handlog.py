@@ -391,8 +391,6 @@ def format_log(outcome: HandOutcome, symbols: bool = False) -> str:
             lines.append(f"      seat {e['seat']} scores {e['points']} for {e['count']} brisques{run()}")
     lines.append(f"hand {status_name(outcome.status)}; scores: " +
                  ", ".join(f"seat {s} {outcome.scores[s]}" for s in range(n)))
-    if outcome.error:
-        lines.append(f"error: {outcome.error}")
     return "\n".join(lines)
 
 

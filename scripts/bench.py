@@ -1,0 +1,46 @@
+"""Hands per second, after compilation, for a variant, a policy pair and a thread count.
+
+Example:
+    python scripts/bench.py --variant ordinary --policy greedy --policy greedy --threads 1 --hands 400000
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import preset
+from analyzer.simulate import simulate
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", default="ordinary")
+    ap.add_argument("--policy", action="append", default=None, help="seat 0, then seat 1 (default greedy greedy)")
+    ap.add_argument("--threads", type=int, action="append", default=None,
+                    help="thread counts to measure (repeatable; default 1 and 2)")
+    ap.add_argument("--hands", type=int, default=400_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    args = ap.parse_args()
+    rules = preset(args.variant)
+    names = args.policy or ["greedy", "greedy"]
+    specs = [resolve_policy(n) for n in names]
+    t0 = time.perf_counter()
+    simulate(rules, specs, 200, args.seed, threads=1)          # compile / load the cache
+    print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s")
+    base = None
+    for threads in args.threads or [1, 2]:
+        best = float("inf")
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            simulate(rules, specs, args.hands, args.seed, threads=threads)
+            best = min(best, time.perf_counter() - t0)
+        rate = args.hands / best
+        base = base or rate
+        print(f"{args.variant} {' vs '.join(names)}, {threads} thread(s): {rate:,.0f} hands/s "
+              f"({rate / threads:,.0f} per thread, {rate / base:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""The command line: help, outputs, and one clear error for bad input."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+
+REPLAYS = Path(__file__).parent / "replays"
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("command", sorted(main.commands))
+def test_every_command_has_help_with_an_example(command):
+    res = invoke(command, "--help")
+    assert res.exit_code == 0
+    assert "Example:" in res.output
+
+
+def test_simulate_prints_table_and_writes_files(tmp_path):
+    out = tmp_path / "run"
+    res = invoke("simulate", "--hands", 3000, "--seed", 4, "--threads", 1, "--out", out)
+    assert res.exit_code == 0, res.output
+    assert "mean hand score" in res.output and "double bezique rate" in res.output
+    for name in ("summary", "declarations", "score_histogram"):
+        assert (out / f"{name}.csv").exists() and (out / f"{name}.parquet").exists()
+    for ext in ("png", "svg"):
+        assert (out / f"score_distribution.{ext}").stat().st_size > 1000
+    summary = pd.read_parquet(out / "summary.parquet")
+    assert list(summary.policy) == ["greedy", "random"]
+    assert (summary.hands == 3000).all()
+    assert json.loads((out / "run.json").read_text())["seed"] == 4
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["simulate", "--variant", "pinochle"], "unknown variant"),
+    (["simulate", "--policy", "genius", "--policy", "random"], "unknown policy"),
+    (["simulate", "--hands", "0"], "--hands must be positive"),
+    (["simulate", "--hands", "-5"], "--hands must be positive"),
+    (["simulate", "--rule", "hand_size=7"], "hand_size=7"),
+    (["simulate", "--rule", "players=3"], "3 players"),
+    (["simulate", "--rule", "nonsense"], "KEY=VALUE"),
+    (["trace", "--policy", "genius"], "unknown policy"),
+    (["replay", "does/not/exist.json"], "no such file"),
+])
+def test_bad_input_is_one_clear_error(args, needle):
+    res = invoke(*args)
+    assert res.exit_code != 0
+    assert needle in res.output
+    assert "Traceback" not in res.output
+    assert not isinstance(res.exception, Exception) or isinstance(res.exception, SystemExit)
+
+
+def test_malformed_replay_files(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    res = invoke("replay", bad)
+    assert res.exit_code == 1 and "not valid JSON" in res.output
+    good = json.loads((REPLAYS / "example_hand.json").read_text())
+    good["talon"] = good["talon"].split()[:-1]
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(good))
+    res = invoke("replay", short)
+    assert res.exit_code == 1 and "not exactly 2 packs" in res.output
+
+
+def test_trace_json_replays_to_the_same_scores(tmp_path):
+    path = tmp_path / "hand.json"
+    res = invoke("trace", "--seed", 12, "--policy", "greedy", "--policy", "random", "--json", path)
+    assert res.exit_code == 0, res.output
+    traced = res.output.split("hand complete; scores: ")[1].splitlines()[0]
+    res2 = invoke("replay", path)
+    assert res2.exit_code == 0, res2.output
+    assert res2.output.split("hand complete; scores: ")[1].splitlines()[0] == traced
+    res3 = invoke("replay", path, "--json")
+    data = json.loads(res3.output)
+    assert data["status"] == "complete"
+    assert f"seat 0 {data['scores'][0]}, seat 1 {data['scores'][1]}" == traced
+
+
+def test_replay_rule_violation_exits_2(tmp_path):
+    res = invoke("replay", REPLAYS / "revoke_cli.json")
+    assert res.exit_code == 2
+    assert "(R2.20)" in res.output and "move " in res.output
+
+
+def test_console_script_entry_point():
+    res = subprocess.run([sys.executable, "-m", "analyzer.cli", "policies"], capture_output=True, text=True)
+    assert res.returncode == 0 and "greedy" in res.stdout

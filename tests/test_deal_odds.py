@@ -1,0 +1,60 @@
+"""Deal-time frequencies agree with exact combinatorics (99 % interval, fixed seed)."""
+from fractions import Fraction
+from math import comb, sqrt
+
+import numpy as np
+import pytest
+
+from analyzer.exact import p_hand_holds, p_turnup_seven, simulated_deals
+from analyzer.rules import preset
+
+N = 400_000
+Z99 = 2.5758293035489004
+
+
+@pytest.fixture(scope="module")
+def deals():
+    return simulated_deals(preset("ordinary"), N, seed=20261129)
+
+
+def within_99(hits: int, n: int, p: Fraction) -> bool:
+    p = float(p)
+    return abs(hits / n - p) <= Z99 * sqrt(p * (1 - p) / n)
+
+
+def test_exact_values_by_hand():
+    r = preset("ordinary")
+    # both Q♠ and both J♦ among 8 of 64 cards: choose the other 4 from 60
+    assert p_hand_holds(r, {"QS": 2, "JD": 2}) == Fraction(comb(60, 4), comb(64, 8))
+    four_aces = sum(Fraction(comb(8, k) * comb(56, 8 - k), comb(64, 8)) for k in range(4, 9))
+    assert p_hand_holds(r, {"rank:A": 4}) == four_aces
+    assert p_turnup_seven(r) == Fraction(1, 8)
+
+
+def test_R2_1_seat_dealt_double_bezique(deals):
+    hands, _ = deals
+    p = p_hand_holds(preset("ordinary"), {"QS": 2, "JD": 2})
+    hits = (hands[:, :, 3] >= 2) & (hands[:, :, 20] >= 2)
+    for seat in (0, 1):
+        assert within_99(int(hits[:, seat].sum()), N, p)
+
+
+def test_R2_1_four_aces_in_a_dealt_hand(deals):
+    hands, _ = deals
+    p = p_hand_holds(preset("ordinary"), {"rank:A": 4})
+    hits = hands[:, :, [0, 8, 16, 24]].sum(axis=2) >= 4
+    for seat in (0, 1):
+        assert within_99(int(hits[:, seat].sum()), N, p)
+
+
+def test_R2_2_turn_up_is_a_seven(deals):
+    _, turnups = deals
+    assert within_99(int((turnups % 8 == 7).sum()), N, p_turnup_seven(preset("ordinary")))
+
+
+def test_deal_uses_every_card_once(deals):
+    hands, turnups = deals
+    assert (hands.sum(axis=2) == 8).all()
+    total = hands[:1000].sum(axis=1).astype(int)
+    total[np.arange(1000), turnups[:1000]] += 1
+    assert (total <= 2).all()

@@ -1,0 +1,36 @@
+"""R2.24: a game to a target over several hands."""
+from analyzer.game import settle_hand
+
+
+def test_R2_24_brisques_not_counted_when_target_reached_by_declarations():
+    # A reaches 1000 without brisques: brisques are ignored, so B's 120 brisques
+    # cannot lift him above A.
+    totals, winner = settle_hand([900, 930], [120, 50], [20, 120], last_trick_winner=1)
+    assert totals == [1020, 980]
+    assert winner == 0
+
+
+def test_R2_24_brisques_decide_when_nobody_reached_target_without_them():
+    totals, winner = settle_hand([900, 920], [40, 30], [80, 40], last_trick_winner=0)
+    assert totals == [1020, 990]
+    assert winner == 0
+
+
+def test_R2_24_no_one_at_target_deals_again():
+    totals, winner = settle_hand([100, 200], [50, 60], [60, 100], last_trick_winner=1)
+    assert totals == [210, 360]
+    assert winner is None
+
+
+def test_R2_24_tie_goes_to_winner_of_last_trick():
+    _, winner = settle_hand([950, 950], [60, 60], [0, 0], last_trick_winner=1)
+    assert winner == 1
+    _, winner = settle_hand([950, 950], [60, 60], [0, 0], last_trick_winner=0)
+    assert winner == 0
+
+
+def test_R2_24_other_targets():
+    _, winner = settle_hand([1400, 1000], [50, 40], [60, 0], last_trick_winner=1, target=1500)
+    assert winner == 0
+    _, winner = settle_hand([1400, 1000], [50, 40], [60, 0], last_trick_winner=1, target=2000)
+    assert winner is None
