@@ -1,6 +1,6 @@
 """Readable names for engine action codes (for error messages and logs)."""
 from .cards import COMBO_NAMES, card_str
-from .engine.layout import A_CARTE_BLANCHE, A_DECLARE, A_EXCHANGE, A_LAY, A_PLAY_TABLE, A_STOP
+from .engine.layout import A_CARTE_BLANCHE, A_CLAIM, A_DECLARE, A_EXCHANGE, A_PLAY_TABLE, A_STOP
 
 
 def action_str(action: int) -> str:
@@ -18,6 +18,6 @@ def action_str(action: int) -> str:
         return "stop declaring"
     if a == A_CARTE_BLANCHE:
         return "show carte blanche"
-    if A_LAY <= a < A_LAY + 32:
-        return f"lay {card_str(a - A_LAY)} for a claim"
+    if A_CLAIM <= a < A_CLAIM + len(COMBO_NAMES):
+        return f"claim {COMBO_NAMES[a - A_CLAIM]}"
     return f"action code {a}"

@@ -23,3 +23,55 @@ def settle_hand(totals, hand_points, brisques, last_trick_winner: int, target: i
     leaders = [i for i, v in enumerate(new) if v == best]
     winner = leaders[0] if len(leaders) == 1 else last_trick_winner
     return new, winner
+
+
+RUBICON_LIMIT = 1000
+
+
+def trunc100(points: int) -> int:
+    """Drop fractions of 100 (R3.9): 1290 -> 1200."""
+    return points // 100 * 100
+
+
+def rubicon_result(totals, brisques, last_trick_winner: int) -> dict:
+    """Score one Rubicon game (R3.9) for two players.
+
+    ``totals`` are the hand totals without brisques, ``brisques`` the brisque
+    points each won. Returns ``winner``, ``points`` (the winner's game score),
+    ``rubicon`` (the loser was rubiconed), ``brisques_saved`` (the loser reached
+    1000 only with his brisques) and ``brisques_broke_tie``.
+    """
+    a, b = totals
+    if a != b:
+        winner = 0 if a > b else 1
+        broke_tie = False
+    elif brisques[0] != brisques[1]:
+        winner = 0 if brisques[0] > brisques[1] else 1
+        broke_tie = True
+    else:
+        winner = last_trick_winner
+        broke_tie = False
+    loser = 1 - winner
+    w, l = totals[winner], totals[loser]
+    out = {"winner": winner, "rubicon": False, "brisques_saved": False, "brisques_broke_tie": broke_tie}
+    if l + brisques[loser] < RUBICON_LIMIT:
+        out["rubicon"] = True
+        out["points"] = trunc100(w) + trunc100(l) + 1300
+        return out
+    if l < RUBICON_LIMIT:
+        # the loser reaches 1000 only with his brisques: both count them
+        out["brisques_saved"] = True
+        wb, lb = w + brisques[winner], l + brisques[loser]
+        if lb > wb or (lb == wb and last_trick_winner == loser):
+            # the former winner now loses; under 1000 even with brisques -> rubiconed
+            winner, loser, wb, lb = loser, winner, lb, wb
+            out["winner"] = winner
+            if lb < RUBICON_LIMIT:
+                out["rubicon"] = True
+                out["brisques_saved"] = False
+                out["points"] = trunc100(totals[winner]) + trunc100(totals[loser]) + 1300
+                return out
+        out["points"] = trunc100(wb) - trunc100(lb) + 500
+        return out
+    out["points"] = trunc100(w) - trunc100(l) + 500
+    return out

@@ -17,7 +17,7 @@ import numpy as np
 from .cards import (COMBO_NAMES, CardError, card_str, cards_str, combo_cards, combo_id,
                     parse_card)
 from .engine.batch import deal_deck, run_single
-from .engine.layout import (E_BRISQUES, E_DECLARE, E_DRAW, E_EXCHANGE, E_LAST_TRICK, E_PLAY,
+from .engine.layout import (E_CARTE, E_CLAIM, S_CARTE, S_CLAIM, E_BRISQUES, E_DECLARE, E_DRAW, E_EXCHANGE, E_LAST_TRICK, E_PLAY,
                             E_SEVEN, E_STAGE2, E_TRICK, E_TRUMP, E_TURNUP, E_TURNUP_SEVEN,
                             G_ERR_ACTION, G_ERR_DETAIL, G_ERR_MOVE, G_ERR_RULE, G_ERR_SEAT,
                             G_NEV, G_SIZE, G_TRUMP, MAX_EVENTS, MAX_SEATS, P_SCORE, P_W,
@@ -29,7 +29,7 @@ from .policies.registry import N_PARAMS, resolve_policy
 from .rules import PRESETS, RuleError, RuleSet, from_dict
 
 FORMAT = "bezique-replay/1"
-MOVE_RE = re.compile(r"^\s*(\d+)\s+(plays|declares|exchanges)\b\s*(.*?)\s*$", re.I)
+MOVE_RE = re.compile(r"^\s*(\d+)\s+(plays|declares|exchanges|claims|shows)\b\s*(.*?)\s*$", re.I)
 
 
 class ReplayError(ValueError):
@@ -116,6 +116,14 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
             row[0], row[2], row[3] = S_PLAY, parse_card(rest[0]), int(src == "from table")
         elif verb == "exchanges":
             row[0], row[2] = S_EXCHANGE, parse_card(rest[0]) if rest else -1
+        elif verb == "shows":
+            if " ".join(rest).lower().replace("_", " ") != "carte blanche":
+                raise ReplayError(f"move {index}: expected \"{seat} shows carte blanche\", got {text!r}")
+            row[0] = S_CARTE
+        elif verb == "claims":
+            if not rest:
+                raise ReplayError(f"move {index}: name the combination, e.g. \"{seat} claims four_kings\"")
+            row[0], row[2] = S_CLAIM, combo_id(rest[0])
         else:
             if not rest:
                 raise ReplayError(f"move {index}: name the combination, e.g. \"{seat} declares bezique QS JD\"")
@@ -238,6 +246,9 @@ RULE_DETAILS = {
     L.X_TURNUP_SEVEN: "seat {s}: the turn-up is a seven, there is no exchange",
     L.X_ALREADY_EXCHANGED: "seat {s}: the seven has already been exchanged in this hand",
     L.X_NOT_WHOLE_FOUR: "seat {s} does not hold {what}",
+    L.X_NO_CARTE_BLANCHE: "seat {s} may not show carte blanche now",
+    L.X_CLAIM_NOT_ALLOWED: "seat {s} may not claim {what} now (only after scoring in this window, "
+                           "with cards from the hand that make the combination)",
 }
 
 
@@ -255,7 +266,10 @@ def _violation(G, spec: HandSpec) -> str:
     seat = int(G[G_ERR_SEAT])
     action = int(G[G_ERR_ACTION])
     card = card_str(action % 32) if action < L.A_DECLARE else ""
-    what = COMBO_NAMES[action - L.A_DECLARE] if L.A_DECLARE <= action < L.A_DECLARE + 16 else card
+    what = card
+    for base in (L.A_DECLARE, L.A_CLAIM):
+        if base <= action < base + 16:
+            what = COMBO_NAMES[action - base]
     text = RULE_DETAILS.get(int(G[G_ERR_DETAIL]), "seat {s}: illegal move").format(s=seat, card=card, what=what)
     return f"move {move + 1}: {text} ({rule_name(int(G[G_ERR_RULE]))})"
 
@@ -287,6 +301,11 @@ def _events(ev: np.ndarray, count: int) -> list[dict]:
         elif kind == E_EXCHANGE:
             out.append({"event": "exchange", "seat": seat, "card": card_str(a),
                         "took": card_str(b), "points": c})
+        elif kind == E_CARTE:
+            out.append({"event": "carte_blanche", "seat": seat, "points": a,
+                        "card": card_str(b) if b >= 0 else None})
+        elif kind == E_CLAIM:
+            out.append({"event": "claim", "seat": seat, "combination": COMBO_NAMES[a], "laid": b})
         elif kind == E_DRAW:
             out.append({"event": "draw", "seat": seat, "card": card_str(a)})
         elif kind == E_STAGE2:
@@ -379,6 +398,15 @@ def format_log(outcome: HandOutcome, symbols: bool = False) -> str:
             move += 1
             score[e["seat"]] += e["points"]
             lines.append(f"{move:4d}. seat {e['seat']} exchanges {cs(e['card'])} for {cs(e['took'])}  +{e['points']}{run()}")
+        elif k == "carte_blanche":
+            move += 1
+            score[e["seat"]] += e["points"]
+            shown = f"the drawn {cs(e['card'])}" if e["card"] else "a hand without K, Q or J"
+            lines.append(f"{move:4d}. seat {e['seat']} shows carte blanche ({shown})  +{e['points']}{run()}")
+        elif k == "claim":
+            move += 1
+            lines.append(f"{move:4d}. seat {e['seat']} claims {e['combination']} "
+                         f"(lays {e['laid']} card{'s' if e['laid'] != 1 else ''} from the hand)")
         elif k == "draw":
             lines.append(f"      seat {e['seat']} draws {cs(e['card'])}")
         elif k == "second_stage":
@@ -411,6 +439,10 @@ def replay_json(outcome: HandOutcome) -> dict:
             moves.append(f"{e['seat']} declares {e['combination']} {' '.join(e['cards'])}")
         elif e["event"] == "exchange":
             moves.append(f"{e['seat']} exchanges {e['card']}")
+        elif e["event"] == "claim":
+            moves.append(f"{e['seat']} claims {e['combination']}")
+        elif e["event"] == "carte_blanche":
+            moves.append(f"{e['seat']} shows carte blanche")
     rules = spec.rules.describe()
     base = PRESETS[spec.rules.name]
     rules = {"variant": rules.pop("name"), **{k: v for k, v in rules.items()

@@ -17,7 +17,8 @@ import numpy as np
 R_POINTS = 20
 R_ROYAL_POINTS = R_POINTS + 16      # a marriage in trumps
 R_TRUMP_SEQ_POINTS = R_POINTS + 17  # a sequence in trumps
-R_SIZE = R_POINTS + 18
+R_CARTE_POINTS = R_POINTS + 18      # carte blanche (R3.5)
+R_SIZE = R_POINTS + 19
 
 TRUMP_TURN_UP, TRUMP_FIRST_MARRIAGE, TRUMP_RUBICON = 0, 1, 2
 TRUMP_MODES = {"turn_up": TRUMP_TURN_UP, "first_marriage": TRUMP_FIRST_MARRIAGE,
@@ -89,6 +90,9 @@ class RuleSet:
             raise RuleError(f"carte_blanche={self.carte_blanche!r}: use off, once or repeat")
         if self.target not in (1000, 1500, 2000):
             raise RuleError(f"target={self.target}: use 1000, 1500 or 2000 (R2.24)")
+        if self.name == "rubicon" and (self.packs != 4 or self.hand_size != 9
+                                       or self.trump != "marriage_or_sequence"):
+            raise RuleError("Rubicon bézique is four packs, nine cards, no turn-up (R1.2, R3.1)")
         if self.packs == 4 and self.trump == "turn_up":
             raise RuleError("4 packs are played as Rubicon bézique (no turn-up, R3.1); use --variant rubicon")
         if self.trump != "turn_up":
@@ -133,6 +137,7 @@ class RuleSet:
         a[R_POINTS:R_POINTS + 16] = pts
         a[R_ROYAL_POINTS] = 40
         a[R_TRUMP_SEQ_POINTS] = 250
+        a[R_CARTE_POINTS] = 50
         return a
 
     def describe(self) -> dict:
@@ -142,6 +147,10 @@ class RuleSet:
 
 PRESETS = {
     "ordinary": RuleSet(),
+    "rubicon": RuleSet(name="rubicon", packs=4, hand_size=9, trump="marriage_or_sequence",
+                       redeclare="same_or_higher", seven_scores=False, last_trick=50,
+                       brisques="tiebreak", plain_sequence=150, carte_blanche="repeat",
+                       claims=True),
 }
 
 

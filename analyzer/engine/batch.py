@@ -13,6 +13,8 @@ from .layout import (G_EXCHANGES, G_LAST_WINNER, G_NSCRIPT, G_SIZE, G_STATUS, G_
                      G_TRUMP, MAX_LEGAL, MAX_SEATS, MAX_TABLE, MAX_TALON, N_COMBOS, OBS_SIZE,
                      P_BEZ_MAX, P_BRISQ, P_DECL, P_HAND, P_LAST, P_NDECL, P_SCORE,
                      P_SEVEN, P_TABLE, P_TRICKS, P_W, P_WON, POLICY_TYPE, REC_CARDS_LEFT,
+                     P_CARTE_PTS, P_CLAIMS, RS_CARTE, RS_CLAIMS, REC_TRUMP_HOW, REC_TRUMP_TRICK,
+                     G_TRUMP_HOW, G_TRUMP_TRICK,
                      REC_CARDS_WON, REC_DEALER, REC_EXCHANGES, REC_LAST_WINNER, REC_SEAT,
                      REC_SEAT_W, REC_STATUS, REC_TRICKS, REC_TRUMP, RS_BEZ_MAX, RS_BRISQ,
                      RS_DECL, RS_LAST, RS_NDECL, RS_SCORE, RS_SEVEN, RS_TRICKS, S_W, T_W,
@@ -52,6 +54,8 @@ def _write_record(rules, G, P, dealer, status, rec):
     rec[REC_TRUMP] = G[G_TRUMP]
     rec[REC_EXCHANGES] = G[G_EXCHANGES]
     rec[REC_LAST_WINNER] = G[G_LAST_WINNER]
+    rec[REC_TRUMP_HOW] = G[G_TRUMP_HOW]
+    rec[REC_TRUMP_TRICK] = G[G_TRUMP_TRICK]
     won = 0
     left = 0
     for s in range(n):
@@ -66,6 +70,8 @@ def _write_record(rules, G, P, dealer, status, rec):
         rec[b + RS_LAST] = P[s, P_LAST]
         rec[b + RS_TRICKS] = P[s, P_TRICKS]
         rec[b + RS_BEZ_MAX] = P[s, P_BEZ_MAX]
+        rec[b + RS_CARTE] = P[s, P_CARTE_PTS]
+        rec[b + RS_CLAIMS] = P[s, P_CLAIMS]
         for c in range(N_COMBOS):
             rec[b + RS_NDECL + c] = P[s, P_NDECL + c]
     rec[REC_CARDS_WON] = won

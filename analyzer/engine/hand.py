@@ -7,9 +7,10 @@ a script, which is checked and, if illegal, reported with the rule it breaks.
 import numpy as np
 from numba import njit
 
-from ..rules import (R_BRISQUES_SCORED, R_DECLARE_ALL, R_HAND, R_LAST_TRICK, R_N_CARDS,
+from ..rules import (R_BRISQUES_SCORED, R_CARTE_BLANCHE, R_CARTE_POINTS, R_CLAIMS, R_DECLARE_ALL, R_HAND, R_LAST_TRICK, R_N_CARDS,
                      R_PACKS, R_PLAYERS, R_REDECLARE_SAME, R_SEVEN, R_TURNUP)
-from .layout import (A_DECLARE, A_EXCHANGE, A_PLAY_TABLE, A_STOP, D_FOLLOW, D_LEAD, D_MELD,
+from .layout import (A_CARTE_BLANCHE, A_CLAIM, D_CARTE, E_CARTE, P_CARTE, P_CARTE_PTS,
+                     S_CARTE, S_CLAIM, X_CLAIM_NOT_ALLOWED, X_NO_CARTE_BLANCHE, A_DECLARE, A_EXCHANGE, A_PLAY_TABLE, A_STOP, D_FOLLOW, D_LEAD, D_MELD,
                      E_BRISQUES, E_DRAW, E_EXCHANGE, E_LAST_TRICK, E_PLAY, E_SEVEN, E_STAGE2,
                      E_TRICK, E_TURNUP, E_TURNUP_SEVEN, G_DEALER, G_ERR_ACTION,
                      G_ERR_DECISION, G_ERR_DETAIL, G_ERR_MOVE, G_ERR_RULE, G_ERR_SEAT,
@@ -25,13 +26,13 @@ from .layout import (A_DECLARE, A_EXCHANGE, A_PLAY_TABLE, A_STOP, D_FOLLOW, D_LE
                      X_AFTER_LAST_DRAW, X_ALREADY_EXCHANGED, X_ILLEGAL_ACTION, X_NO_SEVEN,
                      X_NO_NEW_CARD, X_NOT_WHOLE_FOUR, X_NOT_WINNER, X_NOT_YOUR_TURN,
                      X_ONE_PER_TRICK, X_REUSE_FOUR, X_TURNUP_SEVEN)
-from .melds import (_record_event, _table_counts, combo_class, combo_feasible, declare,
-                    declare_failure)
+from .melds import (_record_event, _table_counts, claim, claim_possible, combo_feasible,
+                    declare, declare_failure)
 from .state import add_hand, mark_played, rel_seat, table_remove, table_slot_to_play, take_table_back
 from .tricks import beats, legal_plays, play_failure
 
 @njit(cache=True, _nrt=False)
-def _fill_obs(G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared, packs):
+def _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared):
     o = obs[s]
     o[OBS_DECISION] = decision
     o[OBS_SEAT] = s
@@ -39,7 +40,7 @@ def _fill_obs(G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos
     o[OBS_TRUMP] = G[G_TRUMP]
     left = G[G_TALON_LEN] - G[G_TALON_POS]
     o[OBS_TALON_LEFT] = left
-    o[OBS_TURNUP] = talon[G[G_TALON_LEN] - 1] if left > 0 and G[G_TRUMP] >= 0 else -1
+    o[OBS_TURNUP] = talon[G[G_TALON_LEN] - 1] if left > 0 and rules[R_TURNUP] else -1
     o[OBS_STAGE] = G[G_STAGE]
     o[OBS_TRICK] = G[G_TRICK]
     o[OBS_LEAD_CARD] = lead
@@ -49,7 +50,7 @@ def _fill_obs(G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos
     o[OBS_EXCHANGED] = G[G_EXCHANGES]
     o[OBS_DEALER_REL] = rel_seat(G[G_DEALER], s, n)
     o[OBS_TRICK_POS] = trick_pos
-    o[OBS_PACKS] = packs
+    o[OBS_PACKS] = rules[R_PACKS]
     for v in range(n):
         r = rel_seat(v, s, n)
         o[OBS_SCORE + r] = P[v, P_SCORE]
@@ -107,7 +108,7 @@ def _four_failure(rules, P, T, s, c, cards):
         e, f = _table_counts(rules, T, P, s, cards[i], 2, 1)
         fresh += P[s, P_HAND + cards[i]] + f
     if fresh == 0:
-        return 212, X_NO_NEW_CARD
+        return (307 if rules[R_REDECLARE_SAME] else 212), X_NO_NEW_CARD
     return 0, 0
 
 
@@ -130,6 +131,14 @@ def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
         return -1
     kind = script[pos, 0]
     seat = script[pos, 1]
+    if decision == D_CARTE:
+        if kind == S_CARTE and seat == s:
+            G[G_SCRIPT_POS] = pos + 1
+            return A_CARTE_BLANCHE
+        return A_STOP
+    if kind == S_CARTE:
+        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 305, X_NO_CARTE_BLANCHE, A_CARTE_BLANCHE,
+                      decision)
     if kind == S_PLAY:
         if decision == D_MELD:
             return A_STOP
@@ -141,7 +150,12 @@ def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
             return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
         G[G_SCRIPT_POS] = pos + 1
         return a
-    a = A_EXCHANGE if kind == S_EXCHANGE else A_DECLARE + script[pos, 2]
+    if kind == S_EXCHANGE:
+        a = A_EXCHANGE
+    elif kind == S_CLAIM:
+        a = A_CLAIM + script[pos, 2]
+    else:
+        a = A_DECLARE + script[pos, 2]
     if G[G_STAGE] != 1:
         return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 218, X_AFTER_LAST_DRAW, a, decision)
     if decision != D_MELD or seat != s:
@@ -151,6 +165,8 @@ def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
     if not _in(legal, nleg, a):
         if kind == S_EXCHANGE:
             rule, detail = _exchange_failure(rules, G, P, talon, s)
+        elif kind == S_CLAIM:
+            rule, detail = 307, X_CLAIM_NOT_ALLOWED
         elif declared > 0 and not rules[R_DECLARE_ALL] and combo_feasible(
                 rules, G, P, T, s, script[pos, 2], req_t, req_n):
             rule, detail = 216, X_ONE_PER_TRICK
@@ -175,8 +191,7 @@ def _decide(rules, G, P, T, obs, talon, s, decision, legal, nleg, lead, best, be
     if nleg == 1:
         return legal[0]
     n = G[G_NSEATS]
-    _fill_obs(G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared,
-              rules[R_PACKS])
+    _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared)
     if s == 0:
         a = p0(obs[0], legal, nleg, rules, params[0], rngs[0])
     elif s == 1:
@@ -222,6 +237,11 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
         if can_exchange(rules, G, P, talon, s):
             legal[nleg] = A_EXCHANGE
             nleg += 1
+        if declared > 0 and rules[R_CLAIMS]:                 # R3.7
+            for c in range(16):
+                if claim_possible(rules, G, P, T, s, c, req_t, req_n, work[24:48]):
+                    legal[nleg] = A_CLAIM + c
+                    nleg += 1
         if nleg == 0 and G[G_NSCRIPT] < 0:
             return 0
         legal[nleg] = A_STOP
@@ -234,13 +254,46 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
             return 0
         if a == A_EXCHANGE:
             _exchange(G, P, obs, ev, talon, s)
+        elif a >= A_CLAIM:
+            claim(rules, G, P, T, obs, ev, n, s, a - A_CLAIM, req_t, req_n, work[24:48])
         else:
             four[:] = -1
             if G[G_NSCRIPT] >= 0:
                 for j in range(4):
                     four[j] = script[G[G_SCRIPT_POS] - 1, 4 + j]
-            declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[24:40])
+            declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[24:48])
             declared += 1
+
+
+@njit(cache=True, _nrt=False)
+def _carte_blanche(rules, G, P, T, obs, ev, talon, s, drawn, legal, p0, p1, p2, p3, params,
+                   rngs, script, req_t, req_n):
+    """R3.5: offer seat ``s`` to show carte blanche (``drawn`` < 0: the dealt hand;
+    otherwise the card just drawn, which must not be a court card). -1 stops the hand."""
+    if drawn < 0:
+        for suit in range(4):
+            for rank in range(2, 5):
+                if P[s, P_HAND + suit * 8 + rank] > 0:
+                    return 0
+    else:
+        if P[s, P_CARTE] == 0:
+            return 0
+        if 2 <= drawn % 8 <= 4:           # the first court card ends it for the hand
+            P[s, P_CARTE] = 0
+            return 0
+    legal[0] = A_CARTE_BLANCHE
+    legal[1] = A_STOP
+    a = _decide(rules, G, P, T, obs, talon, s, D_CARTE, legal, 2, -1, -1, -1, 0, 0,
+                p0, p1, p2, p3, params, rngs, script, req_t, req_n)
+    if a < 0:
+        return -1
+    if a == A_CARTE_BLANCHE:
+        pts = rules[R_CARTE_POINTS]
+        P[s, P_SCORE] += pts
+        P[s, P_CARTE_PTS] += pts
+        P[s, P_CARTE] = 1 if rules[R_CARTE_BLANCHE] == 2 else 0
+        _record_event(ev, G, E_CARTE, s, pts, drawn, 0, 0)
+    return 0
 
 
 @njit(cache=True, _nrt=False)
@@ -300,7 +353,13 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
     req_n = work[8:16]
     trick_cards = work[16:20]
     seven_scores = rules[R_SEVEN]
-    packs = rules[R_PACKS]
+    drawn = work[48:52]
+    if rules[R_CARTE_BLANCHE] and G[G_TRICK] == 0:
+        for i in range(n):
+            s = (G[G_LEADER] + i) % n
+            if _carte_blanche(rules, G, P, T, obs, ev, talon, s, -1, legal, p0, p1, p2, p3,
+                              params, rngs, script, req_t, req_n) < 0:
+                return G[G_STATUS]
     while True:
         leader = G[G_LEADER]
         stage = G[G_STAGE]
@@ -355,7 +414,14 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 card = talon[G[G_TALON_POS]]
                 G[G_TALON_POS] += 1
                 add_hand(P, obs, s, card, 1)
+                drawn[i] = card
                 _record_event(ev, G, E_DRAW, s, card, 0, 0, 0)
+            if rules[R_CARTE_BLANCHE]:
+                for i in range(n):
+                    if _carte_blanche(rules, G, P, T, obs, ev, talon, (winner + i) % n, drawn[i],
+                                      legal, p0, p1, p2, p3, params, rngs, script, req_t,
+                                      req_n) < 0:
+                        return G[G_STATUS]
             if G[G_TALON_POS] == G[G_TALON_LEN]:
                 G[G_STAGE] = 2
                 take_table_back(P, T, obs, n)              # R2.19

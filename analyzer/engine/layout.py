@@ -16,8 +16,8 @@ A_PLAY_TABLE = 32        # 0..31 play card t from hand; 32 + t play it from the 
 A_DECLARE = 64           # 64 + combo id
 A_EXCHANGE = 80          # exchange the seven of trumps for the turn-up (R2.9)
 A_STOP = 81              # end the declaration window
-A_CARTE_BLANCHE = 82     # show carte blanche (R3.5)
-A_LAY = 96               # 96 + t: lay card t on the table for a claim (R3.7)
+A_CARTE_BLANCHE = 82     # show carte blanche (R3.5); A_STOP declines
+A_CLAIM = 96             # 96 + combo id: lay its cards from the hand for a claim (R3.7)
 
 # --- decisions --------------------------------------------------------------
 D_LEAD, D_FOLLOW, D_MELD, D_CARTE = 0, 1, 2, 3
@@ -78,27 +78,29 @@ P_BEZ_MAX = 71           # highest bézique level scored (0..4)
 P_NDECL = 72             # 16 counts by combo id
 P_NTABLE = 88            # table slots in use
 P_CARTE = 89             # carte blanche: 1 while the hand may still be shown again (R3.5)
-P_W = 90
+P_CARTE_PTS = 90         # carte blanche points
+P_CLAIMS = 91            # claims laid down
+P_W = 92
 
 # --- table slots (int32 array T[seat, slot]) ---------------------------------
 T_CARD, T_M, T_B, T_F, T_SCORED = range(5)   # card; level reached in class M, B, F
 T_W = 5
 
 # --- script rows (replay) ----------------------------------------------------
-S_PLAY, S_DECLARE, S_EXCHANGE = 0, 1, 2
+S_PLAY, S_DECLARE, S_EXCHANGE, S_CLAIM, S_CARTE = 0, 1, 2, 3, 4
 S_W = 8                  # kind, seat, card-or-combo, from-table, 4 cards of a four
 
 # --- events (int32 array E[k]) -----------------------------------------------
 (E_TURNUP, E_TURNUP_SEVEN, E_PLAY, E_TRICK, E_DECLARE, E_EXCHANGE, E_DRAW,
- E_STAGE2, E_LAST_TRICK, E_BRISQUES, E_SEVEN, E_TRUMP) = range(12)
+ E_STAGE2, E_LAST_TRICK, E_BRISQUES, E_SEVEN, E_TRUMP, E_CARTE, E_CLAIM) = range(14)
 E_W = 6                  # kind, seat, a, b, c, d
 
 # --- per-hand records written by the batch kernel ---------------------------
 REC_DEALER, REC_STATUS, REC_TRICKS, REC_TRUMP, REC_EXCHANGES, REC_LAST_WINNER, \
-    REC_CARDS_WON, REC_CARDS_LEFT = range(8)
-REC_SEAT = 8             # seat blocks start here, REC_SEAT_W ints each
-RS_SCORE, RS_DECL, RS_SEVEN, RS_BRISQ, RS_LAST, RS_TRICKS, RS_BEZ_MAX = range(7)
-RS_NDECL = 7             # 16 counts
+    REC_CARDS_WON, REC_CARDS_LEFT, REC_TRUMP_HOW, REC_TRUMP_TRICK = range(10)
+REC_SEAT = 10            # seat blocks start here, REC_SEAT_W ints each
+RS_SCORE, RS_DECL, RS_SEVEN, RS_BRISQ, RS_LAST, RS_TRICKS, RS_BEZ_MAX, RS_CARTE, RS_CLAIMS = range(9)
+RS_NDECL = 9             # 16 counts
 REC_SEAT_W = RS_NDECL + N_COMBOS
 REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
 
@@ -107,4 +109,4 @@ REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
  X_MUST_TRUMP, X_MUST_OVERTRUMP, X_NOT_YOUR_TURN, X_NOT_WINNER, X_ONE_PER_TRICK,
  X_NO_NEW_CARD, X_REUSE_CLASS, X_REUSE_FOUR, X_AMERICAN, X_NOT_A_COMBINATION,
  X_AFTER_LAST_DRAW, X_NO_SEVEN, X_TURNUP_SEVEN, X_ALREADY_EXCHANGED,
- X_NOT_WHOLE_FOUR, X_ILLEGAL_ACTION) = range(21)
+ X_NOT_WHOLE_FOUR, X_ILLEGAL_ACTION, X_NO_CARTE_BLANCHE, X_CLAIM_NOT_ALLOWED) = range(23)

@@ -10,9 +10,9 @@ from numba import njit
 
 from ..rules import (R_AMERICAN, R_PACKS, R_PLAIN_SEQ, R_POINTS, R_REDECLARE_SAME,
                      R_ROYAL_POINTS, R_TRUMP_MODE, R_TRUMP_SEQ_POINTS, TRUMP_RUBICON)
-from .layout import (E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK, G_TRUMP, G_TRUMP_HOW,
+from .layout import (E_CLAIM, E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK, G_TRUMP, G_TRUMP_HOW,
                      G_TRUMP_TRICK, MAX_EVENTS, P_BEZ_MAX, P_DECL, P_HAND, P_NDECL,
-                     P_NTABLE, P_SCORE, P_TABLE, T_B, T_CARD, T_F, T_M, T_SCORED,
+                     P_CLAIMS, P_NTABLE, P_SCORE, P_TABLE, T_B, T_CARD, T_F, T_M, T_SCORED,
                      X_AMERICAN, X_NO_NEW_CARD, X_NOT_A_COMBINATION, X_NOT_HELD,
                      X_NOT_WHOLE_FOUR, X_REUSE_CLASS, X_REUSE_FOUR)
 from .state import add_hand, table_add
@@ -207,7 +207,7 @@ def declare_failure(rules, G, P, T, s, c, req_t, req_n):
         if held < 4:
             return 211, X_NOT_WHOLE_FOUR
         if from_hand == 0:
-            return 212, X_NO_NEW_CARD
+            return (307 if rules[R_REDECLARE_SAME] else 212), X_NO_NEW_CARD
         return (306 if rules[R_REDECLARE_SAME] else 215), X_REUSE_FOUR
     nreq = combo_requirements(c, req_t, req_n)
     from_hand = 0
@@ -276,18 +276,18 @@ def _choose_cards(rules, P, T, s, card, need, cls, lvl, chosen, n_chosen):
 
 
 @njit(cache=True, _nrt=False)
-def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
-    """Seat ``s`` declares ``c`` (already checked feasible) and scores it.
-
-    ``four_cards`` names the four cards of a four (replays); -1 lets the
-    engine choose. ``work`` is int64 scratch of 16. Returns the points scored.
-    """
+def _select(rules, P, T, s, c, four_cards, req_t, req_n, work):
+    """Choose the copies for ``c`` (already feasible): eligible table slots first,
+    then the hand, with at least one new card (R2.12/R3.7). Fills ``req_t/req_n``
+    with the card types, ``work[0:8]`` with the chosen table slots and
+    ``work[8:16]`` with the copies of each type taken from the hand.
+    Returns (number of types, number of table slots chosen, cards from the hand)."""
     cls = combo_class(c)
     lvl = combo_level(c)
     if c >= 12:
         rank = FOUR_RANKS[c - 12]
+        nreq = 0
         if four_cards[0] >= 0:
-            nreq = 0
             for i in range(4):
                 found = False
                 for j in range(nreq):
@@ -299,32 +299,42 @@ def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
                     req_n[nreq] = 1
                     nreq += 1
         else:
-            # table copies first, then the hand, suit by suit
-            nreq = 0
+            # one card from the hand first unless a never-scored table copy is new
+            # enough (R2.12, R3.7), then table copies, then the hand, suit by suit
+            first = -1
+            any_fresh = False
+            for suit in range(4):
+                e, f = _table_counts(rules, T, P, s, suit * 8 + rank, cls, lvl)
+                if f > 0:
+                    any_fresh = True
+            if not any_fresh:
+                for suit in range(4):
+                    if first < 0 and P[s, P_HAND + suit * 8 + rank] > 0:
+                        first = suit
             left = 4
             for suit in range(4):
-                card = suit * 8 + rank
-                e, f = _table_counts(rules, T, P, s, card, cls, lvl)
-                take = min(e, left)
-                if take > 0:
-                    req_t[nreq] = card
-                    req_n[nreq] = take
-                    nreq += 1
-                    left -= take
+                req_t[suit] = suit * 8 + rank
+                req_n[suit] = 0
+            if first >= 0:
+                req_n[first] = 1
+                left = 3
             for suit in range(4):
-                card = suit * 8 + rank
-                take = min(P[s, P_HAND + card], left)
-                if take > 0:
-                    found = False
-                    for j in range(nreq):
-                        if req_t[j] == card:
-                            req_n[j] += take
-                            found = True
-                    if not found:
-                        req_t[nreq] = card
-                        req_n[nreq] = take
-                        nreq += 1
-                    left -= take
+                e, f = _table_counts(rules, T, P, s, suit * 8 + rank, cls, lvl)
+                take = min(e, left)
+                req_n[suit] += take
+                left -= take
+            for suit in range(4):
+                spare = P[s, P_HAND + suit * 8 + rank] - (1 if suit == first else 0)
+                take = min(spare, left)
+                req_n[suit] += take
+                left -= take
+            k = 0
+            for i in range(4):          # drop the suits not used
+                if req_n[i] > 0:
+                    req_t[k] = req_t[i]
+                    req_n[k] = req_n[i]
+                    k += 1
+            nreq = k
     else:
         nreq = combo_requirements(c, req_t, req_n)
     chosen = work[0:8]
@@ -350,7 +360,49 @@ def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
                         n_chosen -= 1
                         break
                 from_hand[i] += 1
+                total_hand += 1
                 break
+    return nreq, n_chosen, total_hand
+
+
+@njit(cache=True, _nrt=False)
+def claim_possible(rules, G, P, T, s, c, req_t, req_n, work):
+    """R3.7: ``c`` could be laid down now as a claim (feasible, and it needs hand cards)."""
+    if not combo_feasible(rules, G, P, T, s, c, req_t, req_n):
+        return False
+    four = work[20:24]
+    four[:] = -1
+    nreq, n_chosen, from_hand = _select(rules, P, T, s, c, four, req_t, req_n, work)
+    return from_hand > 0
+
+
+@njit(cache=True, _nrt=False)
+def claim(rules, G, P, T, obs, ev, n, s, c, req_t, req_n, work):
+    """R3.7 "and - to score": lay the hand cards of ``c`` on the table, unscored."""
+    four = work[20:24]
+    four[:] = -1
+    nreq, n_chosen, total_hand = _select(rules, P, T, s, c, four, req_t, req_n, work)
+    from_hand = work[8:16]
+    for i in range(nreq):
+        for _ in range(from_hand[i]):
+            add_hand(P, obs, s, req_t[i], -1)
+            table_add(P, T, obs, n, s, req_t[i])
+    P[s, P_CLAIMS] += 1
+    _record_event(ev, G, E_CLAIM, s, c, total_hand, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
+    """Seat ``s`` declares ``c`` (already checked feasible) and scores it.
+
+    ``four_cards`` names the four cards of a four (replays); -1 lets the
+    engine choose. ``work`` is int64 scratch of 16. Returns the points scored.
+    """
+    cls = combo_class(c)
+    lvl = combo_level(c)
+    nreq, n_chosen, total_hand = _select(rules, P, T, s, c, four_cards, req_t, req_n, work)
+    chosen = work[0:8]
+    from_hand = work[8:16]
     for j in range(n_chosen):
         _use_slot(T, s, chosen[j], cls, lvl)
     for i in range(nreq):
@@ -360,11 +412,6 @@ def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
             _use_slot(T, s, k, cls, lvl)
     trump = G[G_TRUMP]
     pts = combo_points(rules, trump, c)
-    if trump < 0 and c < 8:      # R3.2: the first marriage (or a sequence) fixes trumps
-        G[G_TRUMP] = c % 4
-        G[G_TRUMP_TRICK] = G[G_TRICK]
-        G[G_TRUMP_HOW] = 1 if c < 4 else 2
-        _record_event(ev, G, E_TRUMP, s, c % 4, G[G_TRUMP_HOW], G[G_TRICK], 0)
     P[s, P_SCORE] += pts
     P[s, P_DECL] += pts
     P[s, P_NDECL + c] += 1
@@ -375,4 +422,9 @@ def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
         for i in range(nreq):
             suits += req_n[i] << (4 * (req_t[i] // 8))
     _record_event(ev, G, E_DECLARE, s, c, pts, suits, 0)
+    if trump < 0 and c < 8:      # R3.2: the first marriage (or a sequence) fixes trumps
+        G[G_TRUMP] = c % 4
+        G[G_TRUMP_TRICK] = G[G_TRICK]
+        G[G_TRUMP_HOW] = 1 if c < 4 else 2
+        _record_event(ev, G, E_TRUMP, s, c % 4, G[G_TRUMP_HOW], G[G_TRICK], 0)
     return pts

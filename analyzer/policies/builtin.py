@@ -1,7 +1,7 @@
 """The built-in policies: ``random`` and ``greedy``."""
 from numba import njit
 
-from ..engine.layout import (A_DECLARE, A_EXCHANGE, A_STOP, D_MELD, OBS_BEST_CARD,
+from ..engine.layout import (A_CARTE_BLANCHE, A_CLAIM, A_DECLARE, A_EXCHANGE, A_STOP, D_CARTE, D_MELD, OBS_BEST_CARD,
                              OBS_DECISION, OBS_HAND, OBS_LEAD_CARD, OBS_STAGE, OBS_TABLE,
                              OBS_TRUMP, POLICY_SIG)
 from ..engine.melds import combo_points
@@ -56,13 +56,16 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
 
     Declaration window: exchange the seven of trumps first (the card taken may
     complete a combination), then declare the highest-scoring legal
-    combination, then stop. Leading: the card of least :func:`keep_value`,
+    combination; in Rubicon then lay down every claim it can (highest first),
+    and always show carte blanche. Leading: the card of least :func:`keep_value`,
     except that in the second stage a plain ace is led first. Following: if
     the trick holds a brisque (or the cheapest winning card costs little),
     win it with the cheapest card that wins; otherwise play the cheapest card.
     Ties go to the first legal action, so the policy is deterministic.
     """
     decision = obs[OBS_DECISION]
+    if decision == D_CARTE:
+        return A_CARTE_BLANCHE
     if decision == D_MELD:
         best = A_STOP
         best_pts = -1
@@ -70,8 +73,10 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
             a = legal[i]
             if a == A_EXCHANGE:
                 return a
-            if A_DECLARE <= a < A_DECLARE + 16:
-                pts = combo_points(rules, obs[OBS_TRUMP], a - A_DECLARE)
+            if A_DECLARE <= a < A_DECLARE + 16 or A_CLAIM <= a < A_CLAIM + 16:
+                c = (a - A_DECLARE) if a < A_CLAIM else (a - A_CLAIM)
+                # declaring now beats claiming for later
+                pts = combo_points(rules, obs[OBS_TRUMP], c) * (2 if a < A_CLAIM else 1)
                 if pts > best_pts:
                     best_pts = pts
                     best = a
