@@ -98,7 +98,7 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     from tqdm import tqdm
 
     from .simulate import SimulationError, simulate as run
-    from .stats import format_summary
+    from .stats import format_rubicon, format_summary
 
     if hands <= 0:
         raise click.ClickException(f"--hands must be positive, got {hands}")
@@ -116,7 +116,10 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
             raise click.ClickException(str(e)) from None
     tables = result.tables
     click.echo(f"{rules.name} bézique, {hands:,} hands, seed {seed}: " + " vs ".join(result.policies))
-    click.echo(format_summary(tables["summary"]))
+    click.echo(format_summary(tables["summary"], sevens=rules.seven_scores))
+    if "rubicon" in tables:
+        click.echo()
+        click.echo(format_rubicon(tables["rubicon"], tables["trumps"]))
     click.echo("\ndeclarations per hand")
     click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
     if out:

@@ -75,3 +75,36 @@ def rubicon_result(totals, brisques, last_trick_winner: int) -> dict:
         return out
     out["points"] = trunc100(w) - trunc100(l) + 500
     return out
+
+
+def rubicon_results(totals, brisques, last_trick_winner):
+    """Vectorised :func:`rubicon_result` over many games (numpy arrays [n, 2], [n, 2], [n]).
+
+    Returns a dict of arrays: winner, points, rubicon, brisques_saved, brisques_broke_tie.
+    """
+    import numpy as np
+
+    t = np.asarray(totals, dtype=np.int64)
+    b = np.asarray(brisques, dtype=np.int64)
+    last = np.asarray(last_trick_winner, dtype=np.int64)
+    idx = np.arange(len(t))
+    tie = t[:, 0] == t[:, 1]
+    btie = b[:, 0] == b[:, 1]
+    winner = np.where(~tie, (t[:, 1] > t[:, 0]).astype(np.int64),
+                      np.where(~btie, (b[:, 1] > b[:, 0]).astype(np.int64), last))
+    broke_tie = tie & ~btie
+    loser = 1 - winner
+    w, l = t[idx, winner], t[idx, loser]
+    bw, bl = b[idx, winner], b[idx, loser]
+    rubicon = l + bl < RUBICON_LIMIT
+    saved = ~rubicon & (l < RUBICON_LIMIT)
+    wb, lb = w + bw, l + bl
+    flip = saved & ((lb > wb) | ((lb == wb) & (last == loser)))
+    flip_rubicon = flip & (wb < RUBICON_LIMIT)
+    tr = lambda x: x // 100 * 100
+    points = np.where(rubicon | flip_rubicon, tr(w) + tr(l) + 1300,
+                      np.where(saved, np.abs(tr(wb) - tr(lb)) + 500, tr(w) - tr(l) + 500))
+    points = np.where(saved & ~flip_rubicon & flip, tr(lb) - tr(wb) + 500, points)
+    winner = np.where(flip, loser, winner)
+    return {"winner": winner, "points": points, "rubicon": rubicon | flip_rubicon,
+            "brisques_saved": saved & ~flip_rubicon, "brisques_broke_tie": broke_tie}

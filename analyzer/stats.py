@@ -75,13 +75,84 @@ def score_histogram(result) -> pd.DataFrame:
     return df.iloc[:last + 1]
 
 
+def rubicon_table(result) -> pd.DataFrame:
+    """Rubicon games (R3.9), one row per seat: games won, net game points, how often the
+    seat was rubiconed, carte blanche, and béziques by multiplicity; shared figures
+    (rubicon rate, brisques saving a rubicon or breaking a tie, the winner's score) repeat
+    on every row."""
+    t = result.tallies
+    n = t.hands
+    r, rlo, rhi = wilson_ci(t.rubiconed.sum(), n)
+    sv, svlo, svhi = wilson_ci(t.brisques_saved, n)
+    bt, btlo, bthi = wilson_ci(t.brisques_broke_tie, n)
+    wp, wplo, wphi = mean_ci(t.winner_points, t.winner_points_sq, n)
+    rows = []
+    for s in range(t.n_seats):
+        g, glo, ghi = wilson_ci(t.game_wins[s], n)
+        m, mlo, mhi = mean_ci(t.game_net[s], t.game_net_sq[s], n)
+        c, clo, chi = wilson_ci(t.carte_blanche[s], n)
+        row = {"seat": s, "policy": result.policies[s], "games": n,
+               "game_win_share": g, "game_win_share_lo": glo, "game_win_share_hi": ghi,
+               "net_game_points": m, "net_game_points_lo": mlo, "net_game_points_hi": mhi,
+               "rubiconed_share": t.rubiconed[s] / n,
+               "carte_blanche_rate": c, "carte_blanche_lo": clo, "carte_blanche_hi": chi}
+        for lvl, name in enumerate(("single", "double", "treble", "quadruple"), start=1):
+            row[f"bezique_{name}_or_more"] = t.bezique_level[s, lvl:].sum() / n
+        row.update({"rubicon_rate": r, "rubicon_rate_lo": rlo, "rubicon_rate_hi": rhi,
+                    "brisques_saved_share": sv, "brisques_saved_lo": svlo, "brisques_saved_hi": svhi,
+                    "brisques_broke_tie_share": bt, "brisques_broke_tie_lo": btlo,
+                    "brisques_broke_tie_hi": bthi,
+                    "winner_game_score": wp, "winner_game_score_lo": wplo, "winner_game_score_hi": wphi})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def trumps_table(result) -> pd.DataFrame:
+    """How trumps were fixed (turn-up, first marriage, a sequence, never) and the mean
+    trick (counted from 1) at which they were fixed."""
+    t = result.tallies
+    how = ["turn-up", "marriage", "sequence", "never"]
+    share, lo, hi = wilson_ci(t.trump_how, t.hands)
+    tricks = np.arange(len(t.trump_trick)) + 1
+    fixed = max(t.trump_trick.sum(), 1)
+    mean_trick = float((tricks * t.trump_trick).sum() / fixed)
+    df = pd.DataFrame({"fixed_by": how, "hands": t.trump_how, "share": share, "share_lo": lo,
+                       "share_hi": hi})
+    df["mean_trick_when_fixed"] = mean_trick
+    return df[df.hands > 0].reset_index(drop=True)
+
+
 def tables(result) -> dict:
     """All tables of a run, by name."""
-    return {"summary": summary_table(result), "declarations": declarations_table(result),
-            "score_histogram": score_histogram(result)}
+    out = {"summary": summary_table(result), "declarations": declarations_table(result),
+           "score_histogram": score_histogram(result)}
+    if result.rules.brisques == "tiebreak":
+        out["rubicon"] = rubicon_table(result)
+        out["trumps"] = trumps_table(result)
+    return out
 
 
-def format_summary(df: pd.DataFrame) -> str:
+def format_rubicon(df: pd.DataFrame, trumps: pd.DataFrame) -> str:
+    """The Rubicon table as text."""
+    r0 = df.iloc[0]
+    lines = [f"rubicon games: rubicon rate {r0.rubicon_rate:.4f} [{r0.rubicon_rate_lo:.4f}, {r0.rubicon_rate_hi:.4f}]",
+             f"  brisques saved the rubicon {r0.brisques_saved_share:.4f} [{r0.brisques_saved_lo:.4f}, {r0.brisques_saved_hi:.4f}]"
+             f", broke a tie {r0.brisques_broke_tie_share:.4f} [{r0.brisques_broke_tie_lo:.4f}, {r0.brisques_broke_tie_hi:.4f}]",
+             f"  winner's game score {r0.winner_game_score:.1f} [{r0.winner_game_score_lo:.1f}, {r0.winner_game_score_hi:.1f}]"]
+    for _, r in df.iterrows():
+        lines.append(
+            f"seat {r.seat} {r.policy:<10} games won {r.game_win_share:.4f} [{r.game_win_share_lo:.4f}, {r.game_win_share_hi:.4f}]"
+            f"  net game points {r.net_game_points:.1f} [{r.net_game_points_lo:.1f}, {r.net_game_points_hi:.1f}]\n"
+            f"  rubiconed {r.rubiconed_share:.4f}  carte blanche {r.carte_blanche_rate:.4f} [{r.carte_blanche_lo:.4f}, {r.carte_blanche_hi:.4f}]\n"
+            f"  bezique scored: single+ {r.bezique_single_or_more:.4f}  double+ {r.bezique_double_or_more:.4f}"
+            f"  treble+ {r.bezique_treble_or_more:.5f}  quadruple {r.bezique_quadruple_or_more:.5f}")
+    lines.append("trumps fixed by: " + ", ".join(
+        f"{r.fixed_by} {r.share:.4f}" for _, r in trumps.iterrows())
+        + f"; mean trick when fixed {trumps.mean_trick_when_fixed.iloc[0]:.2f}")
+    return "\n".join(lines)
+
+
+def format_summary(df: pd.DataFrame, sevens: bool = True) -> str:
     """The summary table as fixed-width text with intervals in brackets."""
     lines = []
     for _, r in df.iterrows():
@@ -91,6 +162,7 @@ def format_summary(df: pd.DataFrame) -> str:
             f"  share of hands won   {r.win_share:8.4f}  [{r.win_share_lo:.4f}, {r.win_share_hi:.4f}]\n"
             f"  brisque points       {r.brisque_points:8.1f}  [{r.brisque_points_lo:.1f}, {r.brisque_points_hi:.1f}]\n"
             f"  double bezique rate  {r.double_bezique_rate:8.4f}  [{r.double_bezique_lo:.4f}, {r.double_bezique_hi:.4f}]\n"
-            f"  seven-of-trumps pts  {r.seven_points:8.2f}  [{r.seven_points_lo:.2f}, {r.seven_points_hi:.2f}]\n"
-            f"  last trick share     {r.last_trick_share:8.4f}")
+            + (f"  seven-of-trumps pts  {r.seven_points:8.2f}  [{r.seven_points_lo:.2f}, {r.seven_points_hi:.2f}]\n"
+               if sevens else "")
+            + f"  last trick share     {r.last_trick_share:8.4f}")
     return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""R3.9: Rubicon game scores."""
+import numpy as np
+import pytest
+
+from analyzer.game import rubicon_result, rubicon_results, trunc100
+
+
+def test_R3_9_seed_examples():
+    # A 1200, B 700: B is rubiconed; A scores 1200 + 700 + 1300 = 3200 (seed 002).
+    r = rubicon_result([1200, 700], [100, 100], last_trick_winner=0)
+    assert (r["winner"], r["points"], r["rubicon"]) == (0, 3200, True)
+    # A 1200, B 1000: A scores 200 + 500 = 700.
+    r = rubicon_result([1200, 1000], [100, 100], last_trick_winner=1)
+    assert (r["winner"], r["points"], r["rubicon"]) == (0, 700, False)
+
+
+def test_R3_9_fractions_of_100_disregarded():
+    assert trunc100(1290) == 1200
+    r = rubicon_result([1290, 1090], [0, 0], last_trick_winner=0)
+    assert r["points"] == 1200 - 1000 + 500
+    r = rubicon_result([1290, 650], [0, 0], last_trick_winner=0)
+    assert r["points"] == 1200 + 600 + 1300
+
+
+def test_R3_9_rubicon_even_when_winner_under_1000():
+    r = rubicon_result([800, 500], [200, 100], last_trick_winner=1)
+    assert r["rubicon"] and r["winner"] == 0 and r["points"] == 800 + 500 + 1300
+
+
+def test_R3_9_brisques_save_the_rubicon():
+    # loser 950 + 80 brisques = 1030: both add brisques, 1400+240 vs 1030
+    r = rubicon_result([1400, 950], [240, 80], last_trick_winner=0)
+    assert r["brisques_saved"] and not r["rubicon"]
+    assert r["winner"] == 0 and r["points"] == 1600 - 1000 + 500
+
+
+def test_R3_9_brisques_can_turn_the_game():
+    # 980 v 960: the loser (960) reaches 1000 only with brisques; with brisques
+    # the former winner (980+10) is now behind 960+200 and under 1000: rubiconed.
+    r = rubicon_result([980, 960], [10, 200], last_trick_winner=1)
+    assert r["winner"] == 1 and r["rubicon"]
+    assert r["points"] == 900 + 900 + 1300
+
+
+def test_R3_8_brisques_break_a_tie():
+    r = rubicon_result([1100, 1100], [150, 170], last_trick_winner=0)
+    assert r["winner"] == 1 and r["brisques_broke_tie"]
+    r = rubicon_result([1100, 1100], [160, 160], last_trick_winner=0)
+    assert r["winner"] == 0 and not r["brisques_broke_tie"]
+
+
+def test_vectorised_matches_scalar():
+    rng = np.random.default_rng(3)
+    n = 20000
+    totals = rng.integers(0, 260, size=(n, 2)) * 10
+    brisques = rng.integers(0, 33, size=(n, 2)) * 10
+    last = rng.integers(0, 2, size=n)
+    vec = rubicon_results(totals, brisques, last)
+    for i in range(n):
+        r = rubicon_result(list(totals[i]), list(brisques[i]), int(last[i]))
+        for key in r:
+            assert vec[key][i] == r[key], (key, totals[i], brisques[i], last[i])
