@@ -51,3 +51,9 @@ def simulated_deals(rules: RuleSet, hands: int, seed: int):
     dealt_counts(rules.packs, rules.players, rules.hand_size, rules.trump == "turn_up",
                  np.uint64(seed), 0, hands, out, turnups)
     return out, turnups
+
+
+def p_carte_blanche(rules: RuleSet) -> Fraction:
+    """Probability that a dealt hand has no king, queen or knave (R3.5)."""
+    courts = 12 * rules.packs
+    return Fraction(comb(rules.n_cards - courts, rules.hand_size), comb(rules.n_cards, rules.hand_size))

@@ -58,3 +58,39 @@ def test_deal_uses_every_card_once(deals):
     total = hands[:1000].sum(axis=1).astype(int)
     total[np.arange(1000), turnups[:1000]] += 1
     assert (total <= 2).all()
+
+
+@pytest.fixture(scope="module")
+def rubicon_deals():
+    return simulated_deals(preset("rubicon"), N, seed=7)
+
+
+def test_R3_1_rubicon_deal_has_no_turn_up(rubicon_deals):
+    hands, turnups = rubicon_deals
+    assert (hands.sum(axis=2) == 9).all()
+    assert (turnups == -1).all()
+    assert (hands[:2000].sum(axis=1) <= 4).all()
+
+
+def test_R3_5_carte_blanche_frequency(rubicon_deals):
+    from analyzer.exact import p_carte_blanche
+    r = preset("rubicon")
+    p = p_carte_blanche(r)
+    assert p == Fraction(comb(80, 9), comb(128, 9))
+    hands, _ = rubicon_deals
+    courts = [s * 8 + k for s in range(4) for k in (2, 3, 4)]
+    hits = hands[:, :, courts].sum(axis=2) == 0
+    for seat in (0, 1):
+        assert within_99(int(hits[:, seat].sum()), N, p)
+
+
+def test_R3_1_dealt_two_or_more_queens_of_spades_and_knaves_of_diamonds(rubicon_deals):
+    r = preset("rubicon")
+    p = p_hand_holds(r, {"QS": 2, "JD": 2})
+    by_hand = sum(Fraction(comb(4, a) * comb(4, b) * comb(120, 9 - a - b), comb(128, 9))
+                  for a in range(2, 5) for b in range(2, 5) if a + b <= 9)
+    assert p == by_hand
+    hands, _ = rubicon_deals
+    hits = (hands[:, :, 3] >= 2) & (hands[:, :, 20] >= 2)
+    for seat in (0, 1):
+        assert within_99(int(hits[:, seat].sum()), N, p)

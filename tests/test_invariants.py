@@ -52,3 +52,46 @@ def test_greedy_exchanges_and_declares_more_than_random():
     t = res.tallies
     assert t.declarations[0].sum() > t.declarations[1].sum()
     assert t.score[0] > t.score[1]
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_rubicon_invariants(pair):
+    from analyzer.engine.layout import REC_TRUMP, REC_TRUMP_HOW, RS_CARTE
+    rules = preset("rubicon")
+    rec = simulate(rules, list(pair), 1500, seed=3, threads=1, keep_records=True).records
+    assert (rec[:, REC_STATUS] == 0).all()
+    assert (rec[:, REC_CARDS_WON] == 128).all() and (rec[:, REC_CARDS_LEFT] == 0).all()
+    assert (rec[:, REC_TRICKS] == 64).all()                      # R3.1: 55 + 9 tricks
+    brisques = seat_col(rec, 0, RS_BRISQ) + seat_col(rec, 1, RS_BRISQ)
+    assert (brisques * 10 == 320).all()                          # R3.8
+    last = np.stack([seat_col(rec, s, RS_LAST) for s in (0, 1)], axis=1)
+    assert (last.sum(axis=1) == 50).all()                        # last trick 50, once
+    for s in (0, 1):
+        score = seat_col(rec, s, RS_SCORE)
+        assert (score == seat_col(rec, s, RS_DECL) + seat_col(rec, s, RS_LAST)
+                + seat_col(rec, s, RS_CARTE)).all()             # no brisques, no sevens
+        assert (seat_col(rec, s, RS_SEVEN) == 0).all()
+    fixed = rec[:, REC_TRUMP] >= 0
+    assert set(np.unique(rec[fixed, REC_TRUMP_HOW])) <= {1, 2}   # by marriage or sequence
+
+
+def test_rubicon_no_trumps_before_a_marriage_or_sequence():
+    """Before trumps are fixed every trick goes to the highest card of the suit led."""
+    from analyzer.cards import parse_card
+    from analyzer.handlog import dealt_spec, play_spec
+    rules = preset("rubicon")
+    checked = 0
+    for seed in range(12):
+        o = play_spec(dealt_spec(rules, seed, 0), ["random", "random"])
+        plays = []
+        for e in o.events:
+            if e["event"] == "trumps_fixed":
+                break
+            if e["event"] == "play":
+                plays.append((e["seat"], parse_card(e["card"])))
+            if e["event"] == "trick":
+                (s0, c0), (s1, c1) = plays[-2:]
+                follows_and_beats = c1 // 8 == c0 // 8 and c1 % 8 < c0 % 8
+                assert e["seat"] == (s1 if follows_and_beats else s0)
+                checked += 1
+    assert checked > 50
