@@ -7,9 +7,9 @@ a script, which is checked and, if illegal, reported with the rule it breaks.
 import numpy as np
 from numba import njit
 
-from ..rules import (R_BRISQUES_SCORED, R_CARTE_BLANCHE, R_CARTE_POINTS, R_CLAIMS, R_DECLARE_ALL, R_HAND, R_LAST_TRICK, R_N_CARDS,
+from ..rules import (R_AMERICAN, R_BRISQUES_SCORED, R_CARTE_BLANCHE, R_CARTE_POINTS, R_CLAIMS, R_DECLARE_ALL, R_HAND, R_LAST_TRICK, R_N_CARDS,
                      R_PACKS, R_PLAYERS, R_REDECLARE_SAME, R_SEVEN, R_TURNUP)
-from .layout import (A_CARTE_BLANCHE, A_CLAIM, D_CARTE, E_CARTE, P_CARTE, P_CARTE_PTS,
+from .layout import (T_B, T_CARD, X_AMERICAN, A_CARTE_BLANCHE, A_CLAIM, D_CARTE, E_CARTE, P_CARTE, P_CARTE_PTS,
                      S_CARTE, S_CLAIM, X_CLAIM_NOT_ALLOWED, X_NO_CARTE_BLANCHE, A_DECLARE, A_EXCHANGE, A_PLAY_TABLE, A_STOP, D_FOLLOW, D_LEAD, D_MELD,
                      E_BRISQUES, E_DRAW, E_EXCHANGE, E_LAST_TRICK, E_PLAY, E_SEVEN, E_STAGE2,
                      E_TRICK, E_TURNUP, E_TURNUP_SEVEN, G_DEALER, G_ERR_ACTION,
@@ -102,6 +102,10 @@ def _four_failure(rules, P, T, s, c, cards):
         if P[s, P_HAND + cards[i]] + P[s, P_TABLE + cards[i]] < n_same:
             return 211, X_NOT_WHOLE_FOUR
         if P[s, P_HAND + cards[i]] + e < n_same:
+            if rules[R_AMERICAN]:
+                for k in range(P[s, P_NTABLE]):
+                    if T[s, k, T_CARD] == cards[i] and T[s, k, T_B] > 0:
+                        return 217, X_AMERICAN      # barred by its bézique, not by a four
             return (306 if rules[R_REDECLARE_SAME] else 215), X_REUSE_FOUR
     fresh = 0
     for i in range(4):

@@ -208,6 +208,10 @@ def declare_failure(rules, G, P, T, s, c, req_t, req_n):
             return 211, X_NOT_WHOLE_FOUR
         if from_hand == 0:
             return (307 if rules[R_REDECLARE_SAME] else 212), X_NO_NEW_CARD
+        if rules[R_AMERICAN]:
+            for k in range(P[s, P_NTABLE]):
+                if T[s, k, T_CARD] % 8 == rank and T[s, k, T_B] > 0:
+                    return 217, X_AMERICAN
         return (306 if rules[R_REDECLARE_SAME] else 215), X_REUSE_FOUR
     nreq = combo_requirements(c, req_t, req_n)
     from_hand = 0

@@ -33,7 +33,15 @@ POLICIES = {
 
 
 def resolve_policy(name: str) -> PolicySpec:
-    """Return the :class:`PolicySpec` for a policy name given on the command line."""
+    """Return the :class:`PolicySpec` for a policy given on the command line: a built-in
+    name, or ``path/to/file.py:function`` for a user policy."""
+    from .user import UserPolicyError, is_user_policy, load_user_policy
     if name in POLICIES:
         return POLICIES[name]
-    raise PolicyError(f"unknown policy {name!r}; built-in policies: {', '.join(sorted(POLICIES))}")
+    if is_user_policy(name):
+        try:
+            return PolicySpec(name, load_user_policy(name), description="user policy")
+        except UserPolicyError as e:
+            raise PolicyError(str(e)) from None
+    raise PolicyError(f"unknown policy {name!r}; built-in policies: {', '.join(sorted(POLICIES))}; "
+                      "or give path/to/file.py:function")

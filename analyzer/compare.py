@@ -1,0 +1,232 @@
+"""Fair comparison of policies: the same deals, each twice with the seats swapped.
+
+For a pair (A, B), deal ``i`` is played once with A in seat 0 and once with A in
+seat 1 (common random numbers: the deal depends only on the seed and ``i``). The
+per-deal difference averages both plays, which removes the luck of the cards.
+"""
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from .engine.batch import run_batch
+from .engine.layout import REC_LAST_WINNER, REC_SEAT, REC_SEAT_W, REC_W, RS_BRISQ, RS_SCORE, ST_ILLEGAL_POLICY
+from .game import rubicon_results
+from .policies.registry import N_PARAMS, PolicySpec, resolve_policy
+from .rules import RuleSet
+from .stats import Z95, wilson_ci
+
+CHUNK = 4096
+SPRT_ALPHA = 0.05
+SPRT_BETA = 0.05
+
+
+def elo_from_score(score):
+    """Elo difference for an expected score (0 < score < 1): -400 log10(1/score - 1)."""
+    score = np.clip(np.asarray(score, dtype=float), 1e-9, 1 - 1e-9)
+    return -400.0 * np.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo):
+    """Expected score for an Elo difference: 1 / (1 + 10^(-elo/400))."""
+    return 1.0 / (1.0 + 10.0 ** (-np.asarray(elo, dtype=float) / 400.0))
+
+
+def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """Log-likelihood ratio of H1 (elo1) against H0 (elo0) for game results, in the
+    normal (GSPRT) approximation used by chess engine testing:
+    LLR = n (s1 - s0) (2 s - s0 - s1) / (2 var), s the mean score, var its per-game variance."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0
+    w, d, l = wins / n, draws / n, losses / n
+    s = w + d / 2
+    var = w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2
+    if var <= 0:
+        return 0.0
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return float(n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var))
+
+
+def sprt_bounds(alpha: float = SPRT_ALPHA, beta: float = SPRT_BETA) -> tuple[float, float]:
+    """(lower, upper) LLR bounds: accept H0 at or below lower, H1 at or above upper."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+@dataclass
+class PairTally:
+    """Sums over deals for one pair (A against B)."""
+
+    deals: int = 0
+    diff: float = 0.0
+    diff_sq: float = 0.0
+    wins: int = 0      # games (= plays) A won
+    draws: int = 0
+    losses: int = 0
+
+    def add(self, o: "PairTally") -> None:
+        """Add another chunk."""
+        self.deals += o.deals
+        self.diff += o.diff
+        self.diff_sq += o.diff_sq
+        self.wins += o.wins
+        self.draws += o.draws
+        self.losses += o.losses
+
+
+def _points(rules: RuleSet, rec: np.ndarray):
+    """Per play: (points of seat 0, points of seat 1, winner or -1 for a draw)."""
+    cols = [REC_SEAT + s * REC_SEAT_W for s in (0, 1)]
+    score = np.stack([rec[:, c + RS_SCORE] for c in cols], axis=1).astype(np.int64)
+    if rules.brisques == "tiebreak":       # Rubicon: one deal is one game (R3.9)
+        brisq = np.stack([rec[:, c + RS_BRISQ] for c in cols], axis=1).astype(np.int64) * 10
+        g = rubicon_results(score, brisq, rec[:, REC_LAST_WINNER])
+        net = np.where(g["winner"] == 0, g["points"], -g["points"])
+        return net, -net, g["winner"]
+    winner = np.where(score[:, 0] > score[:, 1], 0, np.where(score[:, 1] > score[:, 0], 1, -1))
+    return score[:, 0], score[:, 1], winner
+
+
+def _play(rules_arr, seed, start, count, first: PolicySpec, second: PolicySpec):
+    rec = np.zeros((count, REC_W), np.int32)
+    err = np.zeros(4, np.int64)
+    params = np.zeros((4, N_PARAMS))
+    for s, spec in enumerate((first, second, first, second)):
+        params[s, :len(spec.params)] = spec.params
+    status = run_batch(rules_arr, np.uint64(seed), start, count, first.function, second.function,
+                       first.function, second.function, params, rec, err)
+    if status == ST_ILLEGAL_POLICY:
+        from .actions import action_str
+        from .simulate import DECISION_NAMES, SimulationError
+        hand, seat, action, decision = (int(x) for x in err)
+        name = (first, second)[seat % 2].name
+        raise SimulationError(f"policy {name!r} (seat {seat}) returned an illegal action "
+                              f"{action_str(action)} at a {DECISION_NAMES.get(decision, decision)} "
+                              f"decision in hand {hand}")
+    return rec
+
+
+def _pair_chunk(rules, rules_arr, seed, start, count, a, b) -> PairTally:
+    r1 = _play(rules_arr, seed, start, count, a, b)     # A in seat 0
+    r2 = _play(rules_arr, seed, start, count, b, a)     # A in seat 1, same deals
+    a1, b1, w1 = _points(rules, r1)
+    b2, a2, w2 = _points(rules, r2)
+    diff = ((a1 - b1) + (a2 - b2)) / 2.0
+    t = PairTally(deals=count, diff=float(diff.sum()), diff_sq=float((diff ** 2).sum()))
+    t.wins = int((w1 == 0).sum() + (w2 == 1).sum())
+    t.losses = int((w1 == 1).sum() + (w2 == 0).sum())
+    t.draws = 2 * count - t.wins - t.losses
+    return t
+
+
+@dataclass
+class PairResult:
+    """One pair's comparison with its confidence intervals."""
+
+    a: str
+    b: str
+    tally: PairTally
+    sprt: dict | None = field(default=None)
+
+    def row(self) -> dict:
+        """The pair as a table row."""
+        t = self.tally
+        n = t.deals
+        mean = t.diff / n
+        var = max(t.diff_sq / n - mean ** 2, 0.0) * n / max(n - 1, 1)
+        half = Z95 * math.sqrt(var / n)
+        games = t.wins + t.draws + t.losses
+        points = t.wins + 0.5 * t.draws
+        s, lo, hi = wilson_ci(points, games)
+        row = {"policy_a": self.a, "policy_b": self.b, "deals": n, "games": games,
+               "mean_diff": mean, "mean_diff_lo": mean - half, "mean_diff_hi": mean + half,
+               "wins_a": t.wins, "draws": t.draws, "wins_b": t.losses,
+               "score_a": float(s), "score_a_lo": float(lo), "score_a_hi": float(hi),
+               "elo_a": float(elo_from_score(s)), "elo_a_lo": float(elo_from_score(lo)),
+               "elo_a_hi": float(elo_from_score(hi))}
+        if self.sprt:
+            row.update(self.sprt)
+        return row
+
+
+def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed: int,
+                 threads: int = 1, sprt: tuple[float, float] | None = None, progress=None) -> PairResult:
+    """Compare A with B on ``hands`` deals (each played twice, seats swapped).
+
+    With ``sprt=(elo0, elo1)`` the run stops as soon as the SPRT accepts H0 or H1;
+    ``hands`` is then the maximum.
+    """
+    rules_arr = rules.to_array()
+    total = PairTally()
+    starts = list(range(0, hands, CHUNK))
+    lower, upper = sprt_bounds()
+    verdict = None
+    llr = 0.0
+    with ThreadPoolExecutor(max_workers=max(threads, 1)) as pool:
+        for i in range(0, len(starts), max(threads, 1)):
+            batch = starts[i:i + max(threads, 1)]
+            for t in pool.map(lambda s: _pair_chunk(rules, rules_arr, seed, s, min(CHUNK, hands - s), a, b), batch):
+                total.add(t)
+                if progress:
+                    progress(t.deals)
+            if sprt:
+                llr = sprt_llr(total.wins, total.draws, total.losses, *sprt)
+                if llr >= upper:
+                    verdict = "H1"
+                elif llr <= lower:
+                    verdict = "H0"
+                if verdict:
+                    break
+    info = None
+    if sprt:
+        info = {"sprt_elo0": sprt[0], "sprt_elo1": sprt[1], "sprt_llr": llr,
+                "sprt_lower": lower, "sprt_upper": upper,
+                "sprt_result": {"H1": "accept H1 (elo >= elo1)", "H0": "accept H0 (elo <= elo0)"}.get(
+                    verdict, "undecided")}
+    return PairResult(a.name, b.name, total, info)
+
+
+def bradley_terry(names: list[str], results: list[PairResult]) -> pd.DataFrame:
+    """Fit Bradley-Terry strengths to the pairwise game results (draws count half),
+    on the Elo scale with the first policy at 0; return a ranking table."""
+    from scipy.optimize import minimize
+
+    idx = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    pairs = []
+    for r in results:
+        t = r.tally
+        pairs.append((idx[r.a], idx[r.b], t.wins + 0.5 * t.draws, t.losses + 0.5 * t.draws))
+    scale = 400 / math.log(10)
+
+    def nll(x):
+        theta = np.concatenate([[0.0], x])
+        total = 0.0
+        for i, j, wi, wj in pairs:
+            d = (theta[i] - theta[j]) / scale
+            total += wi * np.logaddexp(0, -d) + wj * np.logaddexp(0, d)
+        return total
+
+    fit = minimize(nll, np.zeros(k - 1), method="BFGS")
+    theta = np.concatenate([[0.0], fit.x])
+    df = pd.DataFrame({"policy": names, "bt_elo": theta})
+    df["bt_elo"] -= df["bt_elo"].mean()
+    df = df.sort_values("bt_elo", ascending=False).reset_index(drop=True)
+    df.insert(0, "rank", np.arange(1, k + 1))
+    return df
+
+
+def compare(rules: RuleSet, policies, hands: int, seed: int, threads: int = 1,
+            sprt=None, progress=None) -> dict:
+    """Compare every pair of ``policies``; return {"pairs": DataFrame, "ranking": DataFrame|None}."""
+    specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
+    results = [compare_pair(rules, a, b, hands, seed, threads, sprt, progress)
+               for a, b in combinations(specs, 2)]
+    pairs = pd.DataFrame([r.row() for r in results])
+    ranking = bradley_terry([s.name for s in specs], results) if len(specs) >= 3 else None
+    return {"pairs": pairs, "ranking": ranking, "results": results}

@@ -1,0 +1,68 @@
+"""User policies: ``--policy path/to/file.py:function``.
+
+The function must have the policy signature (README, "Policies"). It is compiled
+once with that explicit signature; the simulator takes policies as first-class
+functions, so a new policy never recompiles the simulator.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+
+import numba
+
+from ..engine.layout import POLICY_SIG
+
+PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng")
+
+
+class UserPolicyError(ValueError):
+    """A policy file that does not load, or a function with the wrong signature."""
+
+
+def is_user_policy(ref: str) -> bool:
+    """Whether ``ref`` names a function in a .py file (``file.py:function``)."""
+    path, sep, name = ref.rpartition(":")
+    return bool(sep) and path.endswith(".py")
+
+
+def load_user_policy(ref: str):
+    """Load and compile ``file.py:function``; return the compiled policy."""
+    path, _, name = ref.rpartition(":")
+    if not name.isidentifier():
+        raise UserPolicyError(f"{ref!r}: expected FILE.py:FUNCTION")
+    file = Path(path)
+    if not file.is_file():
+        raise UserPolicyError(f"policy file not found: {path}")
+    mod_name = "bezique_user_policy_" + hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:12]
+    spec = importlib.util.spec_from_file_location(mod_name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # any error in the user's file
+        raise UserPolicyError(f"cannot load {path}: {type(e).__name__}: {e}") from None
+    func = getattr(module, name, None)
+    if func is None:
+        raise UserPolicyError(f"{path} has no function {name!r}")
+    py = getattr(func, "py_func", func)
+    if not inspect.isfunction(py):
+        raise UserPolicyError(f"{path}:{name} is not a function")
+    params = list(inspect.signature(py).parameters)
+    if len(params) != len(PARAM_NAMES):
+        raise UserPolicyError(
+            f"{path}:{name} takes {len(params)} arguments; a policy takes 6: {', '.join(PARAM_NAMES)}")
+    if isinstance(func, numba.core.registry.CPUDispatcher) and POLICY_SIG.args in func.signatures:
+        return func
+    try:
+        return numba.njit(POLICY_SIG, _nrt=False)(py)
+    except Exception as e:
+        first = str(e).strip().splitlines()
+        detail = next((ln for ln in first if ln.strip() and "Failed in" not in ln), first[0] if first else "")
+        raise UserPolicyError(
+            f"{path}:{name} does not compile as a policy "
+            f"(obs int32[:], legal int32[:], n_legal int64, rules int64[:], params float64[:], "
+            f"rng uint64[:] -> int64): {detail.strip()}") from None
