@@ -201,6 +201,85 @@ def replay(file, as_json, symbols):
         raise RuleViolationExit(outcome.error)
 
 
+def _parse_sprt(text):
+    if text is None:
+        return None
+    try:
+        elo0, elo1 = (float(x) for x in text.split(","))
+    except ValueError:
+        raise click.ClickException(f"--sprt expects ELO0,ELO1 (e.g. 0,10), got {text!r}") from None
+    if elo1 <= elo0:
+        raise click.ClickException(f"--sprt needs ELO0 < ELO1, got {text!r}")
+    return elo0, elo1
+
+
+@main.command()
+@click.argument("policy_names", nargs=-1, metavar="A B [C ...]")
+@rule_options
+@click.option("--hands", default=20_000, show_default=True,
+              help="Deals per pair (each played twice, seats swapped); the maximum with --sprt.")
+@click.option("--seed", default=1, show_default=True, help="Master seed: every pair plays the same deals.")
+@click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
+@click.option("--sprt", default=None, metavar="ELO0,ELO1",
+              help="Stop each pair as soon as a sequential probability ratio test (alpha = beta = 0.05) "
+                   "accepts elo <= ELO0 or elo >= ELO1.")
+@click.option("--out", type=click.Path(file_okay=False), default="results/compare", show_default=True,
+              help="Directory for pairs.csv, ranking.csv and heatmap.png.")
+def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
+    """Compare policies pair by pair on the same deals, seats swapped.
+
+    For each pair: mean point difference per deal (Rubicon: net game points per
+    game) with its 95% CI, A's score share (wins + draws/2) with a Wilson CI, and
+    the Elo difference with its CI. With three or more policies, a Bradley-Terry
+    ranking on the Elo scale.
+
+    Example:
+
+        bezique compare greedy random hints --variant ordinary --hands 20000 --seed 3 --out results/compare
+    """
+    from tqdm import tqdm
+
+    from .compare import compare as run
+    from .output import write_table
+    from .plots import write_heatmap
+    from .simulate import SimulationError
+
+    if len(policy_names) < 2:
+        raise click.ClickException("give at least two policies to compare")
+    if hands <= 0:
+        raise click.ClickException(f"--hands must be positive, got {hands}")
+    if seed < 0:
+        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    rules = _rules(variant, rule_items)
+    specs = [_policies([n], rules)[0] for n in policy_names]
+    n_pairs = len(specs) * (len(specs) - 1) // 2
+    sprt_bounds = _parse_sprt(sprt)
+    with tqdm(total=hands * n_pairs, unit="deal", unit_scale=True, desc="compare", file=sys.stderr,
+              disable=None) as bar:
+        try:
+            res = run(rules, specs, hands, seed, threads=threads or os.cpu_count() or 1,
+                      sprt=sprt_bounds, progress=bar.update)
+        except SimulationError as e:
+            raise click.ClickException(str(e)) from None
+    unit = "net game points per game" if rules.brisques == "tiebreak" else "points per hand"
+    click.echo(f"{rules.name} bézique, seed {seed}: mean difference A - B in {unit}")
+    for _, r in res["pairs"].iterrows():
+        line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
+                f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
+                f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
+        if sprt_bounds:
+            line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
+        click.echo(line)
+    written = write_table(res["pairs"], out, "pairs", parquet=False)
+    if res["ranking"] is not None:
+        click.echo("\nranking (Bradley-Terry, Elo scale)")
+        click.echo(res["ranking"].to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
+        written += write_table(res["ranking"], out, "ranking", parquet=False)
+    title = f"{rules.name} bézique, {hands:,} deals per pair (x2 seats), seed {seed}"
+    written.append(write_heatmap(res["pairs"], [s.name for s in specs], unit, out, title))
+    click.echo(f"\nwrote {len(written)} files to {out}")
+
+
 @main.command()
 def policies():
     """List the built-in policies and their parameters.

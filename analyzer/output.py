@@ -23,11 +23,13 @@ def atomic_write(path, write) -> Path:
     return path
 
 
-def write_table(df, out_dir, name: str) -> list[Path]:
-    """Write ``df`` as ``name.csv`` and ``name.parquet`` in ``out_dir``."""
+def write_table(df, out_dir, name: str, parquet: bool = True) -> list[Path]:
+    """Write ``df`` as ``name.csv`` (and ``name.parquet``) in ``out_dir``."""
     out = Path(out_dir)
-    return [atomic_write(out / f"{name}.csv", lambda p: df.to_csv(p, index=True)),
-            atomic_write(out / f"{name}.parquet", lambda p: df.to_parquet(p))]
+    paths = [atomic_write(out / f"{name}.csv", lambda p: df.to_csv(p, index=True))]
+    if parquet:
+        paths.append(atomic_write(out / f"{name}.parquet", lambda p: df.to_parquet(p)))
+    return paths
 
 
 def write_json(obj, path) -> Path:

@@ -36,3 +36,35 @@ def write_score_chart(result, out_dir) -> list:
     paths = [save_figure(fig, f"{out_dir}/score_distribution.{ext}") for ext in ("png", "svg")]
     plt.close(fig)
     return paths
+
+
+def write_heatmap(pairs, names, unit: str, out_dir, title: str = ""):
+    """Pairwise mean differences (row policy minus column policy) as a heatmap PNG."""
+    import numpy as np
+
+    k = len(names)
+    m = np.full((k, k), np.nan)
+    idx = {n: i for i, n in enumerate(names)}
+    for _, r in pairs.iterrows():
+        i, j = idx[r.policy_a], idx[r.policy_b]
+        m[i, j] = r.mean_diff
+        m[j, i] = -r.mean_diff
+    fig, ax = plt.subplots(figsize=(1.6 * k + 3, 1.3 * k + 2))
+    lim = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
+    im = ax.imshow(m, cmap="RdBu", vmin=-lim, vmax=lim)
+    ax.set_xticks(range(k), names, rotation=30, ha="right")
+    ax.set_yticks(range(k), names)
+    for i in range(k):
+        for j in range(k):
+            if np.isfinite(m[i, j]):
+                dark = abs(m[i, j]) > 0.6 * lim
+                ax.text(j, i, f"{m[i, j]:+.1f}", ha="center", va="center", fontsize=10,
+                        color="white" if dark else "black")
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("policy (row)")
+    ax.set_title((title + "\n" if title else "") + f"mean of row minus column, {unit}")
+    fig.colorbar(im, ax=ax, label=unit)
+    fig.tight_layout()
+    path = save_figure(fig, f"{out_dir}/heatmap.png")
+    plt.close(fig)
+    return path

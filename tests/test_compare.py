@@ -1,0 +1,107 @@
+"""Comparison arithmetic (CI, Elo, SPRT, Bradley-Terry) and fair pairing."""
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.compare import (PairResult, PairTally, bradley_terry, compare, compare_pair,
+                              elo_from_score, score_from_elo, sprt_bounds, sprt_llr)
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import preset
+from analyzer.stats import mean_ci, wilson_ci
+
+
+def test_elo_known_values():
+    assert elo_from_score(0.5) == pytest.approx(0.0)
+    assert elo_from_score(0.75) == pytest.approx(190.848501, abs=1e-5)   # 400 log10(3)
+    assert elo_from_score(0.25) == pytest.approx(-190.848501, abs=1e-5)
+    assert score_from_elo(400) == pytest.approx(10 / 11)
+    assert score_from_elo(elo_from_score(0.63)) == pytest.approx(0.63)
+
+
+def test_wilson_known_interval():
+    # 8 of 10: Wilson 95 % interval 0.4902 .. 0.9433 (textbook value)
+    p, lo, hi = wilson_ci(8, 10)
+    assert p == 0.8 and lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
+
+
+def test_mean_ci_known_values():
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    m, lo, hi = mean_ci(x.sum(), (x ** 2).sum(), len(x))
+    half = 1.959963984540054 * math.sqrt(x.var(ddof=1) / 4)
+    assert m == 2.5 and lo == pytest.approx(2.5 - half) and hi == pytest.approx(2.5 + half)
+
+
+def test_sprt_llr_known_value():
+    # 60 wins, 20 draws, 20 losses: s = 0.7, per-game variance 0.16;
+    # s0 = 0.5 (0 Elo), s1 = 1/(1+10^(-10/400)) = 0.5143868;
+    # LLR = 100 * (s1 - s0) * (2*0.7 - s0 - s1) / (2 * 0.16) = 1.73372
+    assert sprt_llr(60, 20, 20, 0, 10) == pytest.approx(1.73372, abs=1e-4)
+    assert sprt_llr(0, 0, 0, 0, 10) == 0.0
+    lower, upper = sprt_bounds(0.05, 0.05)
+    assert lower == pytest.approx(-math.log(19)) and upper == pytest.approx(math.log(19))
+
+
+def test_sprt_sign():
+    # results right at elo1 favour H1, at elo0 favour H0
+    assert sprt_llr(5144, 0, 4856, 0, 10) > 0
+    assert sprt_llr(5000, 0, 5000, 0, 10) < 0
+
+
+def test_bradley_terry_recovers_known_ratings():
+    truth = {"a": 200.0, "b": 100.0, "c": 0.0}
+    results = []
+    for x, y in (("a", "b"), ("a", "c"), ("b", "c")):
+        p = score_from_elo(truth[x] - truth[y])
+        n = 1_000_000
+        results.append(PairResult(x, y, PairTally(deals=n // 2, wins=round(n * p), losses=n - round(n * p))))
+    df = bradley_terry(["a", "b", "c"], results).set_index("policy")
+    assert list(df.index) == ["a", "b", "c"]
+    assert df.bt_elo["a"] - df.bt_elo["b"] == pytest.approx(100, abs=1)
+    assert df.bt_elo["b"] - df.bt_elo["c"] == pytest.approx(100, abs=1)
+
+
+def test_identical_deterministic_policies_differ_by_exactly_zero():
+    """Seats swapped on the same deals: greedy against greedy cancels hand by hand."""
+    g = resolve_policy("greedy")
+    r = compare_pair(preset("ordinary"), g, g, 3000, seed=2).row()
+    assert r["mean_diff"] == 0 and r["mean_diff_lo"] == 0 and r["wins_a"] == r["wins_b"]
+
+
+def test_compare_greedy_beats_random_both_variants():
+    for variant in ("ordinary", "rubicon"):
+        res = compare(preset(variant), ["greedy", "random"], 2000, seed=4)
+        r = res["pairs"].iloc[0]
+        assert r.mean_diff_lo > 0 and r.score_a_lo > 0.5 and r.elo_a_lo > 0
+
+
+def test_sprt_stops_early():
+    a, b = resolve_policy("greedy"), resolve_policy("random")
+    res = compare_pair(preset("ordinary"), a, b, 400_000, seed=5, sprt=(0, 10))
+    assert res.sprt["sprt_result"].startswith("accept H1")
+    assert res.tally.deals < 400_000
+
+
+def test_compare_cli_writes_tables_and_heatmap(tmp_path):
+    out = tmp_path / "cmp"
+    res = CliRunner().invoke(main, ["compare", "greedy", "random", "greedy", "--hands", "1500",
+                                    "--out", str(out), "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    assert "ranking" in res.output
+    assert (out / "pairs.csv").exists() and (out / "ranking.csv").exists()
+    from PIL import Image
+    with Image.open(out / "heatmap.png") as im:
+        assert im.size[0] > 300 and im.size[1] > 300
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["compare", "greedy"], "at least two"),
+    (["compare", "greedy", "random", "--sprt", "10,0"], "ELO0 < ELO1"),
+    (["compare", "greedy", "random", "--sprt", "x"], "ELO0,ELO1"),
+    (["compare", "greedy", "nobody"], "unknown policy"),
+])
+def test_compare_bad_input(args, needle):
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code != 0 and needle in res.output and "Traceback" not in res.output

@@ -1,0 +1,82 @@
+"""User policies from .py files: the example plays; every failure is one clear error."""
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.policies.registry import PolicyError, resolve_policy
+from analyzer.rules import preset
+from analyzer.simulate import SimulationError, simulate
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "my_policy.py"
+HEADER = "from numba import njit\nfrom analyzer.engine.layout import POLICY_SIG, A_STOP\n"
+
+
+def write(tmp_path, body: str) -> Path:
+    path = tmp_path / "pol.py"
+    path.write_text(HEADER + textwrap.dedent(body))
+    return path
+
+
+def test_example_policy_plays_and_never_exchanges():
+    res = simulate(preset("ordinary"), [f"{EXAMPLE}:no_exchange", "greedy"], 3000, seed=1,
+                   threads=1, keep_records=True)
+    from analyzer.engine.layout import REC_EXCHANGES
+    assert res.policies[0].endswith("my_policy.py:no_exchange")
+    assert res.tallies.declarations[0].sum() > 0
+    # the example never exchanges: every exchange in these hands is greedy's
+    assert res.records[:, REC_EXCHANGES].sum() > 0
+
+
+def test_example_policy_on_the_command_line():
+    for command in (["simulate", "--hands", "2000", "--threads", "1"], ["trace"]):
+        res = CliRunner().invoke(main, command + ["--policy", f"{EXAMPLE}:no_exchange", "--policy", "random"])
+        assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["compare", f"{EXAMPLE}:no_exchange", "random", "--hands", "500",
+                                    "--threads", "1", "--out", "/tmp/bezique-test-compare"])
+    assert res.exit_code == 0, res.output
+
+
+def test_plain_python_function_is_compiled_once(tmp_path):
+    path = write(tmp_path, """
+        def first(obs, legal, n_legal, rules, params, rng):
+            return legal[0]
+    """)
+    spec = resolve_policy(f"{path}:first")
+    res = simulate(preset("ordinary"), [spec, "random"], 500, seed=1, threads=1)
+    assert res.tallies.hands == 500
+
+
+@pytest.mark.parametrize("body,ref,needle", [
+    ("", "missing.py:f", "not found"),
+    ("def f(:\n", "{path}:f", "cannot load"),
+    ("raise RuntimeError('boom')\n", "{path}:f", "RuntimeError: boom"),
+    ("x = 1\n", "{path}:f", "has no function 'f'"),
+    ("f = 3\n", "{path}:f", "not a function"),
+    ("def f(obs, legal):\n    return legal[0]\n", "{path}:f", "takes 2 arguments"),
+    ("def f(obs, legal, n_legal, rules, params, rng):\n    return 'x'\n", "{path}:f", "does not compile"),
+])
+def test_bad_policy_files(tmp_path, body, ref, needle):
+    path = write(tmp_path, body) if body else Path("missing.py")
+    with pytest.raises(PolicyError, match=needle):
+        resolve_policy(ref.format(path=path))
+    res = CliRunner().invoke(main, ["simulate", "--hands", "10", "--policy", ref.format(path=path),
+                                    "--policy", "random"])
+    assert res.exit_code == 1 and needle.split("'")[0] in res.output and "Traceback" not in res.output
+
+
+def test_illegal_action_stops_the_run_naming_policy_decision_action(tmp_path):
+    path = write(tmp_path, """
+        @njit(POLICY_SIG)
+        def cheat(obs, legal, n_legal, rules, params, rng):
+            return 5          # play the king of... whatever: card 5, held or not
+    """)
+    with pytest.raises(SimulationError) as e:
+        simulate(preset("ordinary"), [f"{path}:cheat", "random"], 200, seed=1, threads=1)
+    msg = str(e.value)
+    assert "cheat" in msg and "illegal action play 9S" in msg and "decision" in msg
+    res = CliRunner().invoke(main, ["simulate", "--hands", "50", "--policy", f"{path}:cheat",
+                                    "--policy", "random"])
+    assert res.exit_code == 1 and "illegal action" in res.output and "Traceback" not in res.output
