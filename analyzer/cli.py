@@ -281,16 +281,59 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
 
 
 @main.command()
+@rule_options
+@click.option("--hands", default=20_000, show_default=True,
+              help="Deals per hint (each played twice, seats swapped).")
+@click.option("--seed", default=1, show_default=True, help="Master seed: every hint is measured on the same deals.")
+@click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False), default="results/ablation", show_default=True,
+              help="Directory for ablation.csv and ablation.png/.svg.")
+def ablate(variant, rule_items, hands, seed, threads, out):
+    """The value of each hint H1-H8: full `hints` against `hints` without it.
+
+    Prints, per hint, the full policy's mean advantage per deal (Rubicon: net
+    game points per game) with its 95% CI; writes the table and a bar chart.
+
+    Example:
+
+        bezique ablate --variant ordinary --hands 20000 --seed 1 --out results/ablation-ordinary
+    """
+    from tqdm import tqdm
+
+    from .compare import ablation
+    from .output import write_table
+    from .plots import write_ablation_chart
+
+    if hands <= 0:
+        raise click.ClickException(f"--hands must be positive, got {hands}")
+    if seed < 0:
+        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    rules = _rules(variant, rule_items)
+    with tqdm(total=hands * 8, unit="deal", unit_scale=True, desc="ablate", file=sys.stderr,
+              disable=None) as bar:
+        df = ablation(rules, hands, seed, threads=threads or os.cpu_count() or 1, progress=bar.update)
+    unit = "net game points per game" if rules.brisques == "tiebreak" else "points per hand"
+    click.echo(f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {unit}")
+    for _, r in df.iterrows():
+        click.echo(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]"
+                   f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]  {r.advice}")
+    written = write_table(df, out, "ablation", parquet=False)
+    title = f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
+    written += write_ablation_chart(df, unit, title, out)
+    click.echo(f"\nwrote {len(written)} files to {out}")
+
+
+@main.command()
 def policies():
-    """List the built-in policies and their parameters.
+    """List the built-in policies and the parameters of `hints`.
 
     Example:
 
         bezique policies
     """
-    from .policies.registry import POLICIES
-    for name, spec in sorted(POLICIES.items()):
-        click.echo(f"{name:<10} {spec.description}")
+    from .policies.registry import describe_policies
+    for line in describe_policies():
+        click.echo(line)
 
 
 if __name__ == "__main__":

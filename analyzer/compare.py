@@ -230,3 +230,19 @@ def compare(rules: RuleSet, policies, hands: int, seed: int, threads: int = 1,
     pairs = pd.DataFrame([r.row() for r in results])
     ranking = bradley_terry([s.name for s in specs], results) if len(specs) >= 3 else None
     return {"pairs": pairs, "ranking": ranking, "results": results}
+
+
+def ablation(rules: RuleSet, hands: int, seed: int, threads: int = 1, progress=None) -> pd.DataFrame:
+    """The value of each hint: the full ``hints`` policy against ``hints`` without that hint,
+    on the same deals with seats swapped. One row per hint; ``mean_diff`` is the full
+    policy's advantage (points per hand; Rubicon: net game points per game)."""
+    from .policies.hints import HINT_NAMES, HINT_TEXT
+
+    full = resolve_policy("hints")
+    rows = []
+    for i, hid in enumerate(HINT_NAMES):
+        r = compare_pair(rules, full, resolve_policy(f"hints:no={hid}"), hands, seed, threads,
+                         progress=progress).row()
+        rows.append({"hint": hid, "advice": HINT_TEXT[i], **{k: v for k, v in r.items()
+                                                             if k not in ("policy_a", "policy_b")}})
+    return pd.DataFrame(rows)

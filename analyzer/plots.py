@@ -68,3 +68,23 @@ def write_heatmap(pairs, names, unit: str, out_dir, title: str = ""):
     path = save_figure(fig, f"{out_dir}/heatmap.png")
     plt.close(fig)
     return path
+
+
+def write_ablation_chart(df, unit: str, title: str, out_dir) -> list:
+    """Bar chart of each hint's value with its 95 % CI (PNG and SVG)."""
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    y = df["mean_diff"].to_numpy()
+    err = np.vstack([y - df["mean_diff_lo"].to_numpy(), df["mean_diff_hi"].to_numpy() - y])
+    colors = ["tab:blue" if v >= 0 else "tab:red" for v in y]
+    ax.bar(df["hint"], y, yerr=err, capsize=5, color=colors)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("hint switched off (full hints policy against hints without it)")
+    ax.set_ylabel(f"value of the hint ({unit})")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    paths = [save_figure(fig, f"{out_dir}/ablation.{ext}") for ext in ("png", "svg")]
+    plt.close(fig)
+    return paths

@@ -1,0 +1,320 @@
+"""The rulebook's "Hints and Cautions to Young Players" as one weighted policy.
+
+Each hint H1..H8 is a component switched on by a weight in the parameter vector
+(``params[H1 .. H8]``; 0 = off, 1 = as described, other values scale it), so a
+sweep over weights never recompiles. With every weight 0 the policy is a plain
+baseline: it exchanges the seven, declares the first combination offered, leads
+and follows with its lowest-ranking card.
+
+- H1 declare the most valuable combination first, one per trick; win tricks when
+  a combination is waiting to be declared; Rubicon: lay down claims.
+- H2 make your aces and tens: win tricks holding brisques cheaply (small trumps,
+  the ace of the suit led); never give your own brisques away.
+- H3 keep aces while four aces is still likely.
+- H4 count the cards: a combination made impossible by the cards played and the
+  opponent's table no longer makes its cards worth keeping.
+- H5 keep bézique and sequence cards while completing them is reasonably likely
+  (double bézique above all).
+- H6 spades or diamonds trumps: declare the royal marriage, sequence or fours
+  before the bézique (and hold the bézique back while the talon is long).
+- H7 Rubicon: play to reach 1000; when that is hopeless (behind by more than
+  ``params[P_RUBICON_GAP]`` and 1000 out of reach at ``params[P_RUBICON_RATE]``
+  points per card left to draw), declare nothing more and hide carte blanche.
+- H8 second stage: lead sure winners (the highest card left in a suit), keep a
+  winner for the last trick, win brisque tricks with the cheapest winning card.
+"""
+import numpy as np
+from numba import njit
+
+from ..engine.layout import (A_CARTE_BLANCHE, A_CLAIM, A_DECLARE, A_EXCHANGE, A_STOP, D_CARTE,
+                             D_MELD, OBS_BEST_CARD, OBS_DECISION, OBS_HAND, OBS_LEAD_CARD,
+                             OBS_PACKS, OBS_PLAYED, OBS_SCORE, OBS_STAGE, OBS_TABLE,
+                             OBS_TALON_LEFT, OBS_TRUMP, POLICY_SIG)
+from ..engine.melds import combo_points
+from ..engine.tricks import beats
+from ..rules import R_BRISQUES_SCORED
+
+# parameter slots
+H1, H2, H3, H4, H5, H6, H7, H8 = range(8)
+N_HINTS = 8
+P_DEFER_TALON = 8        # H6: hold the bézique back while more cards than this are left to draw
+P_RUBICON_RATE = 9       # H7: points a player can still hope to score per card left in the talon
+P_RUBICON_GAP = 10       # H7: how far behind the opponent before giving up
+HINT_NAMES = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
+HINT_TEXT = (
+    "declare the best combination after each trick won, win tricks to declare; Rubicon: claims",
+    "make your aces and tens: win brisque tricks cheaply, never give brisques away",
+    "do not throw away aces while four aces is still likely",
+    "count the cards: stop keeping cards of combinations that became impossible",
+    "keep bezique and sequence cards while completing them is likely (double bezique above all)",
+    "spades or diamonds trumps: declare royal marriage, sequence, fours before bezique",
+    "Rubicon: play to reach 1000; when hopeless, score as little as possible",
+    "second stage: lead sure winners, keep one for the last trick, take brisques cheaply",
+)
+
+
+def default_params() -> np.ndarray:
+    """Every hint on with weight 1, and the tuning constants."""
+    p = np.zeros(32)
+    p[:N_HINTS] = 1.0
+    p[P_DEFER_TALON] = 10.0
+    p[P_RUBICON_RATE] = 20.0
+    p[P_RUBICON_GAP] = 300.0
+    return p
+
+
+@njit(cache=True, _nrt=False)
+def _held(obs, t):
+    return obs[OBS_HAND + t] + obs[OBS_TABLE + t]
+
+
+@njit(cache=True, _nrt=False)
+def live_copies(obs, t, counting):
+    """Copies of ``t`` I may still get: not held, not played, not on an opponent's
+    table when ``counting`` (H4); only 'not held' otherwise."""
+    n = obs[OBS_PACKS] - _held(obs, t)
+    if counting:
+        n -= obs[OBS_PLAYED + t]
+        for r in range(1, 4):
+            n -= obs[OBS_TABLE + 32 * r + t]
+    return max(n, 0)
+
+
+@njit(cache=True, _nrt=False)
+def _unseen(obs):
+    n = 32 * obs[OBS_PACKS]
+    for t in range(32):
+        n -= _held(obs, t) + obs[OBS_PLAYED + t]
+        for r in range(1, 4):
+            n -= obs[OBS_TABLE + 32 * r + t]
+    return max(n, 1)
+
+
+@njit(cache=True, _nrt=False)
+def completion_chance(obs, types, counts, n, counting):
+    """Rough chance to complete a combination needing ``counts[i]`` copies of
+    ``types[i]``: 0 if a missing card has no live copy (with counting), else
+    (share of unseen cards still to be drawn) ** (cards missing)."""
+    missing = 0
+    for i in range(n):
+        need = counts[i] - _held(obs, types[i])
+        if need > 0:
+            if live_copies(obs, types[i], counting) < need:
+                return 0.0
+            missing += need
+    if missing == 0:
+        return 1.0
+    if obs[OBS_STAGE] == 2:
+        return 0.0
+    draw_share = min(1.0, 0.5 * obs[OBS_TALON_LEFT] / _unseen(obs))
+    return draw_share ** missing
+
+
+@njit(cache=True, _nrt=False)
+def four_possible(obs, rank, counting):
+    """Whether four of ``rank`` can still be completed (H3/H4)."""
+    have = 0
+    live = 0
+    for s in range(4):
+        have += _held(obs, s * 8 + rank)
+        live += live_copies(obs, s * 8 + rank, counting)
+    return have + live >= 4 and have >= 1
+
+
+@njit(cache=True)
+def keep_values(obs, params, out):
+    """Fill ``out[t]``: what keeping card ``t`` is worth to me (play heuristics)."""
+    trump = obs[OBS_TRUMP]
+    stage = obs[OBS_STAGE]
+    counting = params[H4] > 0
+    types = np.empty(5, np.int64)
+    counts = np.empty(5, np.int64)
+    for t in range(32):
+        out[t] = 7.0 - t % 8                       # baseline: rank strength
+        if t % 8 <= 1:
+            out[t] += 10.0 * params[H2]            # H2: a brisque given away costs 20
+        if t // 8 == trump:
+            out[t] += 4.0 * params[H2]             # trumps win brisques later
+    if stage != 1:
+        return
+    # H3: aces while four aces is likely
+    if params[H3] > 0:
+        aces = 0
+        for s in range(4):
+            aces += _held(obs, s * 8)
+        if aces >= 2 and four_possible(obs, 0, counting):
+            for s in range(4):
+                out[s * 8] += 15.0 * params[H3]
+    # H5 (with H4's counting): bézique, double bézique, sequence
+    if params[H5] > 0:
+        types[0] = 3
+        types[1] = 20
+        counts[0] = 1
+        counts[1] = 1
+        p1 = completion_chance(obs, types, counts, 2, counting)
+        counts[0] = 2
+        counts[1] = 2
+        p2 = completion_chance(obs, types, counts, 2, counting)
+        bonus = params[H5] * (40.0 * p1 + 500.0 * p2) / 20.0
+        out[3] += bonus
+        out[20] += bonus
+        if trump >= 0:
+            for i in range(5):
+                types[i] = trump * 8 + i
+                counts[i] = 1
+            p = completion_chance(obs, types, counts, 5, counting)
+            for i in range(5):
+                out[trump * 8 + i] += params[H5] * 250.0 * p / 20.0
+    # H4: a card all of whose combinations are impossible is dead weight
+    if params[H4] > 0:
+        for t in range(32):
+            r = t % 8
+            if r > 4:
+                continue
+            alive = False
+            if r == 2 or r == 3:                     # marriage partner still to be had
+                partner = (t // 8) * 8 + (5 - r)
+                if _held(obs, partner) + live_copies(obs, partner, True) > 0:
+                    alive = True
+            if r != 1 and four_possible(obs, r, True):
+                alive = True
+            if t == 3 or t == 20:
+                other = 20 if t == 3 else 3
+                if _held(obs, other) + live_copies(obs, other, True) > 0:
+                    alive = True
+            if trump == t // 8:
+                alive = True
+                for i in range(5):
+                    if _held(obs, trump * 8 + i) + live_copies(obs, trump * 8 + i, True) == 0:
+                        alive = False
+            if not alive:
+                out[t] -= 2.0 * params[H4]
+
+
+@njit(cache=True, _nrt=False)
+def pending_declaration(obs):
+    """Points of a combination I hold with a card still in my hand (H1's reason to win)."""
+    best = 0
+    trump = obs[OBS_TRUMP]
+    for s in range(4):
+        k, q = s * 8 + 2, s * 8 + 3
+        if _held(obs, k) > 0 and _held(obs, q) > 0 and obs[OBS_HAND + k] + obs[OBS_HAND + q] > 0:
+            best = max(best, 40 if s == trump else 20)
+    if _held(obs, 3) > 0 and _held(obs, 20) > 0 and obs[OBS_HAND + 3] + obs[OBS_HAND + 20] > 0:
+        best = max(best, 40)
+    for rank, pts in ((0, 100), (2, 80), (3, 60), (4, 40)):
+        have = 0
+        in_hand = 0
+        for s in range(4):
+            have += _held(obs, s * 8 + rank)
+            in_hand += obs[OBS_HAND + s * 8 + rank]
+        if have >= 4 and in_hand > 0:
+            best = max(best, pts)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _rubicon_hopeless(obs, rules, params):
+    if rules[R_BRISQUES_SCORED] or params[H7] <= 0:
+        return False
+    mine = obs[OBS_SCORE]
+    other = obs[OBS_SCORE + 1]
+    reach = mine + params[P_RUBICON_RATE] / params[H7] * obs[OBS_TALON_LEFT]
+    return reach < 1000 and other - mine > params[P_RUBICON_GAP]
+
+
+@njit(cache=True, _nrt=False)
+def _meld_choice(obs, legal, n_legal, rules, params):
+    if _rubicon_hopeless(obs, rules, params):
+        return A_STOP                                 # H7: every point helps the winner
+    trump = obs[OBS_TRUMP]
+    first = A_STOP
+    best = A_STOP
+    best_v = -1.0
+    bezique = -1
+    for i in range(n_legal):
+        a = legal[i]
+        if a == A_EXCHANGE:
+            return a
+        if A_DECLARE <= a < A_DECLARE + 16:
+            c = a - A_DECLARE
+            if first == A_STOP:
+                first = a
+            v = float(combo_points(rules, trump, c))
+            if c == 8 and params[H6] > 0 and (trump == 0 or trump == 2):
+                bezique = a
+                v -= 1000.0                           # H6: everything else first
+            if v > best_v:
+                best_v = v
+                best = a
+        elif A_CLAIM <= a < A_CLAIM + 16 and params[H1] > 0 and best == A_STOP:
+            best = a                                  # H1 (Rubicon): "and ... to score"
+    if params[H1] <= 0:
+        return first
+    if best == bezique and obs[OBS_TALON_LEFT] > params[P_DEFER_TALON]:
+        return A_STOP                                 # H6: hold the bézique back for now
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _sure_winner(obs, card):
+    """No higher card of its suit is left out of my hand (played or on my side)."""
+    suit = card // 8
+    for t in range(suit * 8, card):
+        if obs[OBS_PACKS] - obs[OBS_PLAYED + t] - obs[OBS_HAND + t] > 0:
+            return False
+    return True
+
+
+@njit(POLICY_SIG, cache=True)
+def hints_policy(obs, legal, n_legal, rules, params, rng):
+    """The hints policy (module docstring); weights in ``params[0:8]``."""
+    decision = obs[OBS_DECISION]
+    if decision == D_CARTE:
+        return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
+    if decision == D_MELD:
+        return _meld_choice(obs, legal, n_legal, rules, params)
+    keep = np.empty(32)
+    keep_values(obs, params, keep)
+    stage = obs[OBS_STAGE]
+    trump = obs[OBS_TRUMP]
+    lead = obs[OBS_LEAD_CARD]
+    if lead < 0:
+        best = legal[0]
+        best_v = 1e9
+        sure = -1
+        sure_v = -1e9
+        for i in range(n_legal):
+            card = legal[i] % 32
+            v = keep[card]
+            if v < best_v:
+                best_v = v
+                best = legal[i]
+            if stage == 2 and params[H8] > 0 and _sure_winner(obs, card) and card // 8 != trump:
+                if card % 8 > sure_v:
+                    sure = legal[i]
+                    sure_v = card % 8
+        if stage == 2 and params[H8] > 0 and sure >= 0:
+            return sure                                # H8: cash a sure winner, the lowest one
+        return best
+    # following: compare winning cheaply with giving the cheapest card
+    top = obs[OBS_BEST_CARD]
+    trick_brisques = 1 if top % 8 <= 1 else 0
+    gain = 10.0 * params[H2] * trick_brisques * 2     # taking it swings 20 per brisque
+    if stage == 1 and params[H1] > 0:
+        gain += params[H1] * pending_declaration(obs) / 4.0
+    if stage == 2 and params[H8] > 0:
+        gain += 10.0 * params[H8] * trick_brisques
+    best = legal[0]
+    best_v = -1e9
+    for i in range(n_legal):
+        card = legal[i] % 32
+        v = -keep[card]
+        if beats(card, top, trump):
+            v += gain + (10.0 * params[H2] if card % 8 <= 1 else 0.0)
+        elif card % 8 <= 1:
+            v -= 10.0 * params[H2]                    # H2: never give a brisque away
+        if v > best_v:
+            best_v = v
+            best = legal[i]
+    return best
