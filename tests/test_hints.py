@@ -1,0 +1,154 @@
+"""Each hint's behaviour on constructed positions (obs arrays built by hand)."""
+import numpy as np
+import pytest
+
+from analyzer.cards import parse_card
+from analyzer.engine import layout as L
+from analyzer.policies.hints import hints_policy, keep_values
+from analyzer.policies.registry import PolicyError, resolve_policy
+from analyzer.rules import preset
+
+ORD = preset("ordinary").to_array()
+RUB = preset("rubicon").to_array()
+
+
+def obs_for(hand="", table="", played="", opp_table="", trump="S", stage=1, talon=30,
+            decision=L.D_LEAD, lead=None, packs=2, score=(0, 0)):
+    o = np.zeros(L.OBS_SIZE, np.int32)
+    for text, base in ((hand, L.OBS_HAND), (table, L.OBS_TABLE), (played, L.OBS_PLAYED),
+                       (opp_table, L.OBS_TABLE + 32)):
+        for c in text.split():
+            o[base + parse_card(c)] += 1
+    o[L.OBS_TRUMP] = "SHDC".index(trump) if trump else -1
+    o[L.OBS_STAGE] = stage
+    o[L.OBS_TALON_LEFT] = talon
+    o[L.OBS_DECISION] = decision
+    o[L.OBS_PACKS] = packs
+    o[L.OBS_SCORE], o[L.OBS_SCORE + 1] = score
+    o[L.OBS_LEAD_CARD] = o[L.OBS_BEST_CARD] = parse_card(lead) if lead else -1
+    return o
+
+
+def plays(o):
+    """Every card held, from hand (t) and table (32 + t)."""
+    acts = [t for t in range(32) for _ in range(1) if o[L.OBS_HAND + t] > 0]
+    acts += [32 + t for t in range(32) if o[L.OBS_TABLE + t] > 0]
+    return np.array(acts, np.int32)
+
+
+def act(o, legal, policy="hints", rules=ORD):
+    spec = resolve_policy(policy)
+    legal = np.asarray(legal, np.int32)
+    return int(hints_policy(o, legal, len(legal), rules, spec.params, np.zeros(1, np.uint64)))
+
+
+def card(a):
+    return a % 32
+
+
+def test_presets_parse():
+    assert list(resolve_policy("hints").params[:8]) == [1] * 8
+    assert list(resolve_policy("hints:only=H2").params[:8]) == [0, 1, 0, 0, 0, 0, 0, 0]
+    assert list(resolve_policy("hints:no=H4").params[:8]) == [1, 1, 1, 0, 1, 1, 1, 1]
+    assert list(resolve_policy("hints:h2=0.5,h5=2").params[:8]) == [1, 0.5, 1, 1, 2, 1, 1, 1]
+    assert list(resolve_policy("hints:only=H2+H8").params[:8]) == [0, 1, 0, 0, 0, 0, 0, 1]
+    for bad in ("hints:only=H9", "hints:h2=x", "hints:foo=1", "hints:h2"):
+        with pytest.raises(PolicyError):
+            resolve_policy(bad)
+
+
+def test_H1_declares_the_most_valuable_combination_first():
+    o = obs_for(hand="KH QH AS AH AD AC 8C 9C", decision=L.D_MELD)
+    legal = [L.A_DECLARE + 1, L.A_DECLARE + 12, L.A_STOP]     # marriage_H (20), four aces (100)
+    assert act(o, legal) == L.A_DECLARE + 12
+    assert act(o, legal, "hints:no=H1") == L.A_DECLARE + 1      # baseline: the first offered
+
+
+def test_H1_lays_down_claims_in_rubicon():
+    o = obs_for(hand="KH QH KS KD KC 8C 9C 7H 7D", decision=L.D_MELD, trump="H", packs=4, talon=80)
+    legal = [L.A_CLAIM + 13, L.A_STOP]
+    assert act(o, legal, rules=RUB) == L.A_CLAIM + 13
+    assert act(o, legal, "hints:no=H1", rules=RUB) == L.A_STOP
+
+
+def test_H1_wins_a_trick_to_declare_a_waiting_combination():
+    # four aces waiting (one ace still in hand); opponent leads 8C; I can win with 9S (trump)
+    o = obs_for(hand="AH AD 9S 7C KH JC 8D", table="AS AC", lead="8C", decision=L.D_FOLLOW)
+    legal = plays(o)
+    assert card(act(o, legal, "hints:only=H1")) == parse_card("9S")
+    assert card(act(o, legal, "hints:only=H5")) != parse_card("9S")
+
+
+def test_H2_takes_a_brisque_with_a_small_trump():
+    o = obs_for(hand="9S AH 8C", lead="TH", decision=L.D_FOLLOW)
+    legal = plays(o)
+    assert card(act(o, legal, "hints:only=H2")) == parse_card("9S")
+    assert card(act(o, legal, "hints:no=H2")) == parse_card("8C")
+
+
+def test_H3_keeps_aces_while_four_aces_is_likely():
+    # three aces, a fourth still live: H2 alone would take the ten with the ace of hearts
+    o = obs_for(hand="AH AS AD 8D", lead="TH", decision=L.D_FOLLOW, trump="C")
+    legal = plays(o)
+    assert card(act(o, legal, "hints:only=H2")) == parse_card("AH")
+    assert card(act(o, legal, "hints:only=H2+H3")) == parse_card("8D")
+    # every other ace gone: four aces impossible, the ace is used again
+    gone = obs_for(hand="AH AS AD 8D", lead="TH", decision=L.D_FOLLOW, trump="C",
+                   played="AC AC AH AS AD")
+    assert card(act(gone, plays(gone), "hints:only=H2+H3+H4")) == parse_card("AH")
+
+
+def test_H4_stops_keeping_JD_once_both_QS_are_played():
+    keep_on, keep_off = np.zeros(32), np.zeros(32)
+    o = obs_for(hand="JD QH 9C 8C 8H", played="QS QS", talon=40)
+    keep_values(o, resolve_policy("hints:only=H5+H4").params, keep_on)
+    keep_values(o, resolve_policy("hints:only=H5").params, keep_off)
+    jd = parse_card("JD")
+    assert keep_on[jd] < keep_off[jd]
+    # as a lead: without counting the knave is kept (the queen of hearts goes), with it the knave goes
+    legal = np.array([parse_card("JD"), parse_card("QH")], np.int32)
+    assert card(act(o, legal, "hints:only=H5")) == parse_card("QH")
+    assert card(act(o, legal, "hints:only=H5+H4")) == parse_card("JD")
+
+
+def test_H5_keeps_bezique_cards_while_double_is_possible():
+    o = obs_for(hand="QS JD KC", talon=40)
+    legal = plays(o)
+    assert card(act(o, legal, "hints:only=H5")) == parse_card("KC")
+    assert card(act(o, legal, "hints:no=H5")) == parse_card("JD")
+
+
+def test_H6_holds_the_bezique_back_with_spades_trumps():
+    o = obs_for(hand="QS JD KC 8C 9C 7H 8H 9H", decision=L.D_MELD, trump="S", talon=30)
+    legal = [L.A_DECLARE + 8, L.A_STOP]
+    assert act(o, legal) == L.A_STOP
+    assert act(o, legal, "hints:no=H6") == L.A_DECLARE + 8
+    # with a royal marriage available too, H6 declares it first
+    both = [L.A_DECLARE + 0, L.A_DECLARE + 8, L.A_STOP]
+    assert act(o, both, "hints") == L.A_DECLARE + 0
+    # hearts trumps: H6 does not apply
+    o_h = obs_for(hand="QS JD KC 8C 9C 7H 8H 9H", decision=L.D_MELD, trump="H", talon=30)
+    assert act(o_h, legal) == L.A_DECLARE + 8
+
+
+def test_H7_gives_up_scoring_when_the_rubicon_is_hopeless():
+    hopeless = obs_for(hand="KH QH 8C", decision=L.D_MELD, trump="H", packs=4, talon=10,
+                       score=(200, 1100))
+    legal = [L.A_DECLARE + 1, L.A_STOP]
+    assert act(hopeless, legal, rules=RUB) == L.A_STOP
+    assert act(hopeless, legal, "hints:no=H7", rules=RUB) == L.A_DECLARE + 1
+    hopeful = obs_for(hand="KH QH 8C", decision=L.D_MELD, trump="H", packs=4, talon=60,
+                      score=(600, 900))
+    assert act(hopeful, legal, rules=RUB) == L.A_DECLARE + 1
+    carte = obs_for(hand="9H 8C 7D", decision=L.D_CARTE, packs=4, talon=10, score=(0, 1200), trump=None)
+    assert act(carte, [L.A_CARTE_BLANCHE, L.A_STOP], rules=RUB) == L.A_STOP
+    # never in the ordinary game
+    assert act(hopeless, legal, rules=ORD) == L.A_DECLARE + 1
+
+
+def test_H8_leads_a_sure_winner_in_the_second_stage():
+    # both AC and TC have been played: KC cannot be beaten in clubs
+    o = obs_for(hand="KC 7H 8D", played="AC AC TC TC", stage=2, talon=0, trump="S")
+    legal = plays(o)
+    assert card(act(o, legal, "hints:only=H8")) == parse_card("KC")
+    assert card(act(o, legal, "hints:no=H8")) == parse_card("7H")
