@@ -135,12 +135,9 @@ def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
         return -1
     kind = script[pos, 0]
     seat = script[pos, 1]
-    if decision == D_CARTE:
-        if kind == S_CARTE and seat == s:
-            G[G_SCRIPT_POS] = pos + 1
-            return A_CARTE_BLANCHE
-        return A_STOP
     if kind == S_CARTE:
+        if decision == D_MELD:
+            return A_STOP                  # the shows come after the draw
         return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 305, X_NO_CARTE_BLANCHE, A_CARTE_BLANCHE,
                       decision)
     if kind == S_PLAY:
@@ -270,33 +267,64 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
 
 
 @njit(cache=True, _nrt=False)
-def _carte_blanche(rules, G, P, T, obs, ev, talon, s, drawn, legal, p0, p1, p2, p3, params,
-                   rngs, script, req_t, req_n):
-    """R3.5: offer seat ``s`` to show carte blanche (``drawn`` < 0: the dealt hand;
-    otherwise the card just drawn, which must not be a court card). -1 stops the hand."""
+def _carte_eligible(P, s, drawn):
+    """R3.5: seat ``s`` may show carte blanche: a dealt hand (``drawn`` < 0) without K, Q
+    or J, or, having shown it, a drawn card that is not a court card."""
     if drawn < 0:
         for suit in range(4):
             for rank in range(2, 5):
                 if P[s, P_HAND + suit * 8 + rank] > 0:
-                    return 0
-    else:
-        if P[s, P_CARTE] == 0:
-            return 0
-        if 2 <= drawn % 8 <= 4:           # the first court card ends it for the hand
-            P[s, P_CARTE] = 0
-            return 0
-    legal[0] = A_CARTE_BLANCHE
-    legal[1] = A_STOP
-    a = _decide(rules, G, P, T, obs, talon, s, D_CARTE, legal, 2, -1, -1, -1, 0, 0,
-                p0, p1, p2, p3, params, rngs, script, req_t, req_n)
-    if a < 0:
-        return -1
-    if a == A_CARTE_BLANCHE:
-        pts = rules[R_CARTE_POINTS]
-        P[s, P_SCORE] += pts
-        P[s, P_CARTE_PTS] += pts
-        P[s, P_CARTE] = 1 if rules[R_CARTE_BLANCHE] == 2 else 0
-        _record_event(ev, G, E_CARTE, s, pts, drawn, 0, 0)
+                    return False
+        return True
+    return P[s, P_CARTE] == 1 and not 2 <= drawn % 8 <= 4
+
+
+@njit(cache=True, _nrt=False)
+def _show_carte(rules, G, P, ev, s, drawn):
+    pts = rules[R_CARTE_POINTS]
+    P[s, P_SCORE] += pts
+    P[s, P_CARTE_PTS] += pts
+    P[s, P_CARTE] = 1 if rules[R_CARTE_BLANCHE] == 2 else 0
+    _record_event(ev, G, E_CARTE, s, pts, drawn, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def _carte_round(rules, G, P, T, obs, ev, talon, first, drawn, legal, p0, p1, p2, p3, params,
+                 rngs, script, req_t, req_n):
+    """R3.5: the carte-blanche shows before the first card (``drawn[0]`` < 0) or after a
+    round of draws (``drawn[i]``: the card seat ``(first + i) % n`` drew). Policies are
+    asked in draw order; in a replay the shows may come in any order. -1 stops the hand."""
+    n = G[G_NSEATS]
+    if drawn[0] >= 0:
+        for i in range(n):                     # the first court card ends it for the hand
+            if 2 <= drawn[i] % 8 <= 4:
+                P[(first + i) % n, P_CARTE] = 0
+    if G[G_NSCRIPT] >= 0:
+        shown = 0
+        while G[G_SCRIPT_POS] < G[G_NSCRIPT] and script[G[G_SCRIPT_POS], 0] == S_CARTE:
+            pos = G[G_SCRIPT_POS]
+            s = script[pos, 1]
+            d = drawn[(s - first + n) % n] if drawn[0] >= 0 else -1
+            if s >= n or (shown >> s) & 1 or not _carte_eligible(P, s, d):
+                return _error(G, ST_ILLEGAL_SCRIPT, pos, s, 305, X_NO_CARTE_BLANCHE,
+                              A_CARTE_BLANCHE, D_CARTE)
+            shown |= 1 << s
+            G[G_SCRIPT_POS] = pos + 1
+            _show_carte(rules, G, P, ev, s, d)
+        return 0
+    for i in range(n):
+        s = (first + i) % n
+        d = drawn[i] if drawn[0] >= 0 else -1
+        if not _carte_eligible(P, s, d):
+            continue
+        legal[0] = A_CARTE_BLANCHE
+        legal[1] = A_STOP
+        a = _decide(rules, G, P, T, obs, talon, s, D_CARTE, legal, 2, -1, -1, -1, 0, 0,
+                    p0, p1, p2, p3, params, rngs, script, req_t, req_n)
+        if a < 0:
+            return -1
+        if a == A_CARTE_BLANCHE:
+            _show_carte(rules, G, P, ev, s, d)
     return 0
 
 
@@ -359,11 +387,10 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
     seven_scores = rules[R_SEVEN]
     drawn = work[48:52]
     if rules[R_CARTE_BLANCHE] and G[G_TRICK] == 0:
-        for i in range(n):
-            s = (G[G_LEADER] + i) % n
-            if _carte_blanche(rules, G, P, T, obs, ev, talon, s, -1, legal, p0, p1, p2, p3,
-                              params, rngs, script, req_t, req_n) < 0:
-                return G[G_STATUS]
+        drawn[0] = -1
+        if _carte_round(rules, G, P, T, obs, ev, talon, G[G_LEADER], drawn, legal, p0, p1, p2,
+                        p3, params, rngs, script, req_t, req_n) < 0:
+            return G[G_STATUS]
     while True:
         leader = G[G_LEADER]
         stage = G[G_STAGE]
@@ -421,11 +448,9 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 drawn[i] = card
                 _record_event(ev, G, E_DRAW, s, card, 0, 0, 0)
             if rules[R_CARTE_BLANCHE]:
-                for i in range(n):
-                    if _carte_blanche(rules, G, P, T, obs, ev, talon, (winner + i) % n, drawn[i],
-                                      legal, p0, p1, p2, p3, params, rngs, script, req_t,
-                                      req_n) < 0:
-                        return G[G_STATUS]
+                if _carte_round(rules, G, P, T, obs, ev, talon, winner, drawn, legal, p0, p1,
+                                p2, p3, params, rngs, script, req_t, req_n) < 0:
+                    return G[G_STATUS]
             if G[G_TALON_POS] == G[G_TALON_LEN]:
                 G[G_STAGE] = 2
                 take_table_back(P, T, obs, n)              # R2.19

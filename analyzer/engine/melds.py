@@ -322,11 +322,12 @@ def _select(rules, P, T, s, c, four_cards, req_t, req_n, work):
             if first >= 0:
                 req_n[first] = 1
                 left = 3
-            for suit in range(4):
-                e, f = _table_counts(rules, T, P, s, suit * 8 + rank, cls, lvl)
-                take = min(e, left)
-                req_n[suit] += take
-                left -= take
+            for fresh_only in (1, 0):   # never-scored table copies before scored ones
+                for suit in range(4):
+                    e, f = _table_counts(rules, T, P, s, suit * 8 + rank, cls, lvl)
+                    take = min(f if fresh_only else e - f, left)
+                    req_n[suit] += take
+                    left -= take
             for suit in range(4):
                 spare = P[s, P_HAND + suit * 8 + rank] - (1 if suit == first else 0)
                 take = min(spare, left)
