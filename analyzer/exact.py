@@ -6,41 +6,98 @@ from math import comb
 
 import numpy as np
 
+from .cards import ACE, KING, KNAVE, QUEEN, TEN, card_id
 from .rules import RuleSet
 
+QS, JD = card_id(0, QUEEN), card_id(2, KNAVE)
 
-def p_hand_holds(rules: RuleSet, need: dict[str, int]) -> Fraction:
-    """Probability that one dealt hand holds at least ``need[group]`` cards of each
-    disjoint group, where a group is named by its size in cards:
-    ``{"QS": 2, "JD": 2}`` for a double bézique (each card type has ``packs`` copies).
 
-    Groups may also be given as ``"rank:A"`` (all copies of a rank, 4 * packs cards).
-    """
-    sizes = []
-    for key, k in need.items():
-        size = 4 * rules.packs if key.startswith("rank:") else rules.packs
-        sizes.append((size, k))
-    n, h = rules.n_cards, rules.hand_size
-    others = n - sum(s for s, _ in sizes)
-    total = Fraction(0)
+def p_holds(n_cards: int, size: int, groups) -> Fraction:
+    """Probability that ``size`` cards drawn from ``n_cards`` include at least ``k``
+    cards of each disjoint group, ``groups`` being (group size, k) pairs."""
+    others = n_cards - sum(g for g, _ in groups)
+    total = 0
 
     def rec(i, used, ways):
         nonlocal total
-        if i == len(sizes):
-            if h - used <= others and h >= used:
-                total += ways * comb(others, h - used)
+        if i == len(groups):
+            if 0 <= size - used <= others:
+                total += ways * comb(others, size - used)
             return
-        size, k = sizes[i]
-        for j in range(k, min(size, h - used) + 1):
-            rec(i + 1, used + j, ways * comb(size, j))
+        g, k = groups[i]
+        for j in range(k, min(g, size - used) + 1):
+            rec(i + 1, used + j, ways * comb(g, j))
 
     rec(0, 0, 1)
-    return total / comb(n, h)
+    return Fraction(total, comb(n_cards, size))
+
+
+def p_hand_holds(rules: RuleSet, need: dict[str, int]) -> Fraction:
+    """Probability that one dealt hand holds at least ``need[key]`` cards of each key:
+    a card (``"QS"``: ``packs`` copies) or a rank (``"rank:A"``: ``4 * packs`` copies)."""
+    groups = [(4 * rules.packs if key.startswith("rank:") else rules.packs, k) for key, k in need.items()]
+    return p_holds(rules.n_cards, rules.hand_size, groups)
 
 
 def p_turnup_seven(rules: RuleSet) -> Fraction:
     """Probability that the turn-up is a seven (R2.2): 4 * packs sevens among the cards."""
     return Fraction(4 * rules.packs, rules.n_cards)
+
+
+def p_carte_blanche(rules: RuleSet) -> Fraction:
+    """Probability that a dealt hand has no king, queen or knave (R3.5)."""
+    courts = 12 * rules.packs
+    return Fraction(comb(rules.n_cards - courts, rules.hand_size), comb(rules.n_cards, rules.hand_size))
+
+
+def p_receives_bezique(rules: RuleSet, level: int) -> Fraction:
+    """Probability that one player receives (is dealt or draws) at least ``level`` Q♠ and
+    ``level`` J♦ over the whole hand: an upper bound on scoring that bézique.
+
+    Each round of draws splits two talon cards between the players on the result of a
+    trick played before either card is seen, so the cards a player receives are a
+    uniformly random half of the cards (n_cards / players of them)."""
+    return p_holds(rules.n_cards, rules.n_cards // rules.players, [(rules.packs, level)] * 2)
+
+
+def bezique_levels(rules: RuleSet) -> list[tuple[str, int]]:
+    """The bézique multiplicities this rule set scores: single, double, treble, quadruple."""
+    names = ["bezique", "double_bezique", "treble_bezique", "quadruple_bezique"]
+    return [(names[k - 1], k) for k in range(1, rules.packs + 1)]
+
+
+def exact_events(rules: RuleSet) -> list[dict]:
+    """Every deal-time event of ``bezique odds``: name, description, exact probability,
+    and a function of (dealt counts [n, 32], turn-ups [n]) giving the simulated hits."""
+    events = []
+
+    def add(name, text, p, hit):
+        events.append({"event": name, "description": text, "exact": p, "hit": hit})
+
+    for name, k in bezique_levels(rules):
+        add(f"dealt_{name}", f"a dealt hand holds {k} Q♠ and {k} J♦ or more",
+            p_hand_holds(rules, {"QS": k, "JD": k}),
+            lambda h, t, k=k: (h[:, QS] >= k) & (h[:, JD] >= k))
+    for rank, label in ((ACE, "aces"), (KING, "kings"), (QUEEN, "queens"), (KNAVE, "knaves")):
+        cols = [card_id(s, rank) for s in range(4)]
+        add(f"dealt_four_{label}", f"a dealt hand holds four {label} or more (any suits)",
+            p_hand_holds(rules, {f"rank:{rank}": 4}), lambda h, t, cols=cols: h[:, cols].sum(1) >= 4)
+    seq = [card_id(0, r) for r in (ACE, TEN, KING, QUEEN, KNAVE)]
+    add("dealt_sequence_S", "a dealt hand holds A, 10, K, Q, J of spades",
+        p_holds(rules.n_cards, rules.hand_size, [(rules.packs, 1)] * 5),
+        lambda h, t: (h[:, seq] >= 1).all(1))
+    mar = [card_id(0, KING), card_id(0, QUEEN)]
+    add("dealt_marriage_S", "a dealt hand holds K and Q of spades",
+        p_holds(rules.n_cards, rules.hand_size, [(rules.packs, 1)] * 2),
+        lambda h, t: (h[:, mar] >= 1).all(1))
+    if rules.carte_blanche != "off":
+        courts = [card_id(s, r) for s in range(4) for r in (KING, QUEEN, KNAVE)]
+        add("carte_blanche", "a dealt hand has no K, Q or J", p_carte_blanche(rules),
+            lambda h, t: h[:, courts].sum(1) == 0)
+    if rules.trump == "turn_up":
+        add("turn_up_seven", "the turn-up is a seven (R2.2)", p_turnup_seven(rules),
+            lambda h, t: t % 8 == 7)
+    return events
 
 
 def simulated_deals(rules: RuleSet, hands: int, seed: int):
@@ -53,7 +110,32 @@ def simulated_deals(rules: RuleSet, hands: int, seed: int):
     return out, turnups
 
 
-def p_carte_blanche(rules: RuleSet) -> Fraction:
-    """Probability that a dealt hand has no king, queen or knave (R3.5)."""
-    courts = 12 * rules.packs
-    return Fraction(comb(rules.n_cards - courts, rules.hand_size), comb(rules.n_cards, rules.hand_size))
+def odds_table(rules: RuleSet, hands: int, seed: int):
+    """Exact deal-time probabilities beside their simulated frequencies (seat 0's hand
+    and seat 1's hand both counted: 2 * hands hands) with 95 % Wilson intervals."""
+    import pandas as pd
+
+    from .stats import wilson_ci
+    dealt, turnups = simulated_deals(rules, hands, seed)
+    per_hand = dealt.reshape(-1, 32)
+    rows = []
+    for ev in exact_events(rules):
+        if ev["event"] == "turn_up_seven":
+            hits, n = int(ev["hit"](None, turnups).sum()), hands
+        else:
+            hits, n = int(ev["hit"](per_hand, None).sum()), len(per_hand)
+        share, lo, hi = wilson_ci(hits, n)
+        p = ev["exact"]
+        rows.append({"event": ev["event"], "description": ev["description"],
+                     "exact": f"{p.numerator}/{p.denominator}", "exact_decimal": float(p),
+                     "simulated": float(share), "simulated_lo": float(lo), "simulated_hi": float(hi),
+                     "sample": n, "within_ci": bool(lo <= float(p) <= hi)})
+    for name, k in bezique_levels(rules)[1:]:
+        p = p_receives_bezique(rules, k)
+        rows.append({"event": f"receives_{name}",
+                     "description": f"one player receives {k} Q♠ and {k} J♦ or more over the hand "
+                                    "(upper bound on scoring it)",
+                     "exact": f"{p.numerator}/{p.denominator}", "exact_decimal": float(p),
+                     "simulated": np.nan, "simulated_lo": np.nan, "simulated_hi": np.nan,
+                     "sample": 0, "within_ci": None})
+    return pd.DataFrame(rows)

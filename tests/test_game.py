@@ -34,3 +34,32 @@ def test_R2_24_other_targets():
     assert winner == 0
     _, winner = settle_hand([1400, 1000], [50, 40], [60, 0], last_trick_winner=1, target=2000)
     assert winner is None
+
+
+def test_R2_24_chained_games_match_settle_hand():
+    """The numba chain over many hands agrees with settle_hand hand by hand."""
+    import numpy as np
+
+    from analyzer.engine.games import chain_games
+
+    rng = np.random.default_rng(1)
+    n = 3000
+    points = rng.integers(0, 40, size=(n, 2)) * 10
+    brisques = rng.integers(0, 17, size=(n, 2)) * 10
+    last = rng.integers(0, 2, size=n)
+    for target in (1000, 1500, 2000):
+        state = np.zeros(3, np.int64)
+        hands = np.zeros(n, np.int64)
+        winners = np.zeros(n, np.int64)
+        # two calls: the unfinished game carries over
+        g1 = chain_games(points[:1234], brisques[:1234], last[:1234], target, state, hands, winners)
+        g2 = chain_games(points[1234:], brisques[1234:], last[1234:], target, state, hands[g1:], winners[g1:])
+        expected = []
+        totals, count = [0, 0], 0
+        for i in range(n):
+            totals, winner = settle_hand(totals, list(points[i]), list(brisques[i]), int(last[i]), target)
+            count += 1
+            if winner is not None:
+                expected.append((count, winner))
+                totals, count = [0, 0], 0
+        assert list(zip(hands[:g1 + g2], winners[:g1 + g2])) == expected
