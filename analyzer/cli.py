@@ -324,6 +324,40 @@ def ablate(variant, rule_items, hands, seed, threads, out):
 
 
 @main.command()
+@rule_options
+@click.option("--hands", default=200_000, show_default=True, help="Deals simulated beside the exact values.")
+@click.option("--seed", default=1, show_default=True, help="Master seed of the simulated deals.")
+@click.option("--out", type=click.Path(file_okay=False), default=None, help="Also write odds.csv/.parquet here.")
+def odds(variant, rule_items, hands, seed, out):
+    """Exact deal-time probabilities, as fractions and decimals, beside simulated frequencies.
+
+    Bézique, double (Rubicon: treble, quadruple) bézique, each four, a sequence and a
+    marriage in spades, carte blanche (Rubicon), the turn-up a seven (ordinary) in a
+    dealt hand; and the chance that one player receives a double bézique over the hand.
+
+    Example:
+
+        bezique odds --variant rubicon --hands 400000 --seed 2
+    """
+    from .exact import odds_table
+    from .output import write_table
+
+    if hands <= 0:
+        raise click.ClickException(f"--hands must be positive, got {hands}")
+    if seed < 0:
+        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    rules = _rules(variant, rule_items)
+    df = odds_table(rules, hands, seed)
+    click.echo(f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI")
+    for _, r in df.iterrows():
+        sim = (f"simulated {r.simulated:.6f} [{r.simulated_lo:.6f}, {r.simulated_hi:.6f}]"
+               if r["sample"] else "")
+        click.echo(f"{r.event:<28} {r.exact:>24} = {r.exact_decimal:.6g}  {sim}")
+    if out:
+        write_table(df, out, "odds")
+
+
+@main.command()
 def policies():
     """List the built-in policies and the parameters of `hints`.
 

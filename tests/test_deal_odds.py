@@ -94,3 +94,24 @@ def test_R3_1_dealt_two_or_more_queens_of_spades_and_knaves_of_diamonds(rubicon_
     hits = (hands[:, :, 3] >= 2) & (hands[:, :, 20] >= 2)
     for seat in (0, 1):
         assert within_99(int(hits[:, seat].sum()), N, p)
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_odds_table_simulated_values_agree_with_exact(variant):
+    from analyzer.exact import odds_table
+    df = odds_table(preset(variant), 150_000, seed=11)
+    sim = df[df["sample"] > 0]
+    assert len(sim) >= 8
+    for _, r in sim.iterrows():
+        hits = round(r.simulated * r["sample"])
+        assert within_99(hits, int(r["sample"]), Fraction(r.exact)), r.event
+
+
+def test_receives_double_bezique_exact():
+    from analyzer.exact import p_receives_bezique
+    # a uniformly random half (32 of 64) holds both Q♠ and both J♦
+    assert p_receives_bezique(preset("ordinary"), 2) == Fraction(comb(60, 28), comb(64, 32))
+    r = preset("rubicon")
+    by_hand = sum(Fraction(comb(4, a) * comb(4, b) * comb(120, 64 - a - b), comb(128, 64))
+                  for a in range(3, 5) for b in range(3, 5))
+    assert p_receives_bezique(r, 3) == by_hand
