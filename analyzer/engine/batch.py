@@ -14,7 +14,8 @@ from .layout import (G_EXCHANGES, G_LAST_WINNER, G_NSCRIPT, G_SIZE, G_STATUS, G_
                      P_BEZ_MAX, P_BRISQ, P_DECL, P_HAND, P_LAST, P_NDECL, P_SCORE,
                      P_SEVEN, P_TABLE, P_TRICKS, P_W, P_WON, POLICY_TYPE, REC_CARDS_LEFT,
                      P_CARTE_PTS, P_CLAIMS, RS_CARTE, RS_CLAIMS, REC_TRUMP_HOW, REC_TRUMP_TRICK,
-                     G_TRUMP_HOW, G_TRUMP_TRICK,
+                     G_TRUMP_HOW, G_TRUMP_TRICK, P_RECV_QS, P_RECV_JD, P_HELD_DBL, P_DBL_MISS,
+                     P_FIRST_B, RS_RECV_QS, RS_RECV_JD, RS_HELD_DBL, RS_DBL_MISS, RS_FIRST_B,
                      REC_CARDS_WON, REC_DEALER, REC_EXCHANGES, REC_LAST_WINNER, REC_SEAT,
                      REC_SEAT_W, REC_STATUS, REC_TRICKS, REC_TRUMP, RS_BEZ_MAX, RS_BRISQ,
                      RS_DECL, RS_LAST, RS_NDECL, RS_SCORE, RS_SEVEN, RS_TRICKS, S_W, T_W,
@@ -72,6 +73,12 @@ def _write_record(rules, G, P, dealer, status, rec):
         rec[b + RS_BEZ_MAX] = P[s, P_BEZ_MAX]
         rec[b + RS_CARTE] = P[s, P_CARTE_PTS]
         rec[b + RS_CLAIMS] = P[s, P_CLAIMS]
+        rec[b + RS_RECV_QS] = P[s, P_RECV_QS]
+        rec[b + RS_RECV_JD] = P[s, P_RECV_JD]
+        rec[b + RS_HELD_DBL] = P[s, P_HELD_DBL]
+        rec[b + RS_DBL_MISS] = P[s, P_DBL_MISS]
+        for k in range(3):
+            rec[b + RS_FIRST_B + k] = P[s, P_FIRST_B + k]
         for c in range(N_COMBOS):
             rec[b + RS_NDECL + c] = P[s, P_NDECL + c]
     rec[REC_CARDS_WON] = won

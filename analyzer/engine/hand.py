@@ -9,7 +9,7 @@ from numba import njit
 
 from ..rules import (R_AMERICAN, R_BRISQUES_SCORED, R_CARTE_BLANCHE, R_CARTE_POINTS, R_CLAIMS, R_DECLARE_ALL, R_HAND, R_LAST_TRICK, R_N_CARDS,
                      R_PACKS, R_PLAYERS, R_REDECLARE_SAME, R_SEVEN, R_TURNUP)
-from .layout import (T_B, T_CARD, X_AMERICAN, A_CARTE_BLANCHE, A_CLAIM, D_CARTE, E_CARTE, P_CARTE, P_CARTE_PTS,
+from .layout import (P_BEZ_MAX, P_DBL_MISS, P_HELD_DBL, P_RECV_JD, P_RECV_QS, T_B, T_CARD, X_AMERICAN, A_CARTE_BLANCHE, A_CLAIM, D_CARTE, E_CARTE, P_CARTE, P_CARTE_PTS,
                      S_CARTE, S_CLAIM, X_CLAIM_NOT_ALLOWED, X_NO_CARTE_BLANCHE, A_DECLARE, A_EXCHANGE, A_PLAY_TABLE, A_STOP, D_FOLLOW, D_LEAD, D_MELD,
                      E_BRISQUES, E_DRAW, E_EXCHANGE, E_LAST_TRICK, E_PLAY, E_SEVEN, E_STAGE2,
                      E_TRICK, E_TURNUP, E_TURNUP_SEVEN, G_DEALER, G_ERR_ACTION,
@@ -214,6 +214,7 @@ def _exchange(G, P, obs, ev, talon, s):
     talon[last] = seven
     add_hand(P, obs, s, seven, -1)
     add_hand(P, obs, s, taken, 1)
+    _track_double(G, P, s, -1)
     G[G_EXCHANGES] += 1
     P[s, P_SEVEN] += 10
     P[s, P_SCORE] += 10
@@ -264,6 +265,20 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
                     four[j] = script[G[G_SCRIPT_POS] - 1, 4 + j]
             declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[24:48])
             declared += 1
+
+
+@njit(cache=True, _nrt=False)
+def _track_double(G, P, s, card):
+    """Section 5 statistics: when seat ``s`` first holds a double bézique (2 Q♠, 2 J♦ in hand
+    or on the table), and why a double held is never scored. ``card`` was just received
+    (counted as Q♠/J♦ received) or is -1."""
+    if card == 3:
+        P[s, P_RECV_QS] += 1
+    elif card == 20:
+        P[s, P_RECV_JD] += 1
+    if P[s, P_HELD_DBL] == 0 and (P[s, P_HAND + 3] + P[s, P_TABLE + 3] >= 2
+                                  and P[s, P_HAND + 20] + P[s, P_TABLE + 20] >= 2):
+        P[s, P_HELD_DBL] = G[G_TRICK] + 1
 
 
 @njit(cache=True, _nrt=False)
@@ -371,6 +386,10 @@ def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
             m += 1
     G[G_TALON_LEN] = m
     G[G_LEADER] = (dealer + 1) % n                    # R2.3: the eldest hand leads
+    for s in range(n):
+        P[s, P_RECV_QS] = P[s, P_HAND + 3]
+        P[s, P_RECV_JD] = P[s, P_HAND + 20]
+        _track_double(G, P, s, -1)
 
 
 @njit(cache=True, _nrt=False)
@@ -413,6 +432,10 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 add_hand(P, obs, s, card, -1)
             mark_played(obs, n, card)
             trick_cards[i] = card
+            if (stage == 1 and (card == 3 or card == 20) and P[s, P_HELD_DBL] > 0
+                    and P[s, P_BEZ_MAX] < 2 and P[s, P_DBL_MISS] == 0
+                    and P[s, P_HAND + card] + P[s, P_TABLE + card] < 2):
+                P[s, P_DBL_MISS] = 1               # a card of the double was played
             _record_event(ev, G, E_PLAY, s, card, 1 if a >= A_PLAY_TABLE else 0, G[G_TRICK], 0)
             if stage == 1 and seven_scores and card == trump * 8 + 7:   # R2.10
                 P[s, P_SEVEN] += 10
@@ -445,6 +468,7 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 card = talon[G[G_TALON_POS]]
                 G[G_TALON_POS] += 1
                 add_hand(P, obs, s, card, 1)
+                _track_double(G, P, s, card)
                 drawn[i] = card
                 _record_event(ev, G, E_DRAW, s, card, 0, 0, 0)
             if rules[R_CARTE_BLANCHE]:
@@ -452,6 +476,9 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                                 p2, p3, params, rngs, script, req_t, req_n) < 0:
                     return G[G_STATUS]
             if G[G_TALON_POS] == G[G_TALON_LEN]:
+                for s in range(n):
+                    if P[s, P_HELD_DBL] > 0 and P[s, P_BEZ_MAX] < 2 and P[s, P_DBL_MISS] == 0:
+                        P[s, P_DBL_MISS] = 2       # held to the end of the talon, never scored
                 G[G_STAGE] = 2
                 take_table_back(P, T, obs, n)              # R2.19
                 _record_event(ev, G, E_STAGE2, winner, 0, 0, 0, 0)

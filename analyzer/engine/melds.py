@@ -10,7 +10,7 @@ from numba import njit
 
 from ..rules import (R_AMERICAN, R_PACKS, R_PLAIN_SEQ, R_POINTS, R_REDECLARE_SAME,
                      R_ROYAL_POINTS, R_TRUMP_MODE, R_TRUMP_SEQ_POINTS, TRUMP_RUBICON)
-from .layout import (E_CLAIM, E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK, G_TRUMP, G_TRUMP_HOW,
+from .layout import (P_FIRST_B, E_CLAIM, E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK, G_TRUMP, G_TRUMP_HOW,
                      G_TRUMP_TRICK, MAX_EVENTS, P_BEZ_MAX, P_DECL, P_HAND, P_NDECL,
                      P_CLAIMS, P_NTABLE, P_SCORE, P_TABLE, T_B, T_CARD, T_F, T_M, T_SCORED,
                      X_AMERICAN, X_NO_NEW_CARD, X_NOT_A_COMBINATION, X_NOT_HELD,
@@ -421,6 +421,8 @@ def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
     P[s, P_DECL] += pts
     P[s, P_NDECL + c] += 1
     if cls == CLS_B and lvl > P[s, P_BEZ_MAX]:
+        for k in range(max(P[s, P_BEZ_MAX] + 1, 2), lvl + 1):
+            P[s, P_FIRST_B + k - 2] = G[G_TRICK]
         P[s, P_BEZ_MAX] = lvl
     suits = 0
     if c >= 12:
