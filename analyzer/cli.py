@@ -358,6 +358,61 @@ def odds(variant, rule_items, hands, seed, out):
 
 
 @main.command()
+@rule_options
+@click.option("--hands", default=100_000, show_default=True,
+              help="Hands per policy pairing (hints, greedy, random self-play and hints vs greedy).")
+@click.option("--seed", default=1, show_default=True, help="Master seed: every pairing plays the same deals.")
+@click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output directory (default: results/report-VARIANT).")
+def report(variant, rule_items, hands, seed, threads, out):
+    """Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.
+
+    Exact and simulated deal-time odds; double bézique over the play (by trick,
+    held but never scored, and why); rubicon rates (Rubicon); brisque value;
+    combinations; score distributions; seat advantage; the seven of trumps and
+    the hands needed to reach 1000, 1500, 2000 (ordinary).
+
+    Example:
+
+        bezique report --variant rubicon --hands 200000 --seed 1 --out results/rubicon
+    """
+    from tqdm import tqdm
+
+    from .report import PAIRINGS, write_report
+    from .simulate import SimulationError
+
+    if hands <= 0:
+        raise click.ClickException(f"--hands must be positive, got {hands}")
+    if seed < 0:
+        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    if threads is not None and threads < 1:
+        raise click.ClickException(f"--threads must be >= 1, got {threads}")
+    rules = _rules(variant, rule_items)
+    out = out or f"results/report-{rules.name}"
+    command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
+               + "".join(f" --rule {r}" for r in rule_items))
+    with tqdm(total=hands * len(PAIRINGS), unit="hand", unit_scale=True, desc="report",
+              file=sys.stderr, disable=None) as bar:
+        try:
+            res = write_report(rules, hands, seed, out, threads=threads, progress=bar.update,
+                               command=command)
+        except SimulationError as e:
+            raise click.ClickException(str(e)) from None
+    st = res["study"]
+    click.echo(f"{rules.name} bézique report: {hands:,} hands x {len(st.results)} pairings, seed {seed}")
+    db = res["tables"]["double_bezique"]
+    for _, r in db.iterrows():
+        click.echo(f"  {r.policy:<8} double bezique scored {100 * r.scored_double:.3f}% "
+                   f"[{100 * r.scored_double_lo:.3f}, {100 * r.scored_double_hi:.3f}] of hands")
+    if "rubicon" in res["tables"]:
+        for _, r in res["tables"]["rubicon"].iterrows():
+            click.echo(f"  {r.pairing:<16} rubicon rate {100 * r.rubicon_rate:.2f}% "
+                       f"[{100 * r.rubicon_rate_lo:.2f}, {100 * r.rubicon_rate_hi:.2f}]")
+    click.echo(f"wrote {len(res['files'])} files to {out} (see {out}/report.md)")
+
+
+@main.command()
 def policies():
     """List the built-in policies and the parameters of `hints`.
 

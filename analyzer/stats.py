@@ -66,7 +66,7 @@ def declarations_table(result) -> pd.DataFrame:
 
 def score_histogram(result) -> pd.DataFrame:
     """Hands by score bin (10 points wide) and seat."""
-    from .simulate import SCORE_BIN
+    from .tallies import SCORE_BIN
     t = result.tallies
     bins = np.arange(t.score_hist.shape[1]) * SCORE_BIN
     df = pd.DataFrame({f"seat {s} ({result.policies[s]})": t.score_hist[s] for s in range(t.n_seats)})

@@ -214,7 +214,7 @@ def _exchange(G, P, obs, ev, talon, s):
     talon[last] = seven
     add_hand(P, obs, s, seven, -1)
     add_hand(P, obs, s, taken, 1)
-    _track_double(G, P, s, -1)
+    _track_double(G, P, s, taken)          # the turn-up taken is a card received
     G[G_EXCHANGES] += 1
     P[s, P_SEVEN] += 10
     P[s, P_SCORE] += 10

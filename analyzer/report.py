@@ -1,0 +1,188 @@
+"""The published study: simulate policy pairings, build every table and chart, write report.md."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import report_charts as charts
+from . import study
+from .exact import bezique_levels, odds_table, p_receives_bezique
+from .output import atomic_write, write_table
+from .rules import RuleSet
+from .simulate import simulate
+
+PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
+
+
+@dataclass
+class Study:
+    """Everything a report is built from."""
+
+    rules: RuleSet
+    hands: int
+    seed: int
+    results: dict           # "A vs B" -> simulate Result
+    odds: object            # DataFrame
+
+    @property
+    def by_pairing(self) -> dict:
+        """Tallies by pairing label."""
+        return {k: r.tallies for k, r in self.results.items()}
+
+    @property
+    def by_policy(self) -> dict:
+        """Tallies of self-play pairings, by policy name (both seats pooled)."""
+        return {k.split(" vs ")[0]: r.tallies for k, r in self.results.items()
+                if k.split(" vs ")[0] == k.split(" vs ")[1]}
+
+
+def run_study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
+              pairings=PAIRINGS, progress=None) -> Study:
+    """Simulate ``hands`` hands of each pairing (same seed, so the same deals) and the
+    deal-time odds on ``hands`` deals."""
+    results = {}
+    for a, b in pairings:
+        results[f"{a} vs {b}"] = simulate(rules, [a, b], hands, seed, threads=threads, progress=progress)
+    return Study(rules, hands, seed, results, odds_table(rules, hands, seed))
+
+
+def build_tables(st: Study) -> dict:
+    """Every table of the report, by file name."""
+    rubicon = st.rules.brisques == "tiebreak"
+    unit = "game points" if rubicon else "points"
+    exact_receive = {k: p_receives_bezique(st.rules, k) for _, k in bezique_levels(st.rules)[1:]}
+    tables = {
+        "odds": st.odds,
+        "summary": _stack({k: r.tables["summary"] for k, r in st.results.items()}, "pairing"),
+        "combinations": study.combinations_table(st.by_policy),
+        "double_bezique": study.double_bezique_table(st.by_policy, exact_receive),
+        "double_bezique_by_trick": study.bezique_by_trick_table(st.by_policy, 2 if rubicon else 1),
+        "brisques": study.brisque_table(st.by_pairing, unit),
+        "score_distribution": study.score_distribution_table(st.by_policy),
+        "seat_advantage": study.seat_table(st.by_pairing),
+    }
+    if rubicon:
+        tables["rubicon"] = study.rubicon_rates_table(st.by_pairing)
+        tables["game_scores"] = study.game_score_table(st.by_pairing)
+    else:
+        tables["sevens"] = study.sevens_table(st.by_policy)
+        tables["game_length"] = study.game_length_table(st.by_policy)
+    return tables
+
+
+def _stack(frames: dict, key: str):
+    import pandas as pd
+    return pd.concat([df.assign(**{key: k}) for k, df in frames.items()], ignore_index=True)
+
+
+def build_charts(st: Study, tables: dict, out_dir) -> dict:
+    """Every chart (PNG and SVG), by name -> list of paths."""
+    name = f"{st.rules.name} bézique"
+    sample = f"{st.hands:,} hands per pairing, seed {st.seed}"
+    rubicon = st.rules.brisques == "tiebreak"
+    unit = "game points" if rubicon else "points"
+    out = {
+        "double_bezique_by_trick": charts.bezique_by_trick_chart(
+            tables["double_bezique_by_trick"], f"{name}: béziques scored by trick ({sample})", out_dir),
+        "score_distribution": charts.score_distribution_chart(
+            tables["score_distribution"], f"{name}: hand scores by policy ({sample})", out_dir),
+        "brisque_value": charts.brisque_chart(tables["brisques"], unit, f"{name}: brisques ({sample})", out_dir),
+        "combinations": charts.combinations_chart(
+            tables["combinations"], f"{name}: points per hand by combination ({sample})", out_dir),
+    }
+    if rubicon:
+        out["rubicon_rates"] = charts.rubicon_rate_chart(tables["rubicon"], f"{name}: rubicons ({sample})", out_dir)
+        out["game_scores"] = charts.game_score_chart(tables["game_scores"],
+                                                     f"{name}: winner's game score ({sample})", out_dir)
+    else:
+        out["game_length"] = charts.game_length_chart(
+            tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})", out_dir)
+    return out
+
+
+def _md_table(df, cols, fmt="{:.4g}") -> str:
+    head = "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n"
+    body = ""
+    for _, r in df[cols].iterrows():
+        body += "| " + " | ".join(fmt.format(v) if isinstance(v, float) else str(v) for v in r) + " |\n"
+    return head + body
+
+
+def _ci(r, key, scale=1.0, digits=4) -> str:
+    return (f"{scale * r[key]:.{digits}g} [{scale * r[key + '_lo']:.{digits}g}, "
+            f"{scale * r[key + '_hi']:.{digits}g}]")
+
+
+def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command: str) -> Path:
+    """report.md: sample sizes, seeds, the reproducing command, the charts and key numbers."""
+    rubicon = st.rules.brisques == "tiebreak"
+    lines = [f"# {st.rules.name.capitalize()} bézique: the study", "",
+             f"Reproduce: `{command}`", "",
+             f"- rules: {st.rules.name} ({', '.join(f'{k}={v}' for k, v in st.rules.describe().items() if k != 'name')})",
+             f"- {st.hands:,} hands for each pairing: {', '.join(st.results)}; seed {st.seed} "
+             "(every pairing plays the same deals); hand *i* is dealt by seat *i* mod 2",
+             "- every share has its 95 % Wilson interval, every mean its 95 % normal interval "
+             "(in brackets); definitions: RULES.md section 5", ""]
+    lines += ["## Deal-time odds: exact and simulated", "",
+              _md_table(tables["odds"], ["event", "exact", "exact_decimal", "simulated", "simulated_lo",
+                                         "simulated_hi", "within_ci"]), ""]
+    lines += ["## Double bézique", "",
+              f"![béziques by trick]({Path(chart_paths['double_bezique_by_trick'][0]).name})", ""]
+    db = tables["double_bezique"]
+    for _, r in db.iterrows():
+        text = (f"- **{r.policy}**: scores a double bézique in {_ci(r, 'scored_double', 100)} % of its hands; "
+                f"holds all four cards at some moment in {_ci(r, 'held_double', 100)} %; of those, never "
+                f"scores it because a card was played {_ci(r, 'held_not_scored_card_played', 100)} % and because "
+                f"the talon ran out {_ci(r, 'held_not_scored_talon_ran_out', 100)} %; receives the cards in "
+                f"{100 * r.received_double:.3g} % (exact upper bound {100 * r.received_double_exact:.3g} %)")
+        if rubicon and "scored_treble" in r:
+            text += f"; treble {_ci(r, 'scored_treble', 100)} %"
+        lines.append(text)
+    lines.append("")
+    if rubicon:
+        lines += ["## Rubicons", "", f"![rubicon rates]({Path(chart_paths['rubicon_rates'][0]).name})", "",
+                  f"![game scores]({Path(chart_paths['game_scores'][0]).name})", ""]
+        for _, r in tables["rubicon"].iterrows():
+            lines.append(f"- **{r.pairing}**: rubicon rate {_ci(r, 'rubicon_rate', 100)} %, saved by brisques "
+                         f"{_ci(r, 'saved_by_brisques', 100)} %, winner's game score "
+                         f"{_ci(r, 'winner_game_score')}")
+        lines.append("")
+    lines += ["## Brisques", "", f"![brisque value]({Path(chart_paths['brisque_value'][0]).name})", ""]
+    col = [c for c in tables["brisques"].columns if c.startswith("margin_per_brisque (")][0]
+    for _, r in tables["brisques"].iterrows():
+        lines.append(f"- **{r.pairing}**: seat 0 wins {_ci(r, 'brisque_points_seat0')} brisque points per hand; "
+                     f"the {'game' if rubicon else 'hand'} winner changes when brisques are counted in "
+                     f"{_ci(r, 'winner_changes', 100)} %; each extra brisque won moves the final margin by "
+                     f"{r[col]:.3g} [{r.margin_per_brisque_lo:.3g}, {r.margin_per_brisque_hi:.3g}] {col.split('(')[1][:-1]}")
+    lines.append("")
+    lines += ["## Combinations", "", f"![combinations]({Path(chart_paths['combinations'][0]).name})", "",
+              _md_table(tables["combinations"], ["policy", "combination", "per_hand", "points_per_hand",
+                                                 "share_of_points"]), ""]
+    lines += ["## Scores and seats", "", f"![scores]({Path(chart_paths['score_distribution'][0]).name})", "",
+              _md_table(tables["seat_advantage"], ["pairing", "seat", "as_eldest", "as_dealer",
+                                                   "eldest_minus_dealer"]), ""]
+    if not rubicon:
+        lines += ["## The seven of trumps", "", _md_table(tables["sevens"], ["policy", "seven_points_per_hand", "lo", "hi"]), "",
+                  "## Hands to reach 1000, 1500, 2000 (R2.24)", "",
+                  f"![game length]({Path(chart_paths['game_length'][0]).name})", "",
+                  _md_table(tables["game_length"], ["policy", "target", "games", "mean_hands", "mean_hands_lo",
+                                                    "mean_hands_hi", "median_hands", "p90_hands"]), ""]
+    lines += ["## Files", "", "Every table is in this directory as CSV and Parquet; every chart as PNG and SVG.", ""]
+    return atomic_write(Path(out_dir) / "report.md", lambda p: Path(p).write_text("\n".join(lines), encoding="utf-8"))
+
+
+def write_report(rules: RuleSet, hands: int, seed: int, out_dir, threads=None, progress=None,
+                 command: str | None = None) -> dict:
+    """Run the study and write every table, chart and report.md into ``out_dir``."""
+    st = run_study(rules, hands, seed, threads, progress=progress)
+    tables = build_tables(st)
+    written = []
+    for name, df in tables.items():
+        written += write_table(df, out_dir, name)
+    chart_paths = build_charts(st, tables, out_dir)
+    for paths in chart_paths.values():
+        written += paths
+    command = command or "bezique " + " ".join(sys.argv[1:])
+    written.append(write_markdown(st, tables, chart_paths, out_dir, command))
+    return {"study": st, "tables": tables, "charts": chart_paths, "files": written}

@@ -1,0 +1,139 @@
+"""The report's charts: titled, axes labelled with units, CI bands or error bars."""
+from __future__ import annotations
+
+import numpy as np
+
+from .plots import plt, save_figure
+
+
+def _save(fig, out_dir, name) -> list:
+    paths = [save_figure(fig, f"{out_dir}/{name}.{ext}") for ext in ("png", "svg")]
+    plt.close(fig)
+    return paths
+
+
+def bezique_by_trick_chart(df, title, out_dir) -> list:
+    """Cumulative chance of having scored a double (treble) bézique by trick, per policy."""
+    levels = [lv for lv in ("double", "treble") if (df.level == lv).any()]
+    fig, axes = plt.subplots(1, len(levels), figsize=(6.5 * len(levels), 4.5), squeeze=False)
+    for ax, lv in zip(axes[0], levels):
+        for policy, g in df[df.level == lv].groupby("policy", sort=False):
+            line, = ax.plot(g.trick, 100 * g.share, label=policy)
+            ax.fill_between(g.trick, 100 * g.share_lo, 100 * g.share_hi, color=line.get_color(), alpha=0.2)
+        ax.set_xlabel("trick number")
+        ax.set_ylabel(f"hands with a {lv} bézique scored so far (%)")
+        ax.set_title(f"{lv} bézique")
+        ax.grid(alpha=0.3)
+        ax.legend(title="policy (both seats; band: 95% CI)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return _save(fig, out_dir, "double_bezique_by_trick")
+
+
+def score_distribution_chart(df, title, out_dir) -> list:
+    """Share of hands by hand score, one line per policy."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for policy, g in df.groupby("policy", sort=False):
+        ax.plot(g.score, 100 * g.share, label=policy)
+    ax.set_xlabel("hand score (points; bins of 10)")
+    ax.set_ylabel("share of hands (%)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(title="policy")
+    fig.tight_layout()
+    return _save(fig, out_dir, "score_distribution")
+
+
+def _bars(ax, labels, y, lo, hi, color="tab:blue"):
+    y, lo, hi = (np.asarray(v, dtype=float) for v in (y, lo, hi))
+    ax.bar(labels, y, yerr=np.vstack([y - lo, hi - y]), capsize=5, color=color)
+    ax.grid(axis="y", alpha=0.3)
+    for i, v in enumerate(y):
+        ax.annotate(f"{v:.3g}", (i, hi[i]), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=9)
+
+
+def rubicon_rate_chart(df, title, out_dir) -> list:
+    """Rubicon rate and share saved by brisques, per pairing, with 95% CIs."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    _bars(axes[0], df.pairing, 100 * df.rubicon_rate, 100 * df.rubicon_rate_lo, 100 * df.rubicon_rate_hi)
+    axes[0].set_ylabel("games whose loser is rubiconed (%)")
+    axes[0].set_title("rubicon rate")
+    _bars(axes[1], df.pairing, 100 * df.saved_by_brisques, 100 * df.saved_by_brisques_lo,
+          100 * df.saved_by_brisques_hi, color="tab:green")
+    axes[1].set_ylabel("games saved from the rubicon by brisques (%)")
+    axes[1].set_title("saved by brisques")
+    for ax in axes:
+        ax.tick_params(axis="x", rotation=15)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return _save(fig, out_dir, "rubicon_rates")
+
+
+def game_score_chart(df, title, out_dir) -> list:
+    """Distribution of the winner's game score, per pairing."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for pairing, g in df.groupby("pairing", sort=False):
+        ax.step(g.game_score, 100 * g.share, where="post", label=pairing)
+    ax.set_xlabel("winner's game score (points; bins of 100)")
+    ax.set_ylabel("share of games (%)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(title="pairing")
+    fig.tight_layout()
+    return _save(fig, out_dir, "game_scores")
+
+
+def brisque_chart(df, unit, title, out_dir) -> list:
+    """Brisque points per hand (seat 0 of each pairing) and the margin per brisque won."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    _bars(axes[0], df.pairing, df.brisque_points_seat0, df.brisque_points_seat0_lo, df.brisque_points_seat0_hi)
+    axes[0].set_ylabel("brisque points won per hand, seat 0")
+    axes[0].set_title("brisques won")
+    col = [c for c in df.columns if c.startswith("margin_per_brisque (")][0]
+    _bars(axes[1], df.pairing, df[col], df.margin_per_brisque_lo, df.margin_per_brisque_hi, color="tab:orange")
+    axes[1].set_ylabel(f"final margin per extra brisque won ({unit})")
+    axes[1].set_title("value of one more brisque (regression slope)")
+    for ax in axes:
+        ax.tick_params(axis="x", rotation=15)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return _save(fig, out_dir, "brisque_value")
+
+
+def game_length_chart(df, title, out_dir) -> list:
+    """Mean hands needed to reach 1000, 1500 and 2000, per policy, with 95% CIs."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    policies = list(dict.fromkeys(df.policy))
+    width = 0.8 / max(len(policies), 1)
+    for i, policy in enumerate(policies):
+        g = df[df.policy == policy]
+        x = np.arange(len(g)) + i * width
+        ax.bar(x, g.mean_hands, width, yerr=np.vstack([g.mean_hands - g.mean_hands_lo, g.mean_hands_hi - g.mean_hands]),
+               capsize=4, label=policy)
+    ax.set_xticks(np.arange(len(df.target.unique())) + width * (len(policies) - 1) / 2,
+                  [f"to {t}" for t in df.target.unique()])
+    ax.set_ylabel("hands per game (mean, 95% CI)")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(title="policy (self-play)")
+    fig.tight_layout()
+    return _save(fig, out_dir, "game_length")
+
+
+def combinations_chart(df, title, out_dir) -> list:
+    """Points per hand from each combination, per policy."""
+    combos = list(dict.fromkeys(df.combination))
+    policies = list(dict.fromkeys(df.policy))
+    fig, ax = plt.subplots(figsize=(9, 0.32 * len(combos) + 1.8))
+    height = 0.8 / max(len(policies), 1)
+    for i, policy in enumerate(policies):
+        g = df[df.policy == policy].set_index("combination").reindex(combos).fillna(0)
+        ax.barh(np.arange(len(combos)) + i * height, g.points_per_hand, height, label=policy)
+    ax.set_yticks(np.arange(len(combos)) + height * (len(policies) - 1) / 2, combos)
+    ax.invert_yaxis()
+    ax.set_xlabel("points per hand from the combination (one seat)")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(title="policy")
+    fig.tight_layout()
+    return _save(fig, out_dir, "combinations")

@@ -1,0 +1,194 @@
+"""The section-5 tables of the report, built from Tallies (RULES.md section 5).
+
+Each builder takes one Tallies (or a dict label -> Tallies) and returns a pandas
+table; shares carry 95 % Wilson intervals, means 95 % normal intervals.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from .cards import COMBO_NAMES
+from .stats import Z95, mean_ci, wilson_ci
+from .tallies import GAME_BIN, LENGTH_BINS, SCORE_BIN, TARGETS
+
+LEVELS = ("double", "treble", "quadruple")
+
+
+def combinations_table(by_policy: dict) -> pd.DataFrame:
+    """Per policy (both seats pooled) and combination: declarations per hand and points per hand."""
+    rows = []
+    for label, t in by_policy.items():
+        seat_hands = t.hands * t.n_seats
+        total_pts = t.decl_points.sum()
+        for c, name in enumerate(COMBO_NAMES):
+            n = t.declarations[:, c].sum()
+            if n == 0:
+                continue
+            pts = t.decl_points[:, c].sum()
+            rows.append({"policy": label, "combination": name, "per_hand": n / seat_hands,
+                         "points_per_hand": pts / seat_hands, "share_of_points": pts / max(total_pts, 1)})
+    return pd.DataFrame(rows)
+
+
+def double_bezique_table(by_policy: dict, exact_receive: dict) -> pd.DataFrame:
+    """Per policy: share of a seat's hands in which it scores a double (treble, quadruple)
+    bézique; holds all four cards of a double at some moment; held it but never scored it
+    because a card was played or because the talon ran out; and received the cards (with
+    the exact upper bound)."""
+    rows = []
+    for label, t in by_policy.items():
+        n = t.hands * t.n_seats
+        row = {"policy": label, "seat_hands": n}
+        for k, name in enumerate(LEVELS):
+            if (k + 2) not in exact_receive:
+                continue
+            hits = t.bezique_level[:, k + 2:].sum()
+            row[f"scored_{name}"], row[f"scored_{name}_lo"], row[f"scored_{name}_hi"] = map(float, wilson_ci(hits, n))
+            recv = t.received[:, k + 2].sum()
+            row[f"received_{name}"] = float(recv / n)
+            row[f"received_{name}_exact"] = float(exact_receive[k + 2])
+        held = t.held_double.sum()
+        row["held_double"], row["held_double_lo"], row["held_double_hi"] = map(float, wilson_ci(held, n))
+        for why, arr in (("card_played", t.missed_played), ("talon_ran_out", t.missed_talon)):
+            s, lo, hi = wilson_ci(arr.sum(), max(held, 1))
+            row[f"held_not_scored_{why}"], row[f"held_not_scored_{why}_lo"], row[f"held_not_scored_{why}_hi"] = float(s), float(lo), float(hi)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def bezique_by_trick_table(by_policy: dict, levels: int) -> pd.DataFrame:
+    """Cumulative share of a seat's hands with a double (treble, quadruple) bézique scored
+    by the end of each trick, with Wilson intervals."""
+    rows = []
+    for label, t in by_policy.items():
+        n = t.hands * t.n_seats
+        for k in range(levels):
+            hist = t.first_bezique[:, k, :].sum(0)
+            cum = np.cumsum(hist[1:])
+            last = int(np.max(np.nonzero(hist[1:])[0], initial=-1)) + 1
+            for trick in range(1, max(last, 1) + 1):
+                s, lo, hi = wilson_ci(cum[trick - 1] if trick - 1 < len(cum) else cum[-1], n)
+                rows.append({"policy": label, "level": LEVELS[k], "trick": trick,
+                             "share": float(s), "share_lo": float(lo), "share_hi": float(hi)})
+    return pd.DataFrame(rows)
+
+
+def rubicon_rates_table(by_pairing: dict) -> pd.DataFrame:
+    """Per pairing: rubicon rate, share saved by brisques, share whose tie brisques broke,
+    and the winner's mean game score."""
+    rows = []
+    for label, t in by_pairing.items():
+        n = t.hands
+        r = wilson_ci(t.rubiconed.sum(), n)
+        sv = wilson_ci(t.brisques_saved, n)
+        bt = wilson_ci(t.brisques_broke_tie, n)
+        wp = mean_ci(t.winner_points, t.winner_points_sq, n)
+        rows.append({"pairing": label, "games": n,
+                     "rubicon_rate": r[0], "rubicon_rate_lo": r[1], "rubicon_rate_hi": r[2],
+                     "saved_by_brisques": sv[0], "saved_by_brisques_lo": sv[1], "saved_by_brisques_hi": sv[2],
+                     "tie_broken_by_brisques": bt[0], "tie_broken_lo": bt[1], "tie_broken_hi": bt[2],
+                     "winner_game_score": wp[0], "winner_game_score_lo": wp[1], "winner_game_score_hi": wp[2]})
+    return pd.DataFrame(rows).astype({c: float for c in rows[0] if c not in ("pairing", "games")})
+
+
+def game_score_table(by_pairing: dict) -> pd.DataFrame:
+    """Distribution of the winner's Rubicon game score (bins of 100) per pairing."""
+    frames = []
+    for label, t in by_pairing.items():
+        last = int(np.max(np.nonzero(t.game_hist)[0], initial=0))
+        frames.append(pd.DataFrame({"pairing": label, "game_score": np.arange(last + 1) * GAME_BIN,
+                                    "games": t.game_hist[:last + 1],
+                                    "share": t.game_hist[:last + 1] / max(t.hands, 1)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def regression(t) -> tuple[float, float, float]:
+    """Slope of the final margin (seat 0 - seat 1) on the brisques-won difference, with its
+    95 % interval (ordinary least squares from the running sums)."""
+    n = t.hands
+    sxx = t.reg_sxx - t.reg_sx ** 2 / n
+    sxy = t.reg_sxy - t.reg_sx * t.reg_sy / n
+    syy = t.reg_syy - t.reg_sy ** 2 / n
+    if n < 3 or sxx <= 0:
+        return math.nan, math.nan, math.nan
+    slope = sxy / sxx
+    sse = max(syy - slope * sxy, 0.0)
+    se = math.sqrt(sse / (n - 2) / sxx)
+    return slope, slope - Z95 * se, slope + Z95 * se
+
+
+def brisque_table(by_pairing: dict, unit: str) -> pd.DataFrame:
+    """Per pairing: brisque points per hand by seat, the share of hands (Rubicon: games)
+    whose winner changes when brisques are counted, and the margin per extra brisque won."""
+    rows = []
+    for label, t in by_pairing.items():
+        n = t.hands
+        row = {"pairing": label, "hands": n}
+        for s in range(t.n_seats):
+            m, lo, hi = mean_ci(t.brisques[s], t.brisques_sq[s], n)
+            row[f"brisque_points_seat{s}"], row[f"brisque_points_seat{s}_lo"], row[f"brisque_points_seat{s}_hi"] = float(m), float(lo), float(hi)
+        w = wilson_ci(t.winner_changed, n)
+        row["winner_changes"], row["winner_changes_lo"], row["winner_changes_hi"] = map(float, w)
+        slope, lo, hi = regression(t)
+        row[f"margin_per_brisque ({unit})"] = slope
+        row["margin_per_brisque_lo"], row["margin_per_brisque_hi"] = lo, hi
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def seat_table(by_pairing: dict) -> pd.DataFrame:
+    """Seat advantage: each seat's mean hand score as eldest hand and as dealer."""
+    rows = []
+    for label, t in by_pairing.items():
+        for s in range(t.n_seats):
+            dealt = t.dealer_hands[s]
+            eldest = t.hands - dealt
+            d = mean_ci(t.dealer_score[s], t.dealer_score_sq[s], dealt)
+            e = mean_ci(t.score[s] - t.dealer_score[s], t.score_sq[s] - t.dealer_score_sq[s], eldest)
+            rows.append({"pairing": label, "seat": s, "as_eldest": float(e[0]), "as_eldest_lo": float(e[1]),
+                         "as_eldest_hi": float(e[2]), "as_dealer": float(d[0]), "as_dealer_lo": float(d[1]),
+                         "as_dealer_hi": float(d[2]), "eldest_minus_dealer": float(e[0] - d[0])})
+    return pd.DataFrame(rows)
+
+
+def sevens_table(by_policy: dict) -> pd.DataFrame:
+    """Seven-of-trumps points per hand by policy (turned up, exchanged or played)."""
+    rows = []
+    for label, t in by_policy.items():
+        n = t.hands * t.n_seats
+        m, lo, hi = mean_ci(t.seven.sum(), t.seven_sq.sum(), n)
+        rows.append({"policy": label, "seven_points_per_hand": float(m), "lo": float(lo), "hi": float(hi)})
+    return pd.DataFrame(rows)
+
+
+def game_length_table(by_policy: dict) -> pd.DataFrame:
+    """Ordinary game (R2.24): hands needed to reach each target, by policy."""
+    rows = []
+    for label, t in by_policy.items():
+        for i, target in enumerate(TARGETS):
+            hist = t.game_length[i]
+            games = hist.sum()
+            if games == 0:
+                continue
+            k = np.arange(LENGTH_BINS)
+            mean, lo, hi = mean_ci((k * hist).sum(), (k * k * hist).sum(), games)
+            cum = np.cumsum(hist) / games
+            rows.append({"policy": label, "target": target, "games": int(games),
+                         "mean_hands": float(mean), "mean_hands_lo": float(lo), "mean_hands_hi": float(hi),
+                         "median_hands": int(np.searchsorted(cum, 0.5)),
+                         "p90_hands": int(np.searchsorted(cum, 0.9))})
+    return pd.DataFrame(rows)
+
+
+def score_distribution_table(by_policy: dict) -> pd.DataFrame:
+    """Share of a seat's hands by hand score (bins of 10), by policy."""
+    frames = []
+    for label, t in by_policy.items():
+        hist = t.score_hist.sum(0)
+        last = int(np.max(np.nonzero(hist)[0], initial=0))
+        frames.append(pd.DataFrame({"policy": label, "score": np.arange(last + 1) * SCORE_BIN,
+                                    "share": hist[:last + 1] / hist.sum()}))
+    return pd.concat(frames, ignore_index=True)
