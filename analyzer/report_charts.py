@@ -127,8 +127,8 @@ def combinations_chart(df, title, out_dir) -> list:
     fig, ax = plt.subplots(figsize=(9, 0.32 * len(combos) + 1.8))
     height = 0.8 / max(len(policies), 1)
     for i, policy in enumerate(policies):
-        g = df[df.policy == policy].set_index("combination").reindex(combos).fillna(0)
-        ax.barh(np.arange(len(combos)) + i * height, g.points_per_hand, height, label=policy)
+        g = df[df.policy == policy].set_index("combination")["points_per_hand"].reindex(combos).fillna(0.0)
+        ax.barh(np.arange(len(combos)) + i * height, g.to_numpy(), height, label=policy)
     ax.set_yticks(np.arange(len(combos)) + height * (len(policies) - 1) / 2, combos)
     ax.invert_yaxis()
     ax.set_xlabel("points per hand from the combination (one seat)")

@@ -1,0 +1,116 @@
+"""Report: table builders on known tallies, and a small run writing every promised file."""
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from analyzer import study
+from analyzer.cli import main
+from analyzer.tallies import Tallies
+
+
+def known_tallies():
+    t = Tallies(2)
+    t.hands = 1000
+    t.declarations[0, 8] = 100          # 100 béziques by seat 0
+    t.declarations[1, 12] = 50          # 50 four aces by seat 1
+    t.decl_points[0, 8] = 4000
+    t.decl_points[1, 12] = 5000
+    t.bezique_level[0] = [850, 100, 50, 0, 0]     # 50 doubles by seat 0
+    t.bezique_level[1] = [1000, 0, 0, 0, 0]
+    t.held_double[:] = [80, 20]
+    t.missed_played[:] = [10, 15]
+    t.missed_talon[:] = [20, 5]
+    t.received[:, 2] = [60, 40]
+    t.first_bezique[0, 0, 0] = 950
+    t.first_bezique[0, 0, 10] = 30
+    t.first_bezique[0, 0, 20] = 20
+    t.first_bezique[1, 0, 0] = 1000
+    return t
+
+
+def test_combinations_table_known():
+    df = study.combinations_table({"p": known_tallies()})
+    assert list(df.combination) == ["bezique", "four_aces"]
+    bez = df.set_index("combination").loc["bezique"]
+    assert bez.per_hand == 100 / 2000 and bez.points_per_hand == 4000 / 2000
+    assert bez.share_of_points == pytest.approx(4000 / 9000)
+
+
+def test_double_bezique_table_known():
+    df = study.double_bezique_table({"p": known_tallies()}, {2: 0.05})
+    r = df.iloc[0]
+    assert r.seat_hands == 2000
+    assert r.scored_double == 50 / 2000
+    assert r.held_double == 100 / 2000
+    assert r.held_not_scored_card_played == 25 / 100 and r.held_not_scored_talon_ran_out == 25 / 100
+    assert r.received_double == 100 / 2000 and r.received_double_exact == 0.05
+
+
+def test_bezique_by_trick_is_cumulative():
+    df = study.bezique_by_trick_table({"p": known_tallies()}, 1)
+    share = df.set_index("trick").share
+    assert share[9] == 0 and share[10] == 30 / 2000 and share[19] == 30 / 2000 and share[20] == 50 / 2000
+    assert (np.diff(df.share) >= 0).all()
+
+
+def test_regression_known_slope():
+    t = Tallies(2)
+    x = np.array([-2, -1, 0, 1, 2, 3])
+    y = 7 * x + 5
+    t.hands = len(x)
+    t.reg_sx, t.reg_sy, t.reg_sxx, t.reg_sxy, t.reg_syy = x.sum(), y.sum(), (x * x).sum(), (x * y).sum(), (y * y).sum()
+    slope, lo, hi = study.regression(t)
+    assert slope == pytest.approx(7) and lo == pytest.approx(7) and hi == pytest.approx(7)
+    y2 = y + np.array([1, -1, 1, -1, 1, -1])
+    t.reg_sy, t.reg_sxy, t.reg_syy = y2.sum(), (x * y2).sum(), (y2 * y2).sum()
+    slope, lo, hi = study.regression(t)
+    fit = np.polyfit(x, y2, 1)[0]
+    assert slope == pytest.approx(fit) and lo < slope < hi
+
+
+def test_game_length_known():
+    t = Tallies(2)
+    t.game_length[0, 5] = 30
+    t.game_length[0, 6] = 10
+    df = study.game_length_table({"p": t})
+    r = df.iloc[0]
+    assert r.target == 1000 and r.games == 40 and r.mean_hands == pytest.approx(5.25)
+    assert r.median_hands == 5 and r.p90_hands == 6
+
+
+@pytest.mark.parametrize("variant,extra", [
+    ("ordinary", ["sevens", "game_length"]),
+    ("rubicon", ["rubicon", "game_scores"]),
+])
+def test_small_report_writes_every_file(tmp_path, variant, extra):
+    out = tmp_path / variant
+    res = CliRunner().invoke(main, ["report", "--variant", variant, "--hands", "1500", "--seed", "3",
+                                    "--threads", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    tables = ["odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
+              "score_distribution", "seat_advantage"] + extra
+    for name in tables:
+        assert (out / f"{name}.csv").stat().st_size > 0 and (out / f"{name}.parquet").exists(), name
+    charts = {"double_bezique_by_trick": None, "score_distribution": (960, 540), "brisque_value": None,
+              "combinations": None}
+    charts.update({"rubicon_rates": None, "game_scores": (960, 540)} if variant == "rubicon"
+                  else {"game_length": (960, 540)})
+    report = (out / "report.md").read_text()
+    for name, size in charts.items():
+        png = out / f"{name}.png"
+        assert (out / f"{name}.svg").stat().st_size > 5000
+        with Image.open(png) as im:
+            assert im.size[0] >= 600 and im.size[1] >= 400
+            if size:
+                assert abs(im.size[0] - size[0]) < 80 and abs(im.size[1] - size[1]) < 80
+            assert len(np.unique(np.asarray(im.convert("L")))) > 20      # not a blank image
+        assert f"({name}.png)" in report
+    assert "bezique report --variant" in report and "1,500 hands" in report
+
+
+def test_report_bad_input():
+    res = CliRunner().invoke(main, ["report", "--hands", "0"])
+    assert res.exit_code == 1 and "--hands must be positive" in res.output
