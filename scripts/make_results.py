@@ -1,0 +1,43 @@
+"""Regenerate the committed results/: the default study for both variants.
+
+Example:
+    python scripts/make_results.py                 # 1,000,000 hands per pairing, seed 1
+    python scripts/make_results.py --hands 200000  # quicker
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+from analyzer.report import PAIRINGS, write_report
+from analyzer.rules import preset
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=1_000_000, help="hands per policy pairing")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--variants", nargs="+", default=["ordinary", "rubicon"])
+    args = ap.parse_args()
+    for variant in args.variants:
+        out = ROOT / "results" / variant
+        t0 = time.perf_counter()
+        command = (f"python scripts/make_results.py --hands {args.hands} --seed {args.seed} "
+                   f"--variants {variant}")
+        with tqdm(total=args.hands * len(PAIRINGS), unit="hand", unit_scale=True, desc=variant,
+                  file=sys.stderr) as bar:
+            res = write_report(preset(variant), args.hands, args.seed, out, threads=args.threads,
+                               progress=bar.update, command=command)
+        print(f"{variant}: {len(res['files'])} files in {out.relative_to(ROOT)} "
+              f"({time.perf_counter() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
