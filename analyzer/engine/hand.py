@@ -26,7 +26,8 @@ from .layout import (P_BEZ_MAX, P_DBL_MISS, P_HELD_DBL, P_RECV_JD, P_RECV_QS, T_
                      X_AFTER_LAST_DRAW, X_ALREADY_EXCHANGED, X_ILLEGAL_ACTION, X_NO_SEVEN,
                      X_NO_NEW_CARD, X_NOT_WHOLE_FOUR, X_NOT_WINNER, X_NOT_YOUR_TURN,
                      X_ONE_PER_TRICK, X_REUSE_FOUR, X_TURNUP_SEVEN)
-from .melds import (_record_event, _table_counts, claim, claim_possible, combo_feasible,
+from .layout import P_MELD_CAND
+from .melds import (ALL_COMBOS, COMBO_MASK, _record_event, _table_counts, claim, claim_possible, combo_feasible,
                     declare, declare_failure)
 from .state import add_hand, mark_played, rel_seat, table_remove, table_slot_to_play, take_table_back
 from .tricks import beats, legal_plays, play_failure
@@ -231,17 +232,22 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
     four = work[20:24]
     while True:
         nleg = 0
+        cand = P[s, P_MELD_CAND]
         if declared == 0 or rules[R_DECLARE_ALL]:
+            found = 0
             for c in range(16):
-                if combo_feasible(rules, G, P, T, s, c, req_t, req_n):
+                if (cand >> c) & 1 and combo_feasible(rules, G, P, T, s, c, req_t, req_n):
                     legal[nleg] = A_DECLARE + c
                     nleg += 1
+                    found |= 1 << c
+            P[s, P_MELD_CAND] = found
+            cand = found
         if can_exchange(rules, G, P, talon, s):
             legal[nleg] = A_EXCHANGE
             nleg += 1
         if declared > 0 and rules[R_CLAIMS]:                 # R3.7
             for c in range(16):
-                if claim_possible(rules, G, P, T, s, c, req_t, req_n, work[24:48]):
+                if (cand >> c) & 1 and claim_possible(rules, G, P, T, s, c, req_t, req_n, work[24:48]):
                     legal[nleg] = A_CLAIM + c
                     nleg += 1
         if nleg == 0 and G[G_NSCRIPT] < 0:
@@ -272,6 +278,8 @@ def _track_double(G, P, s, card):
     """Section 5 statistics: when seat ``s`` first holds a double bézique (2 Q♠, 2 J♦ in hand
     or on the table), and why a double held is never scored. ``card`` was just received
     (counted as Q♠/J♦ received) or is -1."""
+    if card >= 0:
+        P[s, P_MELD_CAND] |= COMBO_MASK[card]
     if card == 3:
         P[s, P_RECV_QS] += 1
     elif card == 20:
@@ -389,6 +397,7 @@ def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
     for s in range(n):
         P[s, P_RECV_QS] = P[s, P_HAND + 3]
         P[s, P_RECV_JD] = P[s, P_HAND + 20]
+        P[s, P_MELD_CAND] = ALL_COMBOS
         _track_double(G, P, s, -1)
 
 

@@ -10,7 +10,7 @@ from numba import njit
 
 from ..rules import (R_AMERICAN, R_PACKS, R_PLAIN_SEQ, R_POINTS, R_REDECLARE_SAME,
                      R_ROYAL_POINTS, R_TRUMP_MODE, R_TRUMP_SEQ_POINTS, TRUMP_RUBICON)
-from .layout import (P_FIRST_B, E_CLAIM, E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK, G_TRUMP, G_TRUMP_HOW,
+from .layout import (G_NSEATS, P_MELD_CAND, P_FIRST_B, E_CLAIM, E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK, G_TRUMP, G_TRUMP_HOW,
                      G_TRUMP_TRICK, MAX_EVENTS, P_BEZ_MAX, P_DECL, P_HAND, P_NDECL,
                      P_CLAIMS, P_NTABLE, P_SCORE, P_TABLE, T_B, T_CARD, T_F, T_M, T_SCORED,
                      X_AMERICAN, X_NO_NEW_CARD, X_NOT_A_COMBINATION, X_NOT_HELD,
@@ -18,8 +18,33 @@ from .layout import (P_FIRST_B, E_CLAIM, E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK
 from .state import add_hand, table_add
 
 CLS_M, CLS_B, CLS_F = 0, 1, 2
+ALL_COMBOS = (1 << 16) - 1
+SEQUENCES = 0xF0
 QS, JD = 3, 20          # queen of spades, knave of diamonds
 FOUR_RANKS = (0, 2, 3, 4)  # aces, kings, queens, knaves
+
+
+def _combo_masks():
+    """COMBO_MASK[t]: the combinations card type ``t`` belongs to."""
+    masks = np.zeros(32, np.int64)
+    for t in range(32):
+        suit, rank = divmod(t, 8)
+        if rank in (2, 3):
+            masks[t] |= 1 << suit
+        if rank <= 4:
+            masks[t] |= 1 << (4 + suit)
+        if t in (QS, JD):
+            masks[t] |= 0xF00
+        if rank in FOUR_RANKS:
+            masks[t] |= 1 << (12 + FOUR_RANKS.index(rank))
+    return masks
+
+
+# A seat's feasible set can only grow when it receives a card (or trumps are fixed):
+# declaring, claiming and playing never make a new combination feasible. So the set
+# found at the last window, plus the combinations of every card received since, is a
+# superset of what is feasible now, and only those need checking.
+COMBO_MASK = _combo_masks()
 
 
 @njit(cache=True, _nrt=False)
@@ -430,6 +455,8 @@ def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
             suits += req_n[i] << (4 * (req_t[i] // 8))
     _record_event(ev, G, E_DECLARE, s, c, pts, suits, 0)
     if trump < 0 and c < 8:      # R3.2: the first marriage (or a sequence) fixes trumps
+        for v in range(G[G_NSEATS]):
+            P[v, P_MELD_CAND] |= SEQUENCES
         G[G_TRUMP] = c % 4
         G[G_TRUMP_TRICK] = G[G_TRICK]
         G[G_TRUMP_HOW] = 1 if c < 4 else 2
