@@ -1,7 +1,7 @@
 """Legal plays and trick resolution (R2.4, R2.5, R2.20; V4 for three seats)."""
 from numba import njit
 
-from .layout import (A_PLAY_TABLE, P_HAND, P_TABLE, X_MUST_FOLLOW, X_MUST_OVERTRUMP,
+from .layout import (A_PLAY_TABLE, P_HAND, P_NTABLE, P_TABLE, X_MUST_FOLLOW, X_MUST_OVERTRUMP,
                      X_MUST_TRUMP, X_MUST_WIN, X_NOT_HELD, X_NOT_ON_TABLE,
                      X_TABLE_TAKEN_BACK)
 
@@ -31,7 +31,7 @@ def legal_plays(P, s, stage, lead, best, trump, legal):
             if P[s, P_HAND + t] > 0:
                 legal[n] = t
                 n += 1
-        if stage == 1:
+        if stage == 1 and P[s, P_NTABLE] > 0:
             for t in range(32):
                 if P[s, P_TABLE + t] > 0:
                     legal[n] = A_PLAY_TABLE + t

@@ -91,23 +91,40 @@ def _unseen(obs):
 
 
 @njit(cache=True, _nrt=False)
-def completion_chance(obs, types, counts, n, counting):
-    """Rough chance to complete a combination needing ``counts[i]`` copies of
-    ``types[i]``: 0 if a missing card has no live copy (with counting), else
-    (share of unseen cards still to be drawn) ** (cards missing)."""
-    missing = 0
-    for i in range(n):
-        need = counts[i] - _held(obs, types[i])
-        if need > 0:
-            if live_copies(obs, types[i], counting) < need:
-                return 0.0
-            missing += need
+def _chance(obs, missing):
+    """Rough chance to draw ``missing`` more cards one wants: (share of the unseen cards
+    still to be drawn) ** missing; 0 in the second stage."""
     if missing == 0:
         return 1.0
     if obs[OBS_STAGE] == 2:
         return 0.0
-    draw_share = min(1.0, 0.5 * obs[OBS_TALON_LEFT] / _unseen(obs))
-    return draw_share ** missing
+    return min(1.0, 0.5 * obs[OBS_TALON_LEFT] / _unseen(obs)) ** missing
+
+
+@njit(cache=True, _nrt=False)
+def bezique_chance(obs, k, counting):
+    """Chance to complete a bézique of multiplicity ``k`` (k Q♠ and k J♦): 0 if a missing
+    card has too few live copies (with counting, H4)."""
+    missing = 0
+    for t in (3, 20):
+        need = k - _held(obs, t)
+        if need > 0:
+            if live_copies(obs, t, counting) < need:
+                return 0.0
+            missing += need
+    return _chance(obs, missing)
+
+
+@njit(cache=True, _nrt=False)
+def sequence_chance(obs, suit, counting):
+    """Chance to complete A, 10, K, Q, J of ``suit``."""
+    missing = 0
+    for r in range(5):
+        if _held(obs, suit * 8 + r) == 0:
+            if live_copies(obs, suit * 8 + r, counting) == 0:
+                return 0.0
+            missing += 1
+    return _chance(obs, missing)
 
 
 @njit(cache=True, _nrt=False)
@@ -121,74 +138,78 @@ def four_possible(obs, rank, counting):
     return have + live >= 4 and have >= 1
 
 
-@njit(cache=True)
-def keep_values(obs, params, out):
-    """Fill ``out[t]``: what keeping card ``t`` is worth to me (play heuristics)."""
-    trump = obs[OBS_TRUMP]
-    stage = obs[OBS_STAGE]
+@njit(cache=True, _nrt=False)
+def _dead(obs, t, trump):
+    """H4: every combination ``t`` could join has become impossible."""
+    r = t % 8
+    if r > 4:
+        return False
+    if r == 2 or r == 3:                       # marriage partner still to be had
+        partner = (t // 8) * 8 + (5 - r)
+        if _held(obs, partner) + live_copies(obs, partner, True) > 0:
+            return False
+    if r != 1 and four_possible(obs, r, True):
+        return False
+    if t == 3 or t == 20:
+        other = 20 if t == 3 else 3
+        if _held(obs, other) + live_copies(obs, other, True) > 0:
+            return False
+    if trump == t // 8 and sequence_chance(obs, trump, True) > 0:
+        return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def hint_bonuses(obs, params):
+    """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus) of H3/H5."""
     counting = params[H4] > 0
-    types = np.empty(5, np.int64)
-    counts = np.empty(5, np.int64)
-    for t in range(32):
-        out[t] = 7.0 - t % 8                       # baseline: rank strength
-        if t % 8 <= 1:
-            out[t] += 10.0 * params[H2]            # H2: a brisque given away costs 20
-        if t // 8 == trump:
-            out[t] += 4.0 * params[H2]             # trumps win brisques later
-    if stage != 1:
-        return
-    # H3: aces while four aces is likely
+    ace = 0.0
+    bez = 0.0
+    seq = 0.0
+    if obs[OBS_STAGE] != 1:
+        return ace, bez, seq
     if params[H3] > 0:
         aces = 0
         for s in range(4):
             aces += _held(obs, s * 8)
         if aces >= 2 and four_possible(obs, 0, counting):
-            for s in range(4):
-                out[s * 8] += 15.0 * params[H3]
-    # H5 (with H4's counting): bézique, double bézique, sequence
+            ace = 15.0 * params[H3]
     if params[H5] > 0:
-        types[0] = 3
-        types[1] = 20
-        counts[0] = 1
-        counts[1] = 1
-        p1 = completion_chance(obs, types, counts, 2, counting)
-        counts[0] = 2
-        counts[1] = 2
-        p2 = completion_chance(obs, types, counts, 2, counting)
-        bonus = params[H5] * (40.0 * p1 + 500.0 * p2) / 20.0
-        out[3] += bonus
-        out[20] += bonus
-        if trump >= 0:
-            for i in range(5):
-                types[i] = trump * 8 + i
-                counts[i] = 1
-            p = completion_chance(obs, types, counts, 5, counting)
-            for i in range(5):
-                out[trump * 8 + i] += params[H5] * 250.0 * p / 20.0
-    # H4: a card all of whose combinations are impossible is dead weight
-    if params[H4] > 0:
-        for t in range(32):
-            r = t % 8
-            if r > 4:
-                continue
-            alive = False
-            if r == 2 or r == 3:                     # marriage partner still to be had
-                partner = (t // 8) * 8 + (5 - r)
-                if _held(obs, partner) + live_copies(obs, partner, True) > 0:
-                    alive = True
-            if r != 1 and four_possible(obs, r, True):
-                alive = True
-            if t == 3 or t == 20:
-                other = 20 if t == 3 else 3
-                if _held(obs, other) + live_copies(obs, other, True) > 0:
-                    alive = True
-            if trump == t // 8:
-                alive = True
-                for i in range(5):
-                    if _held(obs, trump * 8 + i) + live_copies(obs, trump * 8 + i, True) == 0:
-                        alive = False
-            if not alive:
-                out[t] -= 2.0 * params[H4]
+        bez = params[H5] * (40.0 * bezique_chance(obs, 1, counting)
+                            + 500.0 * bezique_chance(obs, 2, counting)) / 20.0
+        if obs[OBS_TRUMP] >= 0:
+            seq = params[H5] * 250.0 * sequence_chance(obs, obs[OBS_TRUMP], counting) / 20.0
+    return ace, bez, seq
+
+
+@njit(cache=True, _nrt=False)
+def keep_value(obs, params, t, ace, bez, seq):
+    """What keeping card ``t`` is worth to me (play heuristics); bonuses from hint_bonuses."""
+    trump = obs[OBS_TRUMP]
+    v = 7.0 - t % 8                                # baseline: rank strength
+    if t % 8 <= 1:
+        v += 10.0 * params[H2]                     # H2: a brisque given away costs 20
+    if t // 8 == trump:
+        v += 4.0 * params[H2]                      # trumps win brisques later
+    if obs[OBS_STAGE] != 1:
+        return v
+    if t % 8 == 0:
+        v += ace
+    if t == 3 or t == 20:
+        v += bez
+    if t // 8 == trump and t % 8 <= 4:
+        v += seq
+    if params[H4] > 0 and _dead(obs, t, trump):
+        v -= 2.0 * params[H4]
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def keep_values(obs, params, out):
+    """Fill ``out[t]`` with :func:`keep_value` for every card type (for inspection)."""
+    ace, bez, seq = hint_bonuses(obs, params)
+    for t in range(32):
+        out[t] = keep_value(obs, params, t, ace, bez, seq)
 
 
 @njit(cache=True, _nrt=False)
@@ -266,7 +287,7 @@ def _sure_winner(obs, card):
     return True
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, _nrt=False)
 def hints_policy(obs, legal, n_legal, rules, params, rng):
     """The hints policy (module docstring); weights in ``params[0:8]``."""
     decision = obs[OBS_DECISION]
@@ -274,8 +295,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
     if decision == D_MELD:
         return _meld_choice(obs, legal, n_legal, rules, params)
-    keep = np.empty(32)
-    keep_values(obs, params, keep)
+    ace, bez, seq = hint_bonuses(obs, params)
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
@@ -286,7 +306,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         sure_v = -1e9
         for i in range(n_legal):
             card = legal[i] % 32
-            v = keep[card]
+            v = keep_value(obs, params, card, ace, bez, seq)
             if v < best_v:
                 best_v = v
                 best = legal[i]
@@ -309,7 +329,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
     best_v = -1e9
     for i in range(n_legal):
         card = legal[i] % 32
-        v = -keep[card]
+        v = -keep_value(obs, params, card, ace, bez, seq)
         if beats(card, top, trump):
             v += gain + (10.0 * params[H2] if card % 8 <= 1 else 0.0)
         elif card % 8 <= 1:
