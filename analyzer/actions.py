@@ -1,6 +1,13 @@
 """Readable names for engine action codes (for error messages and logs)."""
 from .cards import COMBO_NAMES, card_str
-from .engine.layout import A_CARTE_BLANCHE, A_CLAIM, A_DECLARE, A_EXCHANGE, A_PLAY_TABLE, A_STOP
+from .engine.layout import (
+    A_CARTE_BLANCHE,
+    A_CLAIM,
+    A_DECLARE,
+    A_EXCHANGE,
+    A_PLAY_TABLE,
+    A_STOP,
+)
 
 
 def action_str(action: int) -> str:

@@ -97,7 +97,8 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     """
     from tqdm import tqdm
 
-    from .simulate import SimulationError, simulate as run
+    from .simulate import SimulationError
+    from .simulate import simulate as run
     from .stats import format_rubicon, format_summary
 
     if hands <= 0:
@@ -184,7 +185,14 @@ def replay(file, as_json, symbols):
 
         bezique replay tests/replays/exchange_and_bezique.json
     """
-    from .handlog import ReplayError, RuleViolation, format_log, load_replay, outcome_json, play_spec
+    from .handlog import (
+        ReplayError,
+        RuleViolation,
+        format_log,
+        load_replay,
+        outcome_json,
+        play_spec,
+    )
 
     try:
         spec = load_replay(file)

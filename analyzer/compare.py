@@ -15,7 +15,15 @@ import numpy as np
 import pandas as pd
 
 from .engine.batch import run_batch
-from .engine.layout import REC_LAST_WINNER, REC_SEAT, REC_SEAT_W, REC_W, RS_BRISQ, RS_SCORE, ST_ILLEGAL_POLICY
+from .engine.layout import (
+    REC_LAST_WINNER,
+    REC_SEAT,
+    REC_SEAT_W,
+    REC_W,
+    RS_BRISQ,
+    RS_SCORE,
+    ST_ILLEGAL_POLICY,
+)
 from .game import rubicon_results
 from .policies.registry import N_PARAMS, PolicySpec, resolve_policy
 from .rules import RuleSet

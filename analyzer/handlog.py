@@ -14,17 +14,56 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import (COMBO_NAMES, CardError, card_str, cards_str, combo_cards, combo_id,
-                    parse_card)
-from .engine.batch import deal_deck, run_single
-from .engine.layout import (E_CARTE, E_CLAIM, S_CARTE, S_CLAIM, E_BRISQUES, E_DECLARE, E_DRAW, E_EXCHANGE, E_LAST_TRICK, E_PLAY,
-                            E_SEVEN, E_STAGE2, E_TRICK, E_TRUMP, E_TURNUP, E_TURNUP_SEVEN,
-                            G_ERR_ACTION, G_ERR_DETAIL, G_ERR_MOVE, G_ERR_RULE, G_ERR_SEAT,
-                            G_NEV, G_SIZE, G_TRUMP, MAX_EVENTS, MAX_SEATS, P_SCORE, P_W,
-                            S_DECLARE, S_EXCHANGE, S_PLAY, S_W, ST_DONE, ST_ILLEGAL_POLICY,
-                            ST_ILLEGAL_SCRIPT, ST_INCOMPLETE)
-from .engine import layout as L
 from .actions import action_str
+from .cards import (
+    COMBO_NAMES,
+    CardError,
+    card_str,
+    cards_str,
+    combo_cards,
+    combo_id,
+    parse_card,
+)
+from .engine import layout as L
+from .engine.batch import deal_deck, run_single
+from .engine.layout import (
+    E_BRISQUES,
+    E_CARTE,
+    E_CLAIM,
+    E_DECLARE,
+    E_DRAW,
+    E_EXCHANGE,
+    E_LAST_TRICK,
+    E_PLAY,
+    E_SEVEN,
+    E_STAGE2,
+    E_TRICK,
+    E_TRUMP,
+    E_TURNUP,
+    E_TURNUP_SEVEN,
+    G_ERR_ACTION,
+    G_ERR_DETAIL,
+    G_ERR_MOVE,
+    G_ERR_RULE,
+    G_ERR_SEAT,
+    G_NEV,
+    G_SIZE,
+    G_TRUMP,
+    MAX_EVENTS,
+    MAX_SEATS,
+    P_SCORE,
+    P_W,
+    S_CARTE,
+    S_CLAIM,
+    S_DECLARE,
+    S_EXCHANGE,
+    S_PLAY,
+    S_W,
+    ST_DONE,
+    ST_ILLEGAL_POLICY,
+    ST_ILLEGAL_SCRIPT,
+    ST_INCOMPLETE,
+)
 from .policies.registry import N_PARAMS, resolve_policy
 from .rules import PRESETS, RuleError, RuleSet, from_dict
 

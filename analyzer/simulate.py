@@ -15,7 +15,15 @@ import numpy as np
 
 from .actions import action_str
 from .engine.batch import run_batch
-from .engine.layout import D_CARTE, D_FOLLOW, D_LEAD, D_MELD, MAX_SEATS, REC_W, ST_ILLEGAL_POLICY
+from .engine.layout import (
+    D_CARTE,
+    D_FOLLOW,
+    D_LEAD,
+    D_MELD,
+    MAX_SEATS,
+    REC_W,
+    ST_ILLEGAL_POLICY,
+)
 from .policies.registry import N_PARAMS, PolicyError, PolicySpec, resolve_policy
 from .rules import RuleSet
 from .tallies import GameChainer, Tallies, compact_for_games

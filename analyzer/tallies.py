@@ -8,10 +8,27 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import N_COMBOS
-from .engine.layout import (REC_DEALER, REC_LAST_WINNER, REC_SEAT, REC_SEAT_W, REC_TRUMP,
-                            REC_TRUMP_HOW, REC_TRUMP_TRICK, RS_BEZ_MAX, RS_BRISQ, RS_CARTE,
-                            RS_DBL_MISS, RS_DECL, RS_FIRST_B, RS_HELD_DBL, RS_LAST, RS_NDECL,
-                            RS_RECV_JD, RS_RECV_QS, RS_SCORE, RS_SEVEN)
+from .engine.layout import (
+    REC_DEALER,
+    REC_LAST_WINNER,
+    REC_SEAT,
+    REC_SEAT_W,
+    REC_TRUMP,
+    REC_TRUMP_HOW,
+    REC_TRUMP_TRICK,
+    RS_BEZ_MAX,
+    RS_BRISQ,
+    RS_CARTE,
+    RS_DBL_MISS,
+    RS_FIRST_B,
+    RS_HELD_DBL,
+    RS_LAST,
+    RS_NDECL,
+    RS_RECV_JD,
+    RS_RECV_QS,
+    RS_SCORE,
+    RS_SEVEN,
+)
 from .game import rubicon_results
 
 SCORE_BIN = 10

@@ -6,8 +6,17 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.compare import (PairResult, PairTally, bradley_terry, compare, compare_pair,
-                              elo_from_score, score_from_elo, sprt_bounds, sprt_llr)
+from analyzer.compare import (
+    PairResult,
+    PairTally,
+    bradley_terry,
+    compare,
+    compare_pair,
+    elo_from_score,
+    score_from_elo,
+    sprt_bounds,
+    sprt_llr,
+)
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 from analyzer.stats import mean_ci, wilson_ci

@@ -2,9 +2,21 @@
 import numpy as np
 import pytest
 
-from analyzer.engine.layout import (REC_CARDS_LEFT, REC_CARDS_WON, REC_EXCHANGES,
-                                    REC_LAST_WINNER, REC_SEAT, REC_SEAT_W, REC_STATUS,
-                                    REC_TRICKS, RS_BRISQ, RS_DECL, RS_LAST, RS_SCORE, RS_SEVEN)
+from analyzer.engine.layout import (
+    REC_CARDS_LEFT,
+    REC_CARDS_WON,
+    REC_EXCHANGES,
+    REC_LAST_WINNER,
+    REC_SEAT,
+    REC_SEAT_W,
+    REC_STATUS,
+    REC_TRICKS,
+    RS_BRISQ,
+    RS_DECL,
+    RS_LAST,
+    RS_SCORE,
+    RS_SEVEN,
+)
 from analyzer.rules import preset
 from analyzer.simulate import simulate
 

@@ -1,5 +1,4 @@
 """Report: table builders on known tallies, and a small run writing every promised file."""
-import math
 
 import numpy as np
 import pytest

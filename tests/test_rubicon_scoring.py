@@ -1,6 +1,5 @@
 """R3.9: Rubicon game scores."""
 import numpy as np
-import pytest
 
 from analyzer.game import rubicon_result, rubicon_results, trunc100
 

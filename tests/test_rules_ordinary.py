@@ -22,8 +22,18 @@ from helpers import events, run  # noqa: E402
 from helpers import make_spec as _make_spec  # noqa: E402
 
 from analyzer.cards import card_str, parse_card  # noqa: E402
-from analyzer.handlog import (HandSpec, ReplayError, parse_move, RuleViolation, dealt_spec, format_log,  # noqa: E402
-                              load_replay, parse_replay, play_spec, replay_json)
+from analyzer.handlog import (  # noqa: E402
+    HandSpec,
+    ReplayError,
+    RuleViolation,
+    dealt_spec,
+    format_log,
+    load_replay,
+    parse_move,
+    parse_replay,
+    play_spec,
+    replay_json,
+)
 from analyzer.rules import RuleError, preset  # noqa: E402
 
 REPLAYS = Path(__file__).parent / "replays"

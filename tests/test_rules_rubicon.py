@@ -24,8 +24,15 @@ from helpers import make_spec as _make_spec  # noqa: E402
 
 from analyzer.cards import card_str, parse_card  # noqa: E402
 from analyzer.game import rubicon_result  # noqa: E402
-from analyzer.handlog import (HandSpec, ReplayError, dealt_spec, parse_move,  # noqa: E402
-                              parse_replay, play_spec, replay_json)
+from analyzer.handlog import (  # noqa: E402
+    HandSpec,
+    ReplayError,
+    dealt_spec,
+    parse_move,
+    parse_replay,
+    play_spec,
+    replay_json,
+)
 from analyzer.rules import RuleError, preset  # noqa: E402
 
 RUB = preset("rubicon")
@@ -1191,8 +1198,18 @@ def test_R3_8_hand_score_is_combinations_carte_blanche_and_last_trick(seed):
 
 
 def test_R3_8_simulated_records_score_without_brisques():
-    from analyzer.engine.layout import (REC_LAST_WINNER, REC_SEAT, REC_SEAT_W, REC_TRICKS,
-                                        RS_BRISQ, RS_CARTE, RS_DECL, RS_LAST, RS_SCORE, RS_SEVEN)
+    from analyzer.engine.layout import (
+        REC_LAST_WINNER,
+        REC_SEAT,
+        REC_SEAT_W,
+        REC_TRICKS,
+        RS_BRISQ,
+        RS_CARTE,
+        RS_DECL,
+        RS_LAST,
+        RS_SCORE,
+        RS_SEVEN,
+    )
     from analyzer.simulate import simulate
     res = simulate(RUB, ["greedy", "random"], 2000, seed=1, threads=1, keep_records=True)
     rec = res.records.astype(np.int64)
@@ -1246,7 +1263,13 @@ def test_R3_9_scripted_hand_with_1000_points_still_rubicons_a_loser_under_1000()
 
 
 def test_R3_9_simulated_games_are_scored_from_hand_totals_and_brisques():
-    from analyzer.engine.layout import REC_LAST_WINNER, REC_SEAT, REC_SEAT_W, RS_BRISQ, RS_SCORE
+    from analyzer.engine.layout import (
+        REC_LAST_WINNER,
+        REC_SEAT,
+        REC_SEAT_W,
+        RS_BRISQ,
+        RS_SCORE,
+    )
     from analyzer.simulate import simulate
     res = simulate(RUB, ["greedy", "random"], 600, seed=5, threads=1, keep_records=True)
     rec = res.records.astype(np.int64)

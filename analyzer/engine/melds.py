@@ -8,13 +8,51 @@ rules (R2.12-R2.17, R3.6-R3.7) need.
 import numpy as np
 from numba import njit
 
-from ..rules import (R_AMERICAN, R_PACKS, R_PLAIN_SEQ, R_POINTS, R_REDECLARE_SAME,
-                     R_ROYAL_POINTS, R_TRUMP_MODE, R_TRUMP_SEQ_POINTS, TRUMP_RUBICON)
-from .layout import (G_NSEATS, P_MELD_CAND, P_FIRST_B, E_CLAIM, E_DECLARE, E_TRUMP, E_W, G_NEV, G_TRICK, G_TRUMP, G_TRUMP_HOW,
-                     G_TRUMP_TRICK, MAX_EVENTS, P_BEZ_MAX, P_DECL, P_HAND, P_NDECL,
-                     P_CLAIMS, P_NTABLE, P_SCORE, P_TABLE, T_B, T_CARD, T_F, T_M, T_SCORED,
-                     X_AMERICAN, X_NO_NEW_CARD, X_NOT_A_COMBINATION, X_NOT_HELD,
-                     X_NOT_WHOLE_FOUR, X_REUSE_CLASS, X_REUSE_FOUR)
+from ..rules import (
+    R_AMERICAN,
+    R_PACKS,
+    R_PLAIN_SEQ,
+    R_POINTS,
+    R_REDECLARE_SAME,
+    R_ROYAL_POINTS,
+    R_TRUMP_MODE,
+    R_TRUMP_SEQ_POINTS,
+    TRUMP_RUBICON,
+)
+from .layout import (
+    E_CLAIM,
+    E_DECLARE,
+    E_TRUMP,
+    G_NEV,
+    G_NSEATS,
+    G_TRICK,
+    G_TRUMP,
+    G_TRUMP_HOW,
+    G_TRUMP_TRICK,
+    MAX_EVENTS,
+    P_BEZ_MAX,
+    P_CLAIMS,
+    P_DECL,
+    P_FIRST_B,
+    P_HAND,
+    P_MELD_CAND,
+    P_NDECL,
+    P_NTABLE,
+    P_SCORE,
+    P_TABLE,
+    T_B,
+    T_CARD,
+    T_F,
+    T_M,
+    T_SCORED,
+    X_AMERICAN,
+    X_NO_NEW_CARD,
+    X_NOT_A_COMBINATION,
+    X_NOT_HELD,
+    X_NOT_WHOLE_FOUR,
+    X_REUSE_CLASS,
+    X_REUSE_FOUR,
+)
 from .state import add_hand, table_add
 
 CLS_M, CLS_B, CLS_F = 0, 1, 2

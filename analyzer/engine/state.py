@@ -6,8 +6,20 @@ what that seat may see, updated incrementally so a decision costs no copying.
 """
 from numba import njit
 
-from .layout import (OBS_HAND, OBS_PLAYED, OBS_TABLE, P_HAND, P_NTABLE, P_TABLE,
-                     T_B, T_CARD, T_F, T_M, T_SCORED, T_W)
+from .layout import (
+    OBS_HAND,
+    OBS_PLAYED,
+    OBS_TABLE,
+    P_HAND,
+    P_NTABLE,
+    P_TABLE,
+    T_B,
+    T_CARD,
+    T_F,
+    T_M,
+    T_SCORED,
+    T_W,
+)
 
 
 @njit(cache=True, _nrt=False)

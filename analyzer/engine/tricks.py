@@ -1,9 +1,19 @@
 """Legal plays and trick resolution (R2.4, R2.5, R2.20; V4 for three seats)."""
 from numba import njit
 
-from .layout import (A_PLAY_TABLE, P_HAND, P_NTABLE, P_TABLE, X_MUST_FOLLOW, X_MUST_OVERTRUMP,
-                     X_MUST_TRUMP, X_MUST_WIN, X_NOT_HELD, X_NOT_ON_TABLE,
-                     X_TABLE_TAKEN_BACK)
+from .layout import (
+    A_PLAY_TABLE,
+    P_HAND,
+    P_NTABLE,
+    P_TABLE,
+    X_MUST_FOLLOW,
+    X_MUST_OVERTRUMP,
+    X_MUST_TRUMP,
+    X_MUST_WIN,
+    X_NOT_HELD,
+    X_NOT_ON_TABLE,
+    X_TABLE_TAKEN_BACK,
+)
 
 
 @njit(cache=True, _nrt=False)

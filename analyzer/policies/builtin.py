@@ -1,9 +1,23 @@
 """The built-in policies: ``random`` and ``greedy``."""
 from numba import njit
 
-from ..engine.layout import (A_CARTE_BLANCHE, A_CLAIM, A_DECLARE, A_EXCHANGE, A_STOP, D_CARTE, D_MELD, OBS_BEST_CARD,
-                             OBS_DECISION, OBS_HAND, OBS_LEAD_CARD, OBS_STAGE, OBS_TABLE,
-                             OBS_TRUMP, POLICY_SIG)
+from ..engine.layout import (
+    A_CARTE_BLANCHE,
+    A_CLAIM,
+    A_DECLARE,
+    A_EXCHANGE,
+    A_STOP,
+    D_CARTE,
+    D_MELD,
+    OBS_BEST_CARD,
+    OBS_DECISION,
+    OBS_HAND,
+    OBS_LEAD_CARD,
+    OBS_STAGE,
+    OBS_TABLE,
+    OBS_TRUMP,
+    POLICY_SIG,
+)
 from ..engine.melds import combo_points
 from ..engine.rng import below
 from ..engine.tricks import beats

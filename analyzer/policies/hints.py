@@ -26,10 +26,27 @@ and follows with its lowest-ranking card.
 import numpy as np
 from numba import njit
 
-from ..engine.layout import (A_CARTE_BLANCHE, A_CLAIM, A_DECLARE, A_EXCHANGE, A_STOP, D_CARTE,
-                             D_MELD, OBS_BEST_CARD, OBS_DECISION, OBS_HAND, OBS_LEAD_CARD,
-                             OBS_PACKS, OBS_PLAYED, OBS_SCORE, OBS_STAGE, OBS_TABLE,
-                             OBS_TALON_LEFT, OBS_TRUMP, POLICY_SIG)
+from ..engine.layout import (
+    A_CARTE_BLANCHE,
+    A_CLAIM,
+    A_DECLARE,
+    A_EXCHANGE,
+    A_STOP,
+    D_CARTE,
+    D_MELD,
+    OBS_BEST_CARD,
+    OBS_DECISION,
+    OBS_HAND,
+    OBS_LEAD_CARD,
+    OBS_PACKS,
+    OBS_PLAYED,
+    OBS_SCORE,
+    OBS_STAGE,
+    OBS_TABLE,
+    OBS_TALON_LEFT,
+    OBS_TRUMP,
+    POLICY_SIG,
+)
 from ..engine.melds import combo_points
 from ..engine.tricks import beats
 from ..rules import R_BRISQUES_SCORED
