@@ -135,6 +135,7 @@ from .melds import (
     claim,
     claim_possible,
     combo_feasible,
+    combo_screen_mask,
     declare,
     declare_failure,
 )
@@ -149,7 +150,7 @@ from .state import (
 from .tricks import beats, legal_plays, play_failure
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared):
     o = obs[s]
     o[OBS_DECISION] = decision
@@ -236,10 +237,10 @@ def _four_failure(rules, P, T, s, c, cards):
 
 @njit(cache=True, _nrt=False)
 def _in(legal, nleg, a):
+    found = False                  # no early exit: a short branch-free scan is faster
     for i in range(nleg):
-        if legal[i] == a:
-            return True
-    return False
+        found |= legal[i] == a
+    return found
 
 
 @njit(cache=True, _nrt=False)
@@ -300,7 +301,7 @@ def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
     return a
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _decide(rules, G, P, T, obs, talon, s, decision, legal, nleg, lead, best, best_seat,
             trick_pos, declared, p0, p1, p2, p3, params, rngs, script, req_t, req_n):
     """Ask seat ``s`` (its policy, or the script) for one of ``legal[:nleg]``; -1 stops."""
@@ -339,7 +340,7 @@ def _exchange(G, P, obs, ev, talon, s):
     _record_event(ev, G, E_EXCHANGE, s, seven, taken, 10, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, params, rngs,
                  script, req_t, req_n, work):
     """R2.6/R2.16/R2.18: the trick winner declares (and may exchange). -1 stops the hand."""
@@ -349,7 +350,7 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
     four = work[20:24]
     while True:
         nleg = 0
-        cand = P[s, P_MELD_CAND]
+        cand = P[s, P_MELD_CAND] & combo_screen_mask(P, s)
         if declared == 0 or rules[R_DECLARE_ALL]:
             found = 0
             for c in range(16):
@@ -544,14 +545,16 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
         best = -1
         best_seat = -1
         for i in range(n):
-            s = (leader + i) % n
+            s = leader + i                   # (leader + i) % n without a division
+            if s >= n:
+                s -= n
             nleg = legal_plays(P, s, stage, lead, best, trump, legal)
             dec = D_LEAD if i == 0 else D_FOLLOW
             a = _decide(rules, G, P, T, obs, talon, s, dec, legal, nleg, lead, best, best_seat,
                         i, 0, p0, p1, p2, p3, params, rngs, script, req_t, req_n)
             if a < 0:
                 return G[G_STATUS]
-            card = a % 32
+            card = a & 31
             if a >= A_PLAY_TABLE:
                 table_remove(P, T, obs, n, s, table_slot_to_play(T, P, s, card))
             else:
@@ -577,7 +580,7 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
         winner = best_seat
         nb = 0
         for i in range(n):
-            if trick_cards[i] % 8 <= 1:
+            if trick_cards[i] & 7 <= 1:
                 nb += 1
         P[winner, P_BRISQ] += nb
         P[winner, P_WON] += n
@@ -590,7 +593,9 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                             params, rngs, script, req_t, req_n, work) < 0:
                 return G[G_STATUS]
             for i in range(n):                               # R2.8: winner draws first
-                s = (winner + i) % n
+                s = winner + i
+                if s >= n:
+                    s -= n
                 card = talon[G[G_TALON_POS]]
                 G[G_TALON_POS] += 1
                 add_hand(P, obs, s, card, 1)

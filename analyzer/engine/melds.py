@@ -208,7 +208,7 @@ def _four_ok(rules, T, P, s, rank):
     return total >= 4 and fresh >= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def combo_screen(P, s, c):
     """Cheap necessary condition for ``c``: enough copies held (hand + table)."""
     if c < 4:
@@ -231,6 +231,33 @@ def combo_screen(P, s, c):
 
 
 @njit(cache=True, _nrt=False)
+def _held(P, s, card):
+    return P[s, P_HAND + card] + P[s, P_TABLE + card]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def combo_screen_mask(P, s):
+    """Bit c set iff :func:`combo_screen` (P, s, c) holds, for all 16 combinations at once."""
+    m = 0
+    for suit in range(4):
+        b = suit * 8
+        if _held(P, s, b + 2) > 0 and _held(P, s, b + 3) > 0:
+            m |= 1 << suit
+            if _held(P, s, b) > 0 and _held(P, s, b + 1) > 0 and _held(P, s, b + 4) > 0:
+                m |= 1 << (4 + suit)
+    q = min(_held(P, s, QS), _held(P, s, JD))
+    for lvl in range(1, 5):
+        if q >= lvl:
+            m |= 1 << (7 + lvl)
+    for i in range(4):
+        rank = 0 if i == 0 else i + 1          # FOUR_RANKS[i]
+        if (_held(P, s, rank) + _held(P, s, 8 + rank) + _held(P, s, 16 + rank)
+                + _held(P, s, 24 + rank)) >= 4:
+            m |= 1 << (12 + i)
+    return m
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def combo_feasible(rules, G, P, T, s, c, req_t, req_n):
     """Whether seat ``s`` may declare ``c`` now (R2.12-R2.17, R3.2, R3.6-R3.7)."""
     if not combo_screen(P, s, c) or not combo_allowed(rules, G[G_TRUMP], c):

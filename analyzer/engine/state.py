@@ -24,8 +24,12 @@ from .layout import (
 
 @njit(cache=True, _nrt=False)
 def rel_seat(seat, viewer, n):
-    """Position of ``seat`` counted from ``viewer`` (0 = the viewer)."""
-    return (seat - viewer + n) % n
+    """Position of ``seat`` counted from ``viewer`` (0 = the viewer).
+
+    Both seats lie in 0..n-1, so a conditional add replaces the modulo (an integer
+    division on every observation update)."""
+    d = seat - viewer
+    return d + n if d < 0 else d
 
 
 @njit(cache=True, _nrt=False)

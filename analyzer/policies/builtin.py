@@ -38,8 +38,8 @@ def keep_value(obs, card, stage):
     for a K/Q/J/A of which two or more are held (fours), and -6 for the
     seven of trumps, which scores 10 when played in the first stage.
     """
-    rank = card % 8
-    suit = card // 8
+    rank = card & 7           # card % 8 and card // 8 without the floor-division fix-ups
+    suit = card >> 3
     trump = obs[OBS_TRUMP]
     v = 7 - rank
     if rank <= 1:
@@ -104,7 +104,7 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
     win_v = 1000
     for i in range(n_legal):
         a = legal[i]
-        card = a % 32
+        card = a & 31
         v = keep_value(obs, card, stage)
         if v < cheapest_v:
             cheapest_v = v
@@ -115,11 +115,11 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
     if lead < 0:
         if stage == 2:
             for i in range(n_legal):
-                card = legal[i] % 32
-                if card % 8 == 0 and card // 8 != trump:
+                card = legal[i] & 31
+                if card & 7 == 0 and card >> 3 != trump:
                     return legal[i]
         return cheapest
     if win >= 0:
-        if obs[OBS_BEST_CARD] % 8 <= 1 or lead % 8 <= 1 or win_v <= cheapest_v + 2:
+        if obs[OBS_BEST_CARD] & 7 <= 1 or lead & 7 <= 1 or win_v <= cheapest_v + 2:
             return win
     return cheapest
