@@ -76,7 +76,7 @@ def write_ablation_chart(df, unit: str, title: str, out_dir) -> list:
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     y = df["mean_diff"].to_numpy()
-    err = np.vstack([y - df["mean_diff_lo"].to_numpy(), df["mean_diff_hi"].to_numpy() - y])
+    err = np.clip(np.vstack([y - df["mean_diff_lo"].to_numpy(), df["mean_diff_hi"].to_numpy() - y]), 0, None)
     colors = ["tab:blue" if v >= 0 else "tab:red" for v in y]
     ax.bar(df["hint"], y, yerr=err, capsize=5, color=colors)
     ax.axhline(0, color="black", lw=0.8)

@@ -46,7 +46,8 @@ def score_distribution_chart(df, title, out_dir) -> list:
 
 def _bars(ax, labels, y, lo, hi, color="tab:blue"):
     y, lo, hi = (np.asarray(v, dtype=float) for v in (y, lo, hi))
-    ax.bar(labels, y, yerr=np.vstack([y - lo, hi - y]), capsize=5, color=color)
+    err = np.clip(np.vstack([y - lo, hi - y]), 0, None)   # rounding can leave -1e-15 at 0 % or 100 %
+    ax.bar(labels, y, yerr=err, capsize=5, color=color)
     ax.grid(axis="y", alpha=0.3)
     for i, v in enumerate(y):
         ax.annotate(f"{v:.3g}", (i, hi[i]), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=9)
@@ -108,7 +109,8 @@ def game_length_chart(df, title, out_dir) -> list:
     for i, policy in enumerate(policies):
         g = df[df.policy == policy]
         x = np.arange(len(g)) + i * width
-        ax.bar(x, g.mean_hands, width, yerr=np.vstack([g.mean_hands - g.mean_hands_lo, g.mean_hands_hi - g.mean_hands]),
+        err = np.clip(np.vstack([g.mean_hands - g.mean_hands_lo, g.mean_hands_hi - g.mean_hands]), 0, None)
+        ax.bar(x, g.mean_hands, width, yerr=err,
                capsize=4, label=policy)
     ax.set_xticks(np.arange(len(df.target.unique())) + width * (len(policies) - 1) / 2,
                   [f"to {t}" for t in df.target.unique()])

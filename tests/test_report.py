@@ -113,3 +113,17 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
 def test_report_bad_input():
     res = CliRunner().invoke(main, ["report", "--hands", "0"])
     assert res.exit_code == 1 and "--hands must be positive" in res.output
+
+
+def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
+    """A share of exactly 100 % (or 0 %) can put the CI bound a rounding error inside the
+    value; the chart must still draw (this once stopped the Rubicon report)."""
+    import pandas as pd
+
+    from analyzer import report_charts
+    y = 1.0
+    df = pd.DataFrame({"pairing": ["a vs a"], "rubicon_rate": [y], "rubicon_rate_lo": [0.99],
+                       "rubicon_rate_hi": [y - 1e-16], "saved_by_brisques": [0.0],
+                       "saved_by_brisques_lo": [1e-18], "saved_by_brisques_hi": [0.01]})
+    paths = report_charts.rubicon_rate_chart(df, "t", tmp_path)
+    assert all(p.stat().st_size > 1000 for p in paths)

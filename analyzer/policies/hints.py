@@ -53,6 +53,7 @@ from ..rules import R_BRISQUES_SCORED
 
 # parameter slots
 H1, H2, H3, H4, H5, H6, H7, H8 = range(8)
+FOUR_RANK_IDS = (0, 2, 3, 4)   # aces, kings, queens, knaves
 N_HINTS = 8
 P_DEFER_TALON = 8        # H6: hold the bézique back while more cards than this are left to draw
 P_RUBICON_RATE = 9       # H7: points a player can still hope to score per card left in the talon
@@ -108,20 +109,18 @@ def _unseen(obs):
 
 
 @njit(cache=True, _nrt=False)
-def _chance(obs, missing):
-    """Rough chance to draw ``missing`` more cards one wants: (share of the unseen cards
-    still to be drawn) ** missing; 0 in the second stage."""
-    if missing == 0:
-        return 1.0
+def draw_share(obs):
+    """Share of the cards I have not seen that I may still draw (0 in the second stage)."""
     if obs[OBS_STAGE] == 2:
         return 0.0
-    return min(1.0, 0.5 * obs[OBS_TALON_LEFT] / _unseen(obs)) ** missing
+    return min(1.0, 0.5 * obs[OBS_TALON_LEFT] / _unseen(obs))
 
 
 @njit(cache=True, _nrt=False)
-def bezique_chance(obs, k, counting):
-    """Chance to complete a bézique of multiplicity ``k`` (k Q♠ and k J♦): 0 if a missing
-    card has too few live copies (with counting, H4)."""
+def bezique_chance(obs, k, counting, share):
+    """Rough chance to complete a bézique of multiplicity ``k`` (k Q♠ and k J♦):
+    ``share`` ** (cards missing), or 0 if a missing card has too few live copies
+    (with counting, H4)."""
     missing = 0
     for t in (3, 20):
         need = k - _held(obs, t)
@@ -129,19 +128,19 @@ def bezique_chance(obs, k, counting):
             if live_copies(obs, t, counting) < need:
                 return 0.0
             missing += need
-    return _chance(obs, missing)
+    return share ** missing
 
 
 @njit(cache=True, _nrt=False)
-def sequence_chance(obs, suit, counting):
-    """Chance to complete A, 10, K, Q, J of ``suit``."""
+def sequence_chance(obs, suit, counting, share):
+    """Rough chance to complete A, 10, K, Q, J of ``suit`` (as :func:`bezique_chance`)."""
     missing = 0
     for r in range(5):
         if _held(obs, suit * 8 + r) == 0:
             if live_copies(obs, suit * 8 + r, counting) == 0:
                 return 0.0
             missing += 1
-    return _chance(obs, missing)
+    return share ** missing
 
 
 @njit(cache=True, _nrt=False)
@@ -156,35 +155,55 @@ def four_possible(obs, rank, counting):
 
 
 @njit(cache=True, _nrt=False)
-def _dead(obs, t, trump):
+def alive_mask(obs, trump):
+    """Bits of what can still be completed, counting the cards (H4): 1 << i four of
+    FOUR_RANK_IDS[i] (aces, kings, queens, knaves); 16 a bézique needing a J♦ (for a Q♠
+    held); 32 one needing a Q♠; 64 the trump sequence."""
+    m = 0
+    for i in range(4):
+        if four_possible(obs, FOUR_RANK_IDS[i], True):
+            m |= 1 << i
+    if _held(obs, 20) + live_copies(obs, 20, True) > 0:
+        m |= 16
+    if _held(obs, 3) + live_copies(obs, 3, True) > 0:
+        m |= 32
+    if trump >= 0 and sequence_chance(obs, trump, True, 1.0) > 0:
+        m |= 64
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _dead(obs, t, trump, alive):
     """H4: every combination ``t`` could join has become impossible."""
-    r = t % 8
+    r = t & 7
     if r > 4:
         return False
     if r == 2 or r == 3:                       # marriage partner still to be had
-        partner = (t // 8) * 8 + (5 - r)
+        partner = (t >> 3) * 8 + (5 - r)
         if _held(obs, partner) + live_copies(obs, partner, True) > 0:
             return False
-    if r != 1 and four_possible(obs, r, True):
+    if r != 1 and (alive >> (0 if r == 0 else r - 1)) & 1:
         return False
-    if t == 3 or t == 20:
-        other = 20 if t == 3 else 3
-        if _held(obs, other) + live_copies(obs, other, True) > 0:
-            return False
-    if trump == t // 8 and sequence_chance(obs, trump, True) > 0:
+    if (t == 3 and alive & 16) or (t == 20 and alive & 32):
+        return False
+    if trump == t >> 3 and alive & 64:
         return False
     return True
 
 
 @njit(cache=True, _nrt=False)
 def hint_bonuses(obs, params):
-    """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus) of H3/H5."""
+    """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus, whether the
+    trump sequence can still be completed) for H3/H4/H5."""
     counting = params[H4] > 0
     ace = 0.0
     bez = 0.0
     seq = 0.0
     if obs[OBS_STAGE] != 1:
-        return ace, bez, seq
+        return ace, bez, seq, 0
+    share = draw_share(obs)
+    trump = obs[OBS_TRUMP]
+    alive = alive_mask(obs, trump) if params[H4] > 0 else 0
     if params[H3] > 0:
         aces = 0
         for s in range(4):
@@ -192,31 +211,31 @@ def hint_bonuses(obs, params):
         if aces >= 2 and four_possible(obs, 0, counting):
             ace = 15.0 * params[H3]
     if params[H5] > 0:
-        bez = params[H5] * (40.0 * bezique_chance(obs, 1, counting)
-                            + 500.0 * bezique_chance(obs, 2, counting)) / 20.0
-        if obs[OBS_TRUMP] >= 0:
-            seq = params[H5] * 250.0 * sequence_chance(obs, obs[OBS_TRUMP], counting) / 20.0
-    return ace, bez, seq
+        bez = params[H5] * (40.0 * bezique_chance(obs, 1, counting, share)
+                            + 500.0 * bezique_chance(obs, 2, counting, share)) / 20.0
+        if trump >= 0:
+            seq = params[H5] * 250.0 * sequence_chance(obs, trump, counting, share) / 20.0
+    return ace, bez, seq, alive
 
 
 @njit(cache=True, _nrt=False)
-def keep_value(obs, params, t, ace, bez, seq):
+def keep_value(obs, params, t, ace, bez, seq, alive):
     """What keeping card ``t`` is worth to me (play heuristics); bonuses from hint_bonuses."""
     trump = obs[OBS_TRUMP]
-    v = 7.0 - t % 8                                # baseline: rank strength
-    if t % 8 <= 1:
+    v = 7.0 - (t & 7)                              # baseline: rank strength
+    if t & 7 <= 1:
         v += 10.0 * params[H2]                     # H2: a brisque given away costs 20
-    if t // 8 == trump:
+    if t >> 3 == trump:
         v += 4.0 * params[H2]                      # trumps win brisques later
     if obs[OBS_STAGE] != 1:
         return v
-    if t % 8 == 0:
+    if t & 7 == 0:
         v += ace
     if t == 3 or t == 20:
         v += bez
-    if t // 8 == trump and t % 8 <= 4:
+    if t >> 3 == trump and t & 7 <= 4:
         v += seq
-    if params[H4] > 0 and _dead(obs, t, trump):
+    if params[H4] > 0 and _dead(obs, t, trump, alive):
         v -= 2.0 * params[H4]
     return v
 
@@ -224,9 +243,9 @@ def keep_value(obs, params, t, ace, bez, seq):
 @njit(cache=True, _nrt=False)
 def keep_values(obs, params, out):
     """Fill ``out[t]`` with :func:`keep_value` for every card type (for inspection)."""
-    ace, bez, seq = hint_bonuses(obs, params)
+    ace, bez, seq, alive = hint_bonuses(obs, params)
     for t in range(32):
-        out[t] = keep_value(obs, params, t, ace, bez, seq)
+        out[t] = keep_value(obs, params, t, ace, bez, seq, alive)
 
 
 @njit(cache=True, _nrt=False)
@@ -297,7 +316,7 @@ def _meld_choice(obs, legal, n_legal, rules, params):
 @njit(cache=True, _nrt=False)
 def _sure_winner(obs, card):
     """No higher card of its suit is left out of my hand (played or on my side)."""
-    suit = card // 8
+    suit = card >> 3
     for t in range(suit * 8, card):
         if obs[OBS_PACKS] - obs[OBS_PLAYED + t] - obs[OBS_HAND + t] > 0:
             return False
@@ -312,7 +331,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
     if decision == D_MELD:
         return _meld_choice(obs, legal, n_legal, rules, params)
-    ace, bez, seq = hint_bonuses(obs, params)
+    ace, bez, seq, alive = hint_bonuses(obs, params)
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
@@ -322,21 +341,21 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         sure = -1
         sure_v = -1e9
         for i in range(n_legal):
-            card = legal[i] % 32
-            v = keep_value(obs, params, card, ace, bez, seq)
+            card = legal[i] & 31
+            v = keep_value(obs, params, card, ace, bez, seq, alive)
             if v < best_v:
                 best_v = v
                 best = legal[i]
-            if stage == 2 and params[H8] > 0 and _sure_winner(obs, card) and card // 8 != trump:
-                if card % 8 > sure_v:
+            if stage == 2 and params[H8] > 0 and _sure_winner(obs, card) and card >> 3 != trump:
+                if card & 7 > sure_v:
                     sure = legal[i]
-                    sure_v = card % 8
+                    sure_v = card & 7
         if stage == 2 and params[H8] > 0 and sure >= 0:
             return sure                                # H8: cash a sure winner, the lowest one
         return best
     # following: compare winning cheaply with giving the cheapest card
     top = obs[OBS_BEST_CARD]
-    trick_brisques = 1 if top % 8 <= 1 else 0
+    trick_brisques = 1 if top & 7 <= 1 else 0
     gain = 10.0 * params[H2] * trick_brisques * 2     # taking it swings 20 per brisque
     if stage == 1 and params[H1] > 0:
         gain += params[H1] * pending_declaration(obs) / 4.0
@@ -345,11 +364,11 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
     best = legal[0]
     best_v = -1e9
     for i in range(n_legal):
-        card = legal[i] % 32
-        v = -keep_value(obs, params, card, ace, bez, seq)
+        card = legal[i] & 31
+        v = -keep_value(obs, params, card, ace, bez, seq, alive)
         if beats(card, top, trump):
-            v += gain + (10.0 * params[H2] if card % 8 <= 1 else 0.0)
-        elif card % 8 <= 1:
+            v += gain + (10.0 * params[H2] if card & 7 <= 1 else 0.0)
+        elif card & 7 <= 1:
             v -= 10.0 * params[H2]                    # H2: never give a brisque away
         if v > best_v:
             best_v = v
