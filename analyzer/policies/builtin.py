@@ -30,13 +30,27 @@ def random_policy(obs, legal, n_legal, rules, params, rng):
 
 
 @njit(cache=True, _nrt=False)
-def keep_value(obs, card, stage):
+def rank_pairs(obs):
+    """Bit r set when two or more cards of rank r are held (hand + table), r in A, K, Q, J."""
+    m = 0
+    for rank in (0, 2, 3, 4):
+        held = 0
+        for s in range(4):
+            held += obs[OBS_HAND + s * 8 + rank] + obs[OBS_TABLE + s * 8 + rank]
+        if held >= 2:
+            m |= 1 << rank
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def keep_value(obs, card, stage, pairs):
     """How much the holder loses by giving up ``card`` (greedy's play heuristic).
 
     Rank strength, +10 for a brisque, +8 for a trump; in the first stage +5
     for Q♠/J♦ (bézique), +4 for a K or Q whose marriage partner is held, +3
     for a K/Q/J/A of which two or more are held (fours), and -6 for the
     seven of trumps, which scores 10 when played in the first stage.
+    ``pairs`` is :func:`rank_pairs` of the position (computed once per decision).
     """
     rank = card & 7           # card % 8 and card // 8 without the floor-division fix-ups
     suit = card >> 3
@@ -53,12 +67,8 @@ def keep_value(obs, card, stage):
             partner = suit * 8 + (5 - rank)
             if obs[OBS_HAND + partner] + obs[OBS_TABLE + partner] > 0:
                 v += 4
-        if rank <= 4 and rank != 1:
-            held = 0
-            for s in range(4):
-                held += obs[OBS_HAND + s * 8 + rank] + obs[OBS_TABLE + s * 8 + rank]
-            if held >= 2:
-                v += 3
+        if (pairs >> rank) & 1:
+            v += 3
         if suit == trump and rank == 7:
             v -= 6
     return v
@@ -98,6 +108,7 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
+    pairs = rank_pairs(obs) if stage == 1 else 0
     cheapest = legal[0]
     cheapest_v = 1000
     win = -1
@@ -105,7 +116,7 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
     for i in range(n_legal):
         a = legal[i]
         card = a & 31
-        v = keep_value(obs, card, stage)
+        v = keep_value(obs, card, stage, pairs)
         if v < cheapest_v:
             cheapest_v = v
             cheapest = a
