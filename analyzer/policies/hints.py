@@ -81,12 +81,12 @@ def default_params() -> np.ndarray:
     return p
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _held(obs, t):
     return obs[OBS_HAND + t] + obs[OBS_TABLE + t]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def live_copies(obs, t, counting):
     """Copies of ``t`` I may still get: not held, not played, not on an opponent's
     table when ``counting`` (H4); only 'not held' otherwise."""
@@ -116,7 +116,7 @@ def draw_share(obs):
     return min(1.0, 0.5 * obs[OBS_TALON_LEFT] / _unseen(obs))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def bezique_chance(obs, k, counting, share):
     """Rough chance to complete a bézique of multiplicity ``k`` (k Q♠ and k J♦):
     ``share`` ** (cards missing), or 0 if a missing card has too few live copies
@@ -131,7 +131,7 @@ def bezique_chance(obs, k, counting, share):
     return share ** missing
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def sequence_chance(obs, suit, counting, share):
     """Rough chance to complete A, 10, K, Q, J of ``suit`` (as :func:`bezique_chance`)."""
     missing = 0
@@ -143,7 +143,7 @@ def sequence_chance(obs, suit, counting, share):
     return share ** missing
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def four_possible(obs, rank, counting):
     """Whether four of ``rank`` can still be completed (H3/H4)."""
     have = 0
@@ -172,7 +172,7 @@ def alive_mask(obs, trump):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _dead(obs, t, trump, alive):
     """H4: every combination ``t`` could join has become impossible."""
     r = t & 7
@@ -208,17 +208,19 @@ def hint_bonuses(obs, params):
         aces = 0
         for s in range(4):
             aces += _held(obs, s * 8)
-        if aces >= 2 and four_possible(obs, 0, counting):
+        # with counting, alive_mask has already answered "can four aces still be made?"
+        possible = alive & 1 if counting else four_possible(obs, 0, False)
+        if aces >= 2 and possible:
             ace = 15.0 * params[H3]
     if params[H5] > 0:
         bez = params[H5] * (40.0 * bezique_chance(obs, 1, counting, share)
                             + 500.0 * bezique_chance(obs, 2, counting, share)) / 20.0
-        if trump >= 0:
+        if trump >= 0 and (alive & 64 or not counting):
             seq = params[H5] * 250.0 * sequence_chance(obs, trump, counting, share) / 20.0
     return ace, bez, seq, alive
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def keep_value(obs, params, t, ace, bez, seq, alive):
     """What keeping card ``t`` is worth to me (play heuristics); bonuses from hint_bonuses."""
     trump = obs[OBS_TRUMP]
