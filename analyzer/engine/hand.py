@@ -602,7 +602,10 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 _track_double(G, P, s, card)
                 drawn[i] = card
                 _record_event(ev, G, E_DRAW, s, card, 0, 0, 0)
-            if rules[R_CARTE_BLANCHE]:
+            showing = G[G_NSCRIPT] >= 0          # a replay may hold a (wrong) show here
+            for i in range(n):
+                showing |= P[i, P_CARTE] == 1
+            if rules[R_CARTE_BLANCHE] and showing:
                 if _carte_round(rules, G, P, T, obs, ev, talon, winner, drawn, legal, p0, p1,
                                 p2, p3, params, rngs, script, req_t, req_n) < 0:
                     return G[G_STATUS]
