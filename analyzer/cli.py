@@ -36,6 +36,16 @@ def _parse_rule_options(items) -> dict:
     return out
 
 
+def _check_run(hands: int, seed: int, threads: int | None = None) -> None:
+    """One clear error for a bad --hands, --seed or --threads."""
+    if hands <= 0:
+        raise click.ClickException(f"--hands must be positive, got {hands}")
+    if seed < 0:
+        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    if threads is not None and threads < 1:
+        raise click.ClickException(f"--threads must be >= 1, got {threads}")
+
+
 def _rules(variant: str, rule_items) -> RuleSet:
     try:
         return preset(variant, **_parse_rule_options(rule_items))
@@ -101,12 +111,7 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     from .simulate import simulate as run
     from .stats import format_rubicon, format_summary
 
-    if hands <= 0:
-        raise click.ClickException(f"--hands must be positive, got {hands}")
-    if seed < 0:
-        raise click.ClickException(f"--seed must be >= 0, got {seed}")
-    if threads is not None and threads < 1:
-        raise click.ClickException(f"--threads must be >= 1, got {threads}")
+    _check_run(hands, seed, threads)
     rules = _rules(variant, rule_items)
     specs = _policies(policy_names, rules)
     with tqdm(total=hands, unit="hand", unit_scale=True, desc="simulate", file=sys.stderr,
@@ -254,10 +259,7 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
 
     if len(policy_names) < 2:
         raise click.ClickException("give at least two policies to compare")
-    if hands <= 0:
-        raise click.ClickException(f"--hands must be positive, got {hands}")
-    if seed < 0:
-        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    _check_run(hands, seed, threads)
     rules = _rules(variant, rule_items)
     specs = [_policies([n], rules)[0] for n in policy_names]
     n_pairs = len(specs) * (len(specs) - 1) // 2
@@ -312,10 +314,7 @@ def ablate(variant, rule_items, hands, seed, threads, out):
     from .output import write_table
     from .plots import write_ablation_chart
 
-    if hands <= 0:
-        raise click.ClickException(f"--hands must be positive, got {hands}")
-    if seed < 0:
-        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    _check_run(hands, seed, threads)
     rules = _rules(variant, rule_items)
     with tqdm(total=hands * 8, unit="deal", unit_scale=True, desc="ablate", file=sys.stderr,
               disable=None) as bar:
@@ -350,10 +349,7 @@ def odds(variant, rule_items, hands, seed, out):
     from .exact import odds_table
     from .output import write_table
 
-    if hands <= 0:
-        raise click.ClickException(f"--hands must be positive, got {hands}")
-    if seed < 0:
-        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    _check_run(hands, seed)
     rules = _rules(variant, rule_items)
     df = odds_table(rules, hands, seed)
     click.echo(f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI")
@@ -390,12 +386,7 @@ def report(variant, rule_items, hands, seed, threads, out):
     from .report import PAIRINGS, write_report
     from .simulate import SimulationError
 
-    if hands <= 0:
-        raise click.ClickException(f"--hands must be positive, got {hands}")
-    if seed < 0:
-        raise click.ClickException(f"--seed must be >= 0, got {seed}")
-    if threads is not None and threads < 1:
-        raise click.ClickException(f"--threads must be >= 1, got {threads}")
+    _check_run(hands, seed, threads)
     rules = _rules(variant, rule_items)
     out = out or f"results/report-{rules.name}"
     command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
