@@ -14,19 +14,17 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from .engine.batch import run_batch
 from .engine.layout import (
     REC_LAST_WINNER,
     REC_SEAT,
     REC_SEAT_W,
-    REC_W,
     RS_BRISQ,
     RS_SCORE,
-    ST_ILLEGAL_POLICY,
 )
 from .game import rubicon_results
-from .policies.registry import N_PARAMS, PolicySpec, resolve_policy
+from .policies.registry import PolicySpec, resolve_policy
 from .rules import RuleSet
+from .simulate import play_records
 from .stats import Z95, wilson_ci
 
 CHUNK = 4096
@@ -100,28 +98,9 @@ def _points(rules: RuleSet, rec: np.ndarray):
     return score[:, 0], score[:, 1], winner
 
 
-def _play(rules_arr, seed, start, count, first: PolicySpec, second: PolicySpec):
-    rec = np.zeros((count, REC_W), np.int32)
-    err = np.zeros(4, np.int64)
-    params = np.zeros((4, N_PARAMS))
-    for s, spec in enumerate((first, second, first, second)):
-        params[s, :len(spec.params)] = spec.params
-    status = run_batch(rules_arr, np.uint64(seed), start, count, first.function, second.function,
-                       first.function, second.function, params, rec, err)
-    if status == ST_ILLEGAL_POLICY:
-        from .actions import action_str
-        from .simulate import DECISION_NAMES, SimulationError
-        hand, seat, action, decision = (int(x) for x in err)
-        name = (first, second)[seat % 2].name
-        raise SimulationError(f"policy {name!r} (seat {seat}) returned an illegal action "
-                              f"{action_str(action)} at a {DECISION_NAMES.get(decision, decision)} "
-                              f"decision in hand {hand}")
-    return rec
-
-
 def _pair_chunk(rules, rules_arr, seed, start, count, a, b) -> PairTally:
-    r1 = _play(rules_arr, seed, start, count, a, b)     # A in seat 0
-    r2 = _play(rules_arr, seed, start, count, b, a)     # A in seat 1, same deals
+    r1 = play_records(rules_arr, seed, start, count, [a, b])   # A in seat 0
+    r2 = play_records(rules_arr, seed, start, count, [b, a])   # A in seat 1, same deals
     a1, b1, w1 = _points(rules, r1)
     b2, a2, w2 = _points(rules, r2)
     diff = ((a1 - b1) + (a2 - b2)) / 2.0

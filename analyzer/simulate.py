@@ -54,7 +54,7 @@ class Result:
         return tables(self)
 
 
-def _policy_arrays(specs: list[PolicySpec], n_seats: int):
+def _policy_arrays(specs: list[PolicySpec]):
     funcs = [specs[s % len(specs)].function for s in range(MAX_SEATS)]
     params = np.zeros((MAX_SEATS, N_PARAMS))
     for s in range(MAX_SEATS):
@@ -63,7 +63,10 @@ def _policy_arrays(specs: list[PolicySpec], n_seats: int):
     return funcs, params
 
 
-def _play_chunk(rules, rules_arr, seed, start, count, funcs, params, specs, keep):
+def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndarray:
+    """Play hands ``start .. start+count-1`` with ``specs`` (one per seat, repeated round the
+    table) and return their records; an illegal policy action raises SimulationError."""
+    funcs, params = _policy_arrays(specs)
     rec = np.zeros((count, REC_W), np.int32)
     err = np.zeros(4, np.int64)
     status = run_batch(rules_arr, np.uint64(seed), start, count, funcs[0], funcs[1], funcs[2],
@@ -75,6 +78,11 @@ def _play_chunk(rules, rules_arr, seed, start, count, funcs, params, specs, keep
             f"{action_str(action)} at a {DECISION_NAMES.get(decision, decision)} decision in hand {hand}")
     if status != 0:
         raise SimulationError(f"hand kernel stopped with status {status} at hand {err[0]}")
+    return rec
+
+
+def _play_chunk(rules, rules_arr, seed, start, count, specs, keep):
+    rec = play_records(rules_arr, seed, start, count, specs)
     return Tallies.from_records(rec, rules), (rec if keep else None), compact_for_games(rec)
 
 
@@ -97,7 +105,6 @@ def simulate(rules: RuleSet, policies, hands: int, seed: int, threads: int | Non
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
     rules_arr = rules.to_array()
-    funcs, params = _policy_arrays(specs, rules.players)
     total = Tallies(rules.players)
     kept = []
     starts = list(range(0, hands, CHUNK))
@@ -105,8 +112,8 @@ def simulate(rules: RuleSet, policies, hands: int, seed: int, threads: int | Non
     chain = GameChainer() if rules.brisques == "scored" and rules.players == 2 else None
 
     def job(start):
-        return _play_chunk(rules, rules_arr, seed, start, min(CHUNK, hands - start), funcs,
-                           params, specs, keep_records)
+        return _play_chunk(rules, rules_arr, seed, start, min(CHUNK, hands - start), specs,
+                           keep_records)
 
     with ThreadPoolExecutor(max_workers=threads) as pool:
         for start, (tally, rec, compact) in zip(starts, pool.map(job, starts)):
