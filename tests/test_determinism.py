@@ -35,3 +35,25 @@ def test_policies_see_the_same_deals():
     rules = preset("ordinary")
     assert dealt_spec(rules, 5, 17).hands == dealt_spec(rules, 5, 17).hands
     assert dealt_spec(rules, 5, 17).hands != dealt_spec(rules, 5, 18).hands
+
+
+def test_remainder_without_division_is_exact():
+    """rng.mod_small (Barrett reduction) equals ``x % n`` for every n the engine draws with,
+    on random words and on the words next to multiples of n, where an off-by-one would show."""
+    from numba import njit
+
+    from analyzer.engine.rng import RECIP_MAX, mod_small
+
+    @njit
+    def mismatches(xs):
+        bad = 0
+        for x in xs:
+            for n in range(1, RECIP_MAX + 1):
+                bad += mod_small(x, n) != x % np.uint64(n)
+        return bad
+
+    top = 2**64 - 1
+    edges = [m for n in range(1, RECIP_MAX + 1) for m in (top // n * n, top // n * n - 1)]
+    xs = np.concatenate([np.random.default_rng(5).integers(0, top, 20_000, np.uint64, endpoint=True),
+                         np.array(edges + [0, 1, top, 2**63, 2**63 - 1], np.uint64)])
+    assert mismatches(xs) == 0
