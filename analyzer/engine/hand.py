@@ -312,14 +312,8 @@ def _decide(rules, G, P, T, obs, talon, s, decision, legal, nleg, lead, best, be
         return legal[0]
     n = G[G_NSEATS]
     _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared)
-    if s == 0:
-        a = p0(obs[0], legal, nleg, rules, params[0], rngs[0])
-    elif s == 1:
-        a = p1(obs[1], legal, nleg, rules, params[1], rngs[1])
-    elif s == 2:
-        a = p2(obs[2], legal, nleg, rules, params[2], rngs[2])
-    else:
-        a = p3(obs[3], legal, nleg, rules, params[3], rngs[3])
+    policy = p0 if s == 0 else (p1 if s == 1 else (p2 if s == 2 else p3))
+    a = policy(obs[s], legal, nleg, rules, params[s], rngs[s])
     if not _in(legal, nleg, a):
         return _error(G, ST_ILLEGAL_POLICY, G[G_TRICK], s, 0, X_ILLEGAL_ACTION, a, decision)
     return a

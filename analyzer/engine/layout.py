@@ -86,7 +86,9 @@ P_HELD_DBL = 94          # 1 + tricks played when the seat first held 2 Q♠ and
 P_DBL_MISS = 95          # held a double bézique but never scored it: 1 a card was played, 2 talon ran out
 P_FIRST_B = 96           # 3: trick (from 1) after which a double / treble / quadruple bézique was first scored (0: never)
 P_MELD_CAND = 99         # bitmask of combinations that may be feasible (a superset; see melds)
-P_W = 100
+P_HAND_MASK = 100        # bit t set while the hand holds card t (read with state.card_mask)
+P_TABLE_MASK = 101       # bit t set while the table holds card t
+P_W = 102
 
 # --- table slots (int32 array T[seat, slot]) ---------------------------------
 T_CARD, T_M, T_B, T_F, T_SCORED = range(5)   # card; level reached in class M, B, F

@@ -4,9 +4,9 @@ A result therefore depends only on the master seed and the hand index, never
 on the number of threads or on how the hands were split (DESIGN.md).
 """
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from .bits import mul_high
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -17,19 +17,6 @@ STREAM_DEAL = 0          # stream 1 + seat: that seat's policy
 # (a 64-bit division costs some 40 cycles, and every deal makes 31 * packs of them).
 RECIP_MAX = 128
 RECIPROCAL = np.array([0] + [(2**64 - 1) // n for n in range(1, RECIP_MAX + 1)], np.uint64)
-
-
-@intrinsic
-def mul_high(typingctx, a, b):
-    """The high 64 bits of the 128-bit product of two uint64 (one ``mul`` instruction)."""
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        wide = ir.IntType(128)
-        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
-        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
-
-    return sig, codegen
 
 
 @njit(cache=True, _nrt=False)

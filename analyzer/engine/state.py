@@ -4,6 +4,7 @@ The engine's truth is P (counts per seat) and T (table slots with the level
 each card reached in classes M, B, F). Each seat's observation array mirrors
 what that seat may see, updated incrementally so a decision costs no copying.
 """
+import numpy as np
 from numba import njit
 
 from .layout import (
@@ -11,8 +12,10 @@ from .layout import (
     OBS_PLAYED,
     OBS_TABLE,
     P_HAND,
+    P_HAND_MASK,
     P_NTABLE,
     P_TABLE,
+    P_TABLE_MASK,
     T_B,
     T_CARD,
     T_F,
@@ -32,16 +35,33 @@ def rel_seat(seat, viewer, n):
     return d + n if d < 0 else d
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def card_mask(P, s, slot):
+    """Seat ``s``'s P_HAND_MASK or P_TABLE_MASK as a non-negative int64 (bit t: card t)."""
+    return np.int64(P[s, slot]) & 0xFFFFFFFF
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _sync_mask(P, s, slot, counts, card):
+    bit = np.int64(1) << card
+    m = card_mask(P, s, slot) & ~bit
+    if P[s, counts + card] > 0:
+        m |= bit
+    P[s, slot] = m          # stored as int32: bit 31 becomes the sign, card_mask undoes it
+
+
 @njit(cache=True, _nrt=False)
 def add_hand(P, obs, s, card, delta):
     """Change seat ``s``'s hidden hand count of ``card`` by ``delta``."""
     P[s, P_HAND + card] += delta
+    _sync_mask(P, s, P_HAND_MASK, P_HAND, card)
     obs[s, OBS_HAND + card] += delta
 
 
 @njit(cache=True, _nrt=False)
 def _add_table_count(P, obs, n, s, card, delta):
     P[s, P_TABLE + card] += delta
+    _sync_mask(P, s, P_TABLE_MASK, P_TABLE, card)
     for v in range(n):
         obs[v, OBS_TABLE + 32 * rel_seat(s, v, n) + card] += delta
 

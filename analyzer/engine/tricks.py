@@ -2,11 +2,13 @@
 import numpy as np
 from numba import njit
 
+from .bits import trailing_zeros
 from .layout import (
     A_PLAY_TABLE,
     P_HAND,
-    P_NTABLE,
+    P_HAND_MASK,
     P_TABLE,
+    P_TABLE_MASK,
     X_MUST_FOLLOW,
     X_MUST_OVERTRUMP,
     X_MUST_TRUMP,
@@ -15,6 +17,7 @@ from .layout import (
     X_NOT_ON_TABLE,
     X_TABLE_TAKEN_BACK,
 )
+from .state import card_mask
 
 
 @njit(cache=True, _nrt=False)
@@ -30,64 +33,40 @@ def beats(card, best, trump):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _append_bits(legal, n, bits, offset):
+    """Append ``offset + t`` for every bit t of ``bits``, lowest first; return the new count."""
+    while bits != 0:
+        legal[n] = offset + trailing_zeros(bits)
+        n += 1
+        bits &= bits - 1
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def legal_plays(P, s, stage, lead, best, trump, legal):
-    """Fill ``legal`` with seat ``s``'s legal plays; return how many.
+    """Fill ``legal`` with seat ``s``'s legal plays, in card order; return how many.
 
     First stage: any card, from hand (t) or table (32 + t) (R2.4, R2.7).
     Second stage, following: follow suit and win if possible, else trump
     (overtrumping a trump already played if possible), else anything (R2.20).
     """
+    hand = card_mask(P, s, P_HAND_MASK)
     if stage == 1 or lead < 0:
-        # Branch-free compaction: every slot is written, the count advances only for a
-        # held card (slots past it are scratch); the obvious branchy loop mispredicts on
-        # almost every card. An unsigned count spares numba's negative-index fix-up.
-        u = np.uint64(0)
-        for t in range(32):
-            legal[u] = t
-            u += np.uint64(1) if P[s, P_HAND + t] > 0 else np.uint64(0)
-        if stage == 1 and P[s, P_NTABLE] > 0:
-            for t in range(32):
-                legal[u] = A_PLAY_TABLE + t
-                u += np.uint64(1) if P[s, P_TABLE + t] > 0 else np.uint64(0)
-        return np.int64(u)
-    n = 0
-    led = lead >> 3
-    base = led * 8
-    has_suit = False
-    for t in range(base, base + 8):
-        if P[s, P_HAND + t] > 0:
-            has_suit = True
-    if has_suit:
-        if best >> 3 == led:
-            for t in range(base, best):          # higher cards of the suit led
-                if P[s, P_HAND + t] > 0:
-                    legal[n] = t
-                    n += 1
-        if n == 0:
-            for t in range(base, base + 8):
-                if P[s, P_HAND + t] > 0:
-                    legal[n] = t
-                    n += 1
+        n = _append_bits(legal, 0, hand, 0)
+        if stage == 1:
+            n = _append_bits(legal, n, card_mask(P, s, P_TABLE_MASK), A_PLAY_TABLE)
         return n
-    if trump >= 0:
-        tb = trump * 8
-        if best >> 3 == trump:
-            for t in range(tb, best):
-                if P[s, P_HAND + t] > 0:
-                    legal[n] = t
-                    n += 1
-        if n == 0:
-            for t in range(tb, tb + 8):
-                if P[s, P_HAND + t] > 0:
-                    legal[n] = t
-                    n += 1
-        if n > 0:
-            return n
-    for t in range(32):
-        if P[s, P_HAND + t] > 0:
-            legal[n] = t
-            n += 1
-    return n
+    for suit in (lead >> 3, trump):          # follow suit, else trump (R2.20)
+        if suit < 0:
+            break
+        held = hand & (0xFF << (suit * 8))
+        if held != 0:
+            if best >> 3 == suit:
+                higher = held & ((np.int64(1) << best) - 1)   # lower type = higher card
+                if higher != 0:
+                    return _append_bits(legal, 0, higher, 0)
+            return _append_bits(legal, 0, held, 0)
+    return _append_bits(legal, 0, hand, 0)
 
 
 @njit(cache=True, _nrt=False)
