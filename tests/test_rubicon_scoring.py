@@ -1,4 +1,6 @@
 """R3.9: Rubicon game scores."""
+import itertools
+
 import numpy as np
 
 from analyzer.game import rubicon_result, rubicon_results, trunc100
@@ -48,14 +50,54 @@ def test_R3_8_brisques_break_a_tie():
     assert r["winner"] == 0 and not r["brisques_broke_tie"]
 
 
-def test_vectorised_matches_scalar():
+def numpy_reference(totals, brisques, last):
+    """R3.9 written independently, as whole-array numpy operations (the engine scores one
+    game at a time with branches)."""
+    t = np.asarray(totals, dtype=np.int64)
+    b = np.asarray(brisques, dtype=np.int64)
+    last = np.asarray(last, dtype=np.int64)
+    idx = np.arange(len(t))
+    tie = t[:, 0] == t[:, 1]
+    btie = b[:, 0] == b[:, 1]
+    winner = np.where(~tie, (t[:, 1] > t[:, 0]).astype(np.int64),
+                      np.where(~btie, (b[:, 1] > b[:, 0]).astype(np.int64), last))
+    broke_tie = tie & ~btie
+    loser = 1 - winner
+    w, l = t[idx, winner], t[idx, loser]
+    wb, lb = w + b[idx, winner], l + b[idx, loser]
+    rubicon = lb < 1000
+    saved = ~rubicon & (l < 1000)
+    flip = saved & ((lb > wb) | ((lb == wb) & (last == loser)))
+    flip_rubicon = flip & (wb < 1000)
+
+    def tr(x):
+        return x // 100 * 100
+
+    points = np.where(rubicon | flip_rubicon, tr(w) + tr(l) + 1300,
+                      np.where(saved, np.abs(tr(wb) - tr(lb)) + 500, tr(w) - tr(l) + 500))
+    points = np.where(saved & ~flip_rubicon & flip, tr(lb) - tr(wb) + 500, points)
+    return {"winner": np.where(flip, loser, winner), "points": points,
+            "rubicon": rubicon | flip_rubicon, "brisques_saved": saved & ~flip_rubicon,
+            "brisques_broke_tie": broke_tie}
+
+
+def test_engine_scorer_matches_numpy_reference():
+    """Random games and a grid around every boundary (999/1000, 90/100, ties)."""
     rng = np.random.default_rng(3)
     n = 20000
     totals = rng.integers(0, 260, size=(n, 2)) * 10
     brisques = rng.integers(0, 33, size=(n, 2)) * 10
     last = rng.integers(0, 2, size=n)
-    vec = rubicon_results(totals, brisques, last)
-    for i in range(n):
-        r = rubicon_result(list(totals[i]), list(brisques[i]), int(last[i]))
-        for key in r:
-            assert vec[key][i] == r[key], (key, totals[i], brisques[i], last[i])
+    grid = np.array(list(itertools.product([0, 500, 890, 900, 990, 999, 1000, 1090, 1100, 1290],
+                                           repeat=2)))
+    for b0, b1, lw in itertools.product([0, 10, 100, 110, 320], [0, 10, 100, 320], (0, 1)):
+        totals = np.concatenate([totals, grid])
+        brisques = np.concatenate([brisques, np.tile([b0, b1], (len(grid), 1))])
+        last = np.concatenate([last, np.full(len(grid), lw)])
+    got = rubicon_results(totals, brisques, last)
+    want = numpy_reference(totals, brisques, last)
+    for key in want:
+        np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+    i = 12345
+    one = rubicon_result(list(totals[i]), list(brisques[i]), int(last[i]))
+    assert one == {key: got[key][i] for key in want}

@@ -1,0 +1,156 @@
+"""Per-hand records -> integer sums in one pass over the rows (see analyzer.tallies).
+
+The histogram bins are defined here, not in analyzer.tallies, so that numba folds
+them into the kernel and its cache is dropped when they change.
+"""
+import numpy as np
+from numba import njit
+
+from .games import rubicon_game
+from .layout import (
+    N_COMBOS,
+    REC_DEALER,
+    REC_LAST_WINNER,
+    REC_SEAT,
+    REC_SEAT_W,
+    REC_TRUMP,
+    REC_TRUMP_HOW,
+    REC_TRUMP_TRICK,
+    RS_BEZ_MAX,
+    RS_BRISQ,
+    RS_CARTE,
+    RS_DBL_MISS,
+    RS_FIRST_B,
+    RS_HELD_DBL,
+    RS_LAST,
+    RS_NDECL,
+    RS_RECV_JD,
+    RS_RECV_QS,
+    RS_SCORE,
+    RS_SEVEN,
+)
+
+SCORE_BIN = 10
+SCORE_BINS = 400         # hand scores 0 .. 3990 in bins of 10 (the last bin takes the rest)
+GAME_BIN = 100
+GAME_BINS = 120          # Rubicon game scores 0 .. 11900 in bins of 100
+TRICK_BINS = 66          # trick numbers 0 (never) .. 64
+
+
+@njit(cache=True, nogil=True)
+def tally_hands(rec, n_seats, combo_points, rubicon,
+                score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
+                double_bezique, declarations, decl_points, dealer_score, dealer_score_sq,
+                dealer_hands, score_hist, carte_blanche, bezique_level, trump_how, trump_trick,
+                first_bezique, held_double, missed_played, missed_talon, received,
+                reg_sx, reg_sy, reg_sxx, reg_sxy, reg_syy, winner_changed,
+                game_wins, game_net, game_net_sq, rubiconed, winner_points, winner_points_sq,
+                brisques_saved, brisques_broke_tie, game_hist):
+    """Add the hands of ``rec`` (rows of layout.REC_*) into the zeroed sums named as the
+    fields of Tallies (scalars as 0-d arrays).
+
+    ``combo_points[1 + suit, c]`` are the points of combination ``c`` with ``suit`` as
+    trumps (row 0: no trump fixed). Brisques count 10 points each. With two seats the
+    brisque-value regression is summed too: on the hand margins, or with ``rubicon`` on
+    each hand scored as a Rubicon game (R3.9), whose sums are added as well.
+    """
+    n_rows = rec.shape[0]
+    by_trump = np.zeros((n_seats, 5, N_COMBOS), np.int64)    # declarations by trump suit + 1
+    recv_hist = np.zeros((n_seats, 5), np.int64)             # min(Q♠, J♦ received), capped at 4
+    for i in range(n_rows):
+        trump = rec[i, REC_TRUMP]
+        dealer = rec[i, REC_DEALER]
+        best = rec[i, REC_SEAT + RS_SCORE]
+        for s in range(1, n_seats):
+            best = max(best, rec[i, REC_SEAT + s * REC_SEAT_W + RS_SCORE])
+        n_best = 0
+        for s in range(n_seats):
+            b = REC_SEAT + s * REC_SEAT_W
+            sc = np.int64(rec[i, b + RS_SCORE])
+            br = np.int64(rec[i, b + RS_BRISQ]) * 10
+            sv = np.int64(rec[i, b + RS_SEVEN])
+            n_best += sc == best
+            score[s] += sc
+            score_sq[s] += sc * sc
+            brisques[s] += br
+            brisques_sq[s] += br * br
+            seven[s] += sv
+            seven_sq[s] += sv * sv
+            # flags are added as 0/1, not branched on: they change unpredictably from hand to hand
+            dealt = dealer == s
+            dealer_score[s] += dealt * sc
+            dealer_score_sq[s] += dealt * sc * sc
+            dealer_hands[s] += dealt
+            last_trick[s] += rec[i, b + RS_LAST] > 0
+            carte_blanche[s] += rec[i, b + RS_CARTE] > 0
+            held_double[s] += rec[i, b + RS_HELD_DBL] > 0
+            miss = rec[i, b + RS_DBL_MISS]
+            missed_played[s] += miss == 1
+            missed_talon[s] += miss == 2
+            bez = rec[i, b + RS_BEZ_MAX]
+            double_bezique[s] += bez >= 2
+            if 0 <= bez < 5:
+                bezique_level[s, bez] += 1
+            recv = min(rec[i, b + RS_RECV_QS], rec[i, b + RS_RECV_JD])
+            if recv >= 0:
+                recv_hist[s, min(recv, 4)] += 1
+            score_hist[s, min(sc // SCORE_BIN, SCORE_BINS - 1)] += 1
+            for k in range(3):
+                first = rec[i, b + RS_FIRST_B + k]
+                if first > 0:        # rare; bin 0 (never) is filled in at the end
+                    first_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
+            for c in range(N_COMBOS):
+                by_trump[s, trump + 1, c] += rec[i, b + RS_NDECL + c]
+        if n_best == 1:
+            for s in range(n_seats):
+                wins[s] += rec[i, REC_SEAT + s * REC_SEAT_W + RS_SCORE] == best
+        else:
+            ties[()] += 1
+        if trump < 0:
+            trump_how[3] += 1
+        else:
+            how = rec[i, REC_TRUMP_HOW]
+            if 0 <= how < 4:
+                trump_how[how] += 1
+            trump_trick[min(max(rec[i, REC_TRUMP_TRICK], 0), 64)] += 1
+        if n_seats != 2:
+            continue
+        s0 = np.int64(rec[i, REC_SEAT + RS_SCORE])
+        s1 = np.int64(rec[i, REC_SEAT + REC_SEAT_W + RS_SCORE])
+        b0 = np.int64(rec[i, REC_SEAT + RS_BRISQ])
+        b1 = np.int64(rec[i, REC_SEAT + REC_SEAT_W + RS_BRISQ])
+        x = b0 - b1
+        if rubicon:
+            last = np.int64(rec[i, REC_LAST_WINNER])
+            w, p, rubiconed_loser, saved, broke_tie = rubicon_game(s0, s1, 10 * b0, 10 * b1, last)
+            y = p if w == 0 else -p
+            game_wins[w] += 1
+            game_net[w] += p
+            game_net[1 - w] -= p
+            game_net_sq[0] += p * p
+            game_net_sq[1] += p * p
+            rubiconed[1 - w] += rubiconed_loser
+            winner_points[()] += p
+            winner_points_sq[()] += p * p
+            brisques_saved[()] += saved
+            brisques_broke_tie[()] += broke_tie
+            game_hist[min(p // GAME_BIN, GAME_BINS - 1)] += 1
+            by_totals = last if s0 == s1 else np.int64(s1 > s0)
+            winner_changed[()] += by_totals != w
+        else:
+            y = s0 - s1
+            winner_changed[()] += np.sign(y) != np.sign(y - 10 * x)
+        reg_sx[()] += x
+        reg_sy[()] += y
+        reg_sxx[()] += x * x
+        reg_sxy[()] += x * y
+        reg_syy[()] += y * y
+    for s in range(n_seats):
+        for t in range(5):
+            for c in range(N_COMBOS):
+                declarations[s, c] += by_trump[s, t, c]
+                decl_points[s, c] += by_trump[s, t, c] * combo_points[t, c]
+        for k in range(5):
+            received[s, k] = recv_hist[s, k:].sum()
+        for k in range(3):
+            first_bezique[s, k, 0] = n_rows - first_bezique[s, k].sum()

@@ -1,0 +1,224 @@
+"""Tallies.from_records (the numba kernel) against a plain numpy reference, on played and
+hand-built records."""
+
+import numpy as np
+import pytest
+
+from analyzer.cards import COMBO_NAMES, N_COMBOS
+from analyzer.engine.layout import (
+    REC_DEALER,
+    REC_LAST_WINNER,
+    REC_SEAT,
+    REC_SEAT_W,
+    REC_TRUMP,
+    REC_TRUMP_HOW,
+    REC_TRUMP_TRICK,
+    REC_W,
+    RS_BEZ_MAX,
+    RS_BRISQ,
+    RS_CARTE,
+    RS_DBL_MISS,
+    RS_FIRST_B,
+    RS_HELD_DBL,
+    RS_LAST,
+    RS_NDECL,
+    RS_RECV_JD,
+    RS_RECV_QS,
+    RS_SCORE,
+    RS_SEVEN,
+)
+from analyzer.game import rubicon_results
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS, preset
+from analyzer.simulate import play_records
+from analyzer.tallies import (
+    FIELDS,
+    GAME_BIN,
+    GAME_BINS,
+    SCORE_BIN,
+    SCORE_BINS,
+    TRICK_BINS,
+    Tallies,
+)
+
+
+def reference_tallies(rec, rules) -> Tallies:
+    """The former numpy implementation of Tallies.from_records, kept as the reference."""
+    n_seats = rules.players
+    rubicon = rules.brisques == "tiebreak"
+    arr = rules.to_array()
+    base = arr[R_POINTS:R_POINTS + N_COMBOS]
+    trump = rec[:, REC_TRUMP]
+    t = Tallies(n_seats)
+    t.hands = len(rec)
+    seats = range(n_seats)
+
+    def cols(off):
+        return rec[:, [REC_SEAT + s * REC_SEAT_W + off for s in seats]].astype(np.int64)
+
+    score = cols(RS_SCORE)
+    brisq = cols(RS_BRISQ) * 10
+    seven = cols(RS_SEVEN)
+    t.score, t.score_sq = score.sum(0), (score ** 2).sum(0)
+    top = score == score.max(1, keepdims=True)
+    single = top.sum(1) == 1
+    t.wins = (top & single[:, None]).sum(0)
+    t.ties = np.int64((~single).sum())
+    t.brisques, t.brisques_sq = brisq.sum(0), (brisq ** 2).sum(0)
+    t.seven, t.seven_sq = seven.sum(0), (seven ** 2).sum(0)
+    t.last_trick = (cols(RS_LAST) > 0).sum(0)
+    bez = cols(RS_BEZ_MAX)
+    t.double_bezique = (bez >= 2).sum(0)
+    t.carte_blanche = (cols(RS_CARTE) > 0).sum(0)
+    held = cols(RS_HELD_DBL)
+    miss = cols(RS_DBL_MISS)
+    t.held_double = (held > 0).sum(0)
+    t.missed_played = (miss == 1).sum(0)
+    t.missed_talon = (miss == 2).sum(0)
+    recv = np.minimum(cols(RS_RECV_QS), cols(RS_RECV_JD))
+    for s in seats:
+        b = REC_SEAT + s * REC_SEAT_W
+        counts = rec[:, b + RS_NDECL:b + RS_NDECL + N_COMBOS].astype(np.int64)
+        t.declarations[s] = counts.sum(0)
+        pts = counts * base
+        for suit in range(4):
+            in_trump = trump == suit
+            pts[in_trump, suit] = counts[in_trump, suit] * arr[R_ROYAL_POINTS]
+            pts[in_trump, 4 + suit] = counts[in_trump, 4 + suit] * arr[R_TRUMP_SEQ_POINTS]
+        t.decl_points[s] = pts.sum(0)
+        dealt = rec[:, REC_DEALER] == s
+        t.dealer_score[s] = score[dealt, s].sum()
+        t.dealer_score_sq[s] = (score[dealt, s] ** 2).sum()
+        t.dealer_hands[s] = dealt.sum()
+        t.score_hist[s] = np.bincount(np.minimum(score[:, s] // SCORE_BIN, SCORE_BINS - 1),
+                                      minlength=SCORE_BINS)
+        t.bezique_level[s] = np.bincount(bez[:, s], minlength=5)[:5]
+        for k in range(3):
+            first = np.clip(rec[:, b + RS_FIRST_B + k], 0, TRICK_BINS - 1)
+            t.first_bezique[s, k] = np.bincount(first, minlength=TRICK_BINS)
+        t.received[s] = [(recv[:, s] >= k).sum() for k in range(5)]
+    t.trump_how = np.bincount(np.where(rec[:, REC_TRUMP] < 0, 3, rec[:, REC_TRUMP_HOW]),
+                              minlength=4)[:4].astype(np.int64)
+    fixed = rec[:, REC_TRUMP] >= 0
+    t.trump_trick = np.bincount(np.clip(rec[fixed, REC_TRUMP_TRICK], 0, 64), minlength=65).astype(np.int64)
+    if n_seats != 2:
+        return t
+    x = (brisq[:, 0] - brisq[:, 1]) // 10
+    if rubicon:
+        g = rubicon_results(score, brisq, rec[:, REC_LAST_WINNER])
+        won = np.stack([g["winner"] == 0, g["winner"] == 1], axis=1)
+        net = np.where(won, g["points"][:, None], -g["points"][:, None])
+        t.game_wins, t.game_net, t.game_net_sq = won.sum(0), net.sum(0), (net ** 2).sum(0)
+        t.rubiconed = (~won & g["rubicon"][:, None]).sum(0)
+        t.winner_points = np.int64(g["points"].sum())
+        t.winner_points_sq = np.int64((g["points"] ** 2).sum())
+        t.brisques_saved = np.int64(g["brisques_saved"].sum())
+        t.brisques_broke_tie = np.int64(g["brisques_broke_tie"].sum())
+        t.game_hist = np.bincount(np.minimum(g["points"] // GAME_BIN, GAME_BINS - 1),
+                                  minlength=GAME_BINS).astype(np.int64)
+        y = net[:, 0]
+        by_totals = np.where(score[:, 0] != score[:, 1], (score[:, 1] > score[:, 0]).astype(int),
+                             rec[:, REC_LAST_WINNER])
+        t.winner_changed = np.int64((by_totals != g["winner"]).sum())
+    else:
+        y = score[:, 0] - score[:, 1]
+        without = y - (brisq[:, 0] - brisq[:, 1])
+        t.winner_changed = np.int64((np.sign(y) != np.sign(without)).sum())
+    t.reg_sx, t.reg_sy = np.int64(x.sum()), np.int64(y.sum())
+    t.reg_sxx, t.reg_sxy, t.reg_syy = (np.int64((x * x).sum()), np.int64((x * y).sum()),
+                                       np.int64((y * y).sum()))
+    return t
+
+
+def assert_same(got: Tallies, want: Tallies) -> None:
+    assert got.hands == want.hands and got.n_seats == want.n_seats
+    for name in FIELDS:
+        g, w = np.asarray(getattr(got, name)), np.asarray(getattr(want, name))
+        assert g.dtype == np.int64 and g.shape == w.shape, name
+        assert np.array_equal(g, w), name
+
+
+@pytest.fixture(scope="module", params=["ordinary", "rubicon"])
+def played(request):
+    rules = preset(request.param)
+    specs = [resolve_policy("greedy"), resolve_policy("random")]
+    return rules, play_records(rules.to_array(), 11, 0, 3000, specs)
+
+
+def test_played_hands_match_reference(played):
+    rules, rec = played
+    got = Tallies.from_records(rec, rules)
+    assert_same(got, reference_tallies(rec, rules))
+    # the records exercise the interesting branches
+    assert got.decl_points.sum() > 0 and got.first_bezique[:, 0, 1:].sum() > 0
+    if rules.brisques == "tiebreak":
+        assert got.rubiconed.sum() > 0
+
+
+def test_chunks_add_up(played):
+    rules, rec = played
+    total = Tallies.from_records(rec[:1234], rules)
+    total.add(Tallies.from_records(rec[1234:], rules))
+    assert_same(total, Tallies.from_records(rec, rules))
+
+
+def make_records(rows) -> np.ndarray:
+    """Records from dicts: top-level REC_* columns by offset, ``seats`` a list of
+    {RS_* offset or combination name: value}."""
+    rec = np.zeros((len(rows), REC_W), np.int32)
+    for i, row in enumerate(rows):
+        for col, v in row.items():
+            if col != "seats":
+                rec[i, col] = v
+        for s, seat in enumerate(row["seats"]):
+            for key, v in seat.items():
+                off = RS_NDECL + COMBO_NAMES.index(key) if isinstance(key, str) else key
+                rec[i, REC_SEAT + s * REC_SEAT_W + off] = v
+    return rec
+
+
+def test_hand_built_ordinary():
+    rules = preset("ordinary")
+    rec = make_records([
+        {REC_DEALER: 0, REC_TRUMP: 0, REC_TRUMP_HOW: 1, REC_TRUMP_TRICK: 5, "seats": [
+            {RS_SCORE: 500, RS_BRISQ: 10, RS_BEZ_MAX: 2, RS_FIRST_B: 7,
+             "marriage_S": 1, "bezique": 1},
+            {RS_SCORE: 300, RS_BRISQ: 5, RS_RECV_QS: 2, RS_RECV_JD: 1,
+             "marriage_H": 1, "sequence_S": 1}]},
+        {REC_DEALER: 1, REC_TRUMP: -1, "seats": [
+            {RS_SCORE: 200, "marriage_S": 1},
+            {RS_SCORE: 200}]},
+    ])
+    t = Tallies.from_records(rec, rules)
+    assert_same(t, reference_tallies(rec, rules))
+    assert t.score.tolist() == [700, 500] and t.wins.tolist() == [1, 0] and t.ties == 1
+    assert t.brisques.tolist() == [100, 50]
+    assert t.dealer_score.tolist() == [500, 200] and t.dealer_hands.tolist() == [1, 1]
+    assert t.declarations[0, 0] == 2
+    assert t.decl_points[0, 0] == 40 + 20        # marriage in trumps, then with no trump
+    assert t.decl_points[0, 8] == 40
+    assert t.decl_points[1, 1] == 20 and t.decl_points[1, 4] == 250
+    assert t.double_bezique.tolist() == [1, 0] and t.bezique_level[0].tolist() == [1, 0, 1, 0, 0]
+    assert t.first_bezique[0, 0, 7] == 1 and t.first_bezique[0, 0, 0] == 1
+    assert t.received[1].tolist() == [2, 1, 0, 0, 0]
+    assert t.trump_how.tolist() == [0, 1, 0, 1] and t.trump_trick[5] == 1 and t.trump_trick.sum() == 1
+    assert t.score_hist[0, 50] == 1 and t.score_hist[0, 20] == 1
+    assert (t.reg_sx, t.reg_sy, t.reg_sxy, t.winner_changed) == (5, 200, 1000, 0)
+
+
+def test_hand_built_rubicon():
+    rules = preset("rubicon")
+    rec = make_records([
+        # 1200 to 700: rubiconed, 1200 + 700 + 1300 (R3.9)
+        {REC_LAST_WINNER: 0, "seats": [{RS_SCORE: 1200, RS_BRISQ: 10}, {RS_SCORE: 700, RS_BRISQ: 10}]},
+        # 1100 all: seat 1 wins on brisques, 500
+        {REC_LAST_WINNER: 0, "seats": [{RS_SCORE: 1100, RS_BRISQ: 15}, {RS_SCORE: 1100, RS_BRISQ: 17}]},
+        # 1400 to 950 + 80 brisques: saved, both count brisques: 1600 - 1000 + 500
+        {REC_LAST_WINNER: 1, "seats": [{RS_SCORE: 1400, RS_BRISQ: 24}, {RS_SCORE: 950, RS_BRISQ: 8}]},
+    ])
+    t = Tallies.from_records(rec, rules)
+    assert_same(t, reference_tallies(rec, rules))
+    assert t.game_wins.tolist() == [2, 1] and t.rubiconed.tolist() == [0, 1]
+    assert t.game_net.tolist() == [3200 - 500 + 1100, 500 - 3200 - 1100]
+    assert (t.winner_points, t.brisques_saved, t.brisques_broke_tie, t.winner_changed) == (4800, 1, 1, 1)
+    assert t.game_hist[32] == 1 and t.game_hist[5] == 1 and t.game_hist[11] == 1
