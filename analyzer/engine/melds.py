@@ -194,18 +194,32 @@ def _table_counts(rules, T, P, s, card, cls, lvl):
     return elig, fresh
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _four_table_counts(rules, T, P, s, rank):
+    """:func:`_table_counts` for the four suits of ``rank`` in one pass over the table:
+    (eligible, never scored), each packed as 8 bits per suit (suit 0 lowest)."""
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        card = T[s, k, T_CARD]
+        if card & 7 == rank and slot_eligible(rules, T, s, k, CLS_F, 1):
+            one = np.int64(1) << (8 * (card >> 3))
+            elig += one
+            if T[s, k, T_SCORED] == 0:
+                fresh += one
+    return elig, fresh
+
+
 @njit(cache=True, _nrt=False)
 def _four_ok(rules, T, P, s, rank):
+    elig, fresh = _four_table_counts(rules, T, P, s, rank)
     total = 0
-    fresh = 0
+    new = 0
     for suit in range(4):
-        card = suit * 8 + rank
-        if P[s, P_HAND + card] + P[s, P_TABLE + card] == 0:
-            continue
-        e, f = _table_counts(rules, T, P, s, card, CLS_F, 1)
-        total += e + P[s, P_HAND + card]
-        fresh += f + P[s, P_HAND + card]
-    return total >= 4 and fresh >= 1
+        in_hand = P[s, P_HAND + suit * 8 + rank]
+        total += ((elig >> (8 * suit)) & 0xFF) + in_hand
+        new += ((fresh >> (8 * suit)) & 0xFF) + in_hand
+    return total >= 4 and new >= 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -396,12 +410,8 @@ def _select(rules, P, T, s, c, four_cards, req_t, req_n, work):
             # one card from the hand first unless a never-scored table copy is new
             # enough (R2.12, R3.7), then table copies, then the hand, suit by suit
             first = -1
-            any_fresh = False
-            for suit in range(4):
-                e, f = _table_counts(rules, T, P, s, suit * 8 + rank, cls, lvl)
-                if f > 0:
-                    any_fresh = True
-            if not any_fresh:
+            elig, fresh = _four_table_counts(rules, T, P, s, rank)
+            if fresh == 0:
                 for suit in range(4):
                     if first < 0 and P[s, P_HAND + suit * 8 + rank] > 0:
                         first = suit
@@ -414,7 +424,8 @@ def _select(rules, P, T, s, c, four_cards, req_t, req_n, work):
                 left = 3
             for fresh_only in (1, 0):   # never-scored table copies before scored ones
                 for suit in range(4):
-                    e, f = _table_counts(rules, T, P, s, suit * 8 + rank, cls, lvl)
+                    e = (elig >> (8 * suit)) & 0xFF
+                    f = (fresh >> (8 * suit)) & 0xFF
                     take = min(f if fresh_only else e - f, left)
                     req_n[suit] += take
                     left -= take
