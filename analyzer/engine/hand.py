@@ -344,7 +344,7 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
     four = work[20:24]
     while True:
         nleg = 0
-        cand = P[s, P_MELD_CAND] & combo_screen_mask(P, s)
+        cand = combo_screen_mask(P, s, P[s, P_MELD_CAND])
         if declared == 0 or rules[R_DECLARE_ALL]:
             found = 0
             for c in range(16):

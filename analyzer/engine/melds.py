@@ -35,11 +35,13 @@ from .layout import (
     P_DECL,
     P_FIRST_B,
     P_HAND,
+    P_HAND_MASK,
     P_MELD_CAND,
     P_NDECL,
     P_NTABLE,
     P_SCORE,
     P_TABLE,
+    P_TABLE_MASK,
     T_B,
     T_CARD,
     T_F,
@@ -53,7 +55,7 @@ from .layout import (
     X_REUSE_CLASS,
     X_REUSE_FOUR,
 )
-from .state import add_hand, table_add
+from .state import add_hand, card_mask, table_add
 
 CLS_M, CLS_B, CLS_F = 0, 1, 2
 ALL_COMBOS = (1 << 16) - 1
@@ -250,25 +252,30 @@ def _held(P, s, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def combo_screen_mask(P, s):
-    """Bit c set iff :func:`combo_screen` (P, s, c) holds, for all 16 combinations at once."""
+def combo_screen_mask(P, s, cand):
+    """The bits c of ``cand`` for which :func:`combo_screen` (P, s, c) holds.
+
+    Marriages and sequences come from the held-card bitmask; béziques and fours, which
+    need counts, are only counted when ``cand`` asks for them."""
+    held = card_mask(P, s, P_HAND_MASK) | card_mask(P, s, P_TABLE_MASK)
+    married = (held >> 2) & (held >> 3)                 # bit 8 * suit: K and Q held
+    sequence = married & held & (held >> 1) & (held >> 4)
     m = 0
     for suit in range(4):
-        b = suit * 8
-        if _held(P, s, b + 2) > 0 and _held(P, s, b + 3) > 0:
-            m |= 1 << suit
-            if _held(P, s, b) > 0 and _held(P, s, b + 1) > 0 and _held(P, s, b + 4) > 0:
-                m |= 1 << (4 + suit)
-    q = min(_held(P, s, QS), _held(P, s, JD))
-    for lvl in range(1, 5):
-        if q >= lvl:
-            m |= 1 << (7 + lvl)
+        m |= ((married >> (8 * suit)) & 1) << suit
+        m |= ((sequence >> (8 * suit)) & 1) << (4 + suit)
+    if cand & 0xF00:
+        q = min(_held(P, s, QS), _held(P, s, JD))
+        for lvl in range(1, 5):
+            if q >= lvl:
+                m |= 1 << (7 + lvl)
     for i in range(4):
-        rank = 0 if i == 0 else i + 1          # FOUR_RANKS[i]
-        if (_held(P, s, rank) + _held(P, s, 8 + rank) + _held(P, s, 16 + rank)
-                + _held(P, s, 24 + rank)) >= 4:
-            m |= 1 << (12 + i)
-    return m
+        if (cand >> (12 + i)) & 1:
+            rank = 0 if i == 0 else i + 1          # FOUR_RANKS[i]
+            if (_held(P, s, rank) + _held(P, s, 8 + rank) + _held(P, s, 16 + rank)
+                    + _held(P, s, 24 + rank)) >= 4:
+                m |= 1 << (12 + i)
+    return m & cand
 
 
 @njit(cache=True, _nrt=False, inline="always")
