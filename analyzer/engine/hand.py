@@ -147,7 +147,7 @@ from .state import (
     table_slot_to_play,
     take_table_back,
 )
-from .tricks import beats, legal_plays, play_failure
+from .tricks import beats, legal_play_bits, list_bits, play_failure
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -302,9 +302,12 @@ def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _decide(rules, G, P, T, obs, talon, s, decision, legal, nleg, lead, best, best_seat,
+def _decide(rules, G, P, T, obs, talon, s, decision, legal, nleg, plays, lead, best, best_seat,
             trick_pos, declared, p0, p1, p2, p3, params, rngs, script, req_t, req_n):
-    """Ask seat ``s`` (its policy, or the script) for one of ``legal[:nleg]``; -1 stops."""
+    """Ask seat ``s`` (its policy, or the script) for one of ``legal[:nleg]``; -1 stops.
+
+    ``plays``: for a play, the same actions as a bit set (see tricks.legal_play_bits),
+    which checks the policy's answer in one step; 0 for other decisions."""
     if G[G_NSCRIPT] >= 0:
         return _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
                               declared, script, req_t, req_n)
@@ -314,7 +317,11 @@ def _decide(rules, G, P, T, obs, talon, s, decision, legal, nleg, lead, best, be
     _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared)
     policy = p0 if s == 0 else (p1 if s == 1 else (p2 if s == 2 else p3))
     a = policy(obs[s], legal, nleg, rules, params[s], rngs[s])
-    if not _in(legal, nleg, a):
+    if plays != 0:
+        ok = 0 <= a < 64 and (plays >> a) & 1 == 1
+    else:
+        ok = _in(legal, nleg, a)
+    if not ok:
         return _error(G, ST_ILLEGAL_POLICY, G[G_TRICK], s, 0, X_ILLEGAL_ACTION, a, decision)
     return a
 
@@ -366,7 +373,7 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
             return 0
         legal[nleg] = A_STOP
         nleg += 1
-        a = _decide(rules, G, P, T, obs, talon, s, D_MELD, legal, nleg, -1, -1, -1, 0,
+        a = _decide(rules, G, P, T, obs, talon, s, D_MELD, legal, nleg, 0, -1, -1, -1, 0,
                     declared, p0, p1, p2, p3, params, rngs, script, req_t, req_n)
         if a < 0:
             return -1
@@ -454,7 +461,7 @@ def _carte_round(rules, G, P, T, obs, ev, talon, first, drawn, legal, p0, p1, p2
             continue
         legal[0] = A_CARTE_BLANCHE
         legal[1] = A_STOP
-        a = _decide(rules, G, P, T, obs, talon, s, D_CARTE, legal, 2, -1, -1, -1, 0, 0,
+        a = _decide(rules, G, P, T, obs, talon, s, D_CARTE, legal, 2, 0, -1, -1, -1, 0, 0,
                     p0, p1, p2, p3, params, rngs, script, req_t, req_n)
         if a < 0:
             return -1
@@ -542,9 +549,10 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
             s = leader + i                   # (leader + i) % n without a division
             if s >= n:
                 s -= n
-            nleg = legal_plays(P, s, stage, lead, best, trump, legal)
+            plays = legal_play_bits(P, s, stage, lead, best, trump)
+            nleg = list_bits(plays, legal)
             dec = D_LEAD if i == 0 else D_FOLLOW
-            a = _decide(rules, G, P, T, obs, talon, s, dec, legal, nleg, lead, best, best_seat,
+            a = _decide(rules, G, P, T, obs, talon, s, dec, legal, nleg, plays, lead, best, best_seat,
                         i, 0, p0, p1, p2, p3, params, rngs, script, req_t, req_n)
             if a < 0:
                 return G[G_STATUS]

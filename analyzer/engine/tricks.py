@@ -43,19 +43,19 @@ def _append_bits(legal, n, bits, offset):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def legal_plays(P, s, stage, lead, best, trump, legal):
-    """Fill ``legal`` with seat ``s``'s legal plays, in card order; return how many.
+def legal_play_bits(P, s, stage, lead, best, trump):
+    """Seat ``s``'s legal plays as a bit set over the actions 0..63: bit t plays card t
+    from the hand, bit 32 + t from the table.
 
-    First stage: any card, from hand (t) or table (32 + t) (R2.4, R2.7).
-    Second stage, following: follow suit and win if possible, else trump
-    (overtrumping a trump already played if possible), else anything (R2.20).
+    First stage: any card, from hand or table (R2.4, R2.7). Second stage, following:
+    follow suit and win if possible, else trump (overtrumping a trump already played if
+    possible), else anything (R2.20).
     """
     hand = card_mask(P, s, P_HAND_MASK)
-    if stage == 1 or lead < 0:
-        n = _append_bits(legal, 0, hand, 0)
-        if stage == 1:
-            n = _append_bits(legal, n, card_mask(P, s, P_TABLE_MASK), A_PLAY_TABLE)
-        return n
+    if stage == 1:
+        return hand | (card_mask(P, s, P_TABLE_MASK) << A_PLAY_TABLE)
+    if lead < 0:
+        return hand
     for suit in (lead >> 3, trump):          # follow suit, else trump (R2.20)
         if suit < 0:
             break
@@ -64,9 +64,20 @@ def legal_plays(P, s, stage, lead, best, trump, legal):
             if best >> 3 == suit:
                 higher = held & ((np.int64(1) << best) - 1)   # lower type = higher card
                 if higher != 0:
-                    return _append_bits(legal, 0, higher, 0)
-            return _append_bits(legal, 0, held, 0)
-    return _append_bits(legal, 0, hand, 0)
+                    return higher
+            return held
+    return hand
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def list_bits(bits, legal):
+    """Write the actions of the bit set ``bits`` into ``legal``, lowest first; return how many."""
+    n = 0
+    while bits != 0:
+        legal[n] = trailing_zeros(bits)
+        n += 1
+        bits &= bits - 1
+    return n
 
 
 @njit(cache=True, _nrt=False)
