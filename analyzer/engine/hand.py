@@ -154,8 +154,6 @@ from .tricks import beats, legal_play_bits, list_bits, play_failure
 def _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared):
     o = obs[s]
     o[OBS_DECISION] = decision
-    o[OBS_SEAT] = s
-    o[OBS_N_SEATS] = n
     o[OBS_TRUMP] = G[G_TRUMP]
     left = G[G_TALON_LEN] - G[G_TALON_POS]
     o[OBS_TALON_LEFT] = left
@@ -167,9 +165,7 @@ def _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, tr
     o[OBS_BEST_REL] = rel_seat(best_seat, s, n) if best_seat >= 0 else -1
     o[OBS_DECLARED] = declared
     o[OBS_EXCHANGED] = G[G_EXCHANGES]
-    o[OBS_DEALER_REL] = rel_seat(G[G_DEALER], s, n)
     o[OBS_TRICK_POS] = trick_pos
-    o[OBS_PACKS] = rules[R_PACKS]
     for v in range(n):
         r = rel_seat(v, s, n)
         o[OBS_SCORE + r] = P[v, P_SCORE]
@@ -514,6 +510,10 @@ def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
     G[G_TALON_LEN] = m
     G[G_LEADER] = (dealer + 1) % n                    # R2.3: the eldest hand leads
     for s in range(n):
+        obs[s, OBS_SEAT] = s                    # the fields that stay fixed for the hand
+        obs[s, OBS_N_SEATS] = n
+        obs[s, OBS_DEALER_REL] = rel_seat(dealer, s, n)
+        obs[s, OBS_PACKS] = rules[R_PACKS]
         P[s, P_RECV_QS] = P[s, P_HAND + 3]
         P[s, P_RECV_JD] = P[s, P_HAND + 20]
         P[s, P_MELD_CAND] = ALL_COMBOS
