@@ -33,16 +33,6 @@ def beats(card, best, trump):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _append_bits(legal, n, bits, offset):
-    """Append ``offset + t`` for every bit t of ``bits``, lowest first; return the new count."""
-    while bits != 0:
-        legal[n] = offset + trailing_zeros(bits)
-        n += 1
-        bits &= bits - 1
-    return n
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def legal_play_bits(P, s, stage, lead, best, trump):
     """Seat ``s``'s legal plays as a bit set over the actions 0..63: bit t plays card t
     from the hand, bit 32 + t from the table.
