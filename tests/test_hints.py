@@ -152,3 +152,99 @@ def test_H8_leads_a_sure_winner_in_the_second_stage():
     legal = plays(o)
     assert card(act(o, legal, "hints:only=H8")) == parse_card("KC")
     assert card(act(o, legal, "hints:no=H8")) == parse_card("7H")
+
+
+# --- keep_values against a card-by-card transcription of H2-H5 ------------------------
+# The policy computes its H3/H4/H5 bonuses in one pass with bit sets (hints.outlook); this
+# reference asks each question separately for each card, as the hints read.
+
+def _ref_keep_values(o, params):
+    packs, trump, stage = int(o[L.OBS_PACKS]), int(o[L.OBS_TRUMP]), int(o[L.OBS_STAGE])
+    counting = params[3] > 0
+
+    def held(t):
+        return int(o[L.OBS_HAND + t] + o[L.OBS_TABLE + t])
+
+    def live(t, count):
+        n = packs - held(t)
+        if count:
+            n -= int(o[L.OBS_PLAYED + t]) + sum(int(o[L.OBS_TABLE + 32 * r + t]) for r in (1, 2, 3))
+        return max(n, 0)
+
+    def four_possible(rank, count):
+        have = sum(held(s * 8 + rank) for s in range(4))
+        return have >= 1 and have + sum(live(s * 8 + rank, count) for s in range(4)) >= 4
+
+    def chance(cards_needed, count, share):
+        missing = 0
+        for t, k in cards_needed:
+            need = k - held(t)
+            if need > 0:
+                if live(t, count) < need:
+                    return 0.0
+                missing += need
+        return share ** missing
+
+    def obtainable(t):
+        return held(t) + live(t, True) > 0
+
+    seq_cards = [trump * 8 + r for r in range(5)] if trump >= 0 else []
+    seq_open = trump >= 0 and all(obtainable(t) for t in seq_cards)
+
+    def dead(t):
+        r = t % 8
+        if r > 4:
+            return False
+        if r in (2, 3) and obtainable(t // 8 * 8 + 5 - r):
+            return False
+        if r != 1 and four_possible(r, True):
+            return False
+        if (t == 3 and obtainable(20)) or (t == 20 and obtainable(3)):
+            return False
+        return not (t in seq_cards and seq_open)
+
+    ace = bez = seq = 0.0
+    if stage == 1:
+        seen = int(o[:L.OBS_PLAYED + 32].sum())
+        share = min(1.0, 0.5 * int(o[L.OBS_TALON_LEFT]) / max(32 * packs - seen, 1))
+        if params[2] > 0 and sum(held(s * 8) for s in range(4)) >= 2 and four_possible(0, counting):
+            ace = 15.0 * params[2]
+        if params[4] > 0:
+            bez = params[4] * (40.0 * chance([(3, 1), (20, 1)], counting, share)
+                               + 500.0 * chance([(3, 2), (20, 2)], counting, share)) / 20.0
+            if trump >= 0 and (seq_open or not counting):
+                seq = params[4] * 250.0 * chance([(t, 1) for t in seq_cards], counting, share) / 20.0
+    out = np.zeros(32)
+    for t in range(32):
+        v = 7.0 - t % 8 + (10.0 * params[1] if t % 8 <= 1 else 0.0)
+        v += 4.0 * params[1] if t // 8 == trump else 0.0
+        if stage == 1:
+            v += ace if t % 8 == 0 else 0.0
+            v += bez if t in (3, 20) else 0.0
+            v += seq if t // 8 == trump and t % 8 <= 4 else 0.0
+            if counting and dead(t):
+                v -= 2.0 * params[3]
+        out[t] = v
+    return out
+
+
+@pytest.mark.parametrize("policy", ["hints", "hints:no=H4", "hints:h4=0.5,h5=2", "hints:only=H3"])
+def test_keep_values_match_the_card_by_card_reading(policy):
+    """H2-H5 values of every card on 300 random first-stage positions (2 and 4 packs)."""
+    params = resolve_policy(policy).params
+    rng = np.random.default_rng(11)
+    got = np.zeros(32)
+    for i in range(300):
+        packs = 2 if i % 2 else 4
+        left = np.full(32, packs)
+        o = obs_for(trump=None if i % 7 == 0 else "SHDC"[i % 4], packs=packs, talon=int(rng.integers(0, 60)))
+        for base, n in ((L.OBS_HAND, 9), (L.OBS_TABLE, 5), (L.OBS_PLAYED, int(rng.integers(0, 50))),
+                        (L.OBS_TABLE + 32, 6)):
+            for t in rng.integers(0, 32, n):
+                if left[t] > 0:
+                    left[t] -= 1
+                    o[base + t] += 1
+        keep_values(o, params, got)
+        # share ** missing: numba multiplies, Python calls pow, so allow the last bit
+        np.testing.assert_allclose(got, _ref_keep_values(o, params), rtol=1e-12, atol=1e-12,
+                                   err_msg=f"position {i}")

@@ -98,13 +98,17 @@ def live_copies(obs, t, counting):
     return max(n, 0)
 
 
+# My hand, the four tables and the cards played lie side by side in the observation,
+# so the cards I have seen are one contiguous sum (which LLVM vectorizes).
+assert OBS_HAND == 0 and OBS_TABLE == 32 and OBS_PLAYED == OBS_TABLE + 4 * 32
+SEEN_END = OBS_PLAYED + 32
+
+
 @njit(cache=True, _nrt=False)
 def _unseen(obs):
     n = 32 * obs[OBS_PACKS]
-    for t in range(32):
-        n -= _held(obs, t) + obs[OBS_PLAYED + t]
-        for r in range(1, 4):
-            n -= obs[OBS_TABLE + 32 * r + t]
+    for i in range(SEEN_END):
+        n -= obs[i]
     return max(n, 1)
 
 
@@ -131,70 +135,63 @@ def bezique_chance(obs, k, counting, share):
     return share ** missing
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def sequence_chance(obs, suit, counting, share):
-    """Rough chance to complete A, 10, K, Q, J of ``suit`` (as :func:`bezique_chance`)."""
-    missing = 0
-    for r in range(5):
-        if _held(obs, suit * 8 + r) == 0:
-            if live_copies(obs, suit * 8 + r, counting) == 0:
-                return 0.0
-            missing += 1
-    return share ** missing
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def four_possible(obs, rank, counting):
-    """Whether four of ``rank`` can still be completed (H3/H4)."""
-    have = 0
-    live = 0
-    for s in range(4):
-        have += _held(obs, s * 8 + rank)
-        live += live_copies(obs, s * 8 + rank, counting)
-    return have + live >= 4 and have >= 1
-
-
 @njit(cache=True, _nrt=False)
-def alive_mask(obs, trump):
-    """Bits of what can still be completed, counting the cards (H4): 1 << i four of
-    FOUR_RANK_IDS[i] (aces, kings, queens, knaves); 16 a bézique needing a J♦ (for a Q♠
-    held); 32 one needing a Q♠; 64 the trump sequence."""
-    m = 0
+def outlook(obs, counting, trump):
+    """One pass over the aces, kings, queens and knaves (and the ten of trumps), counting
+    live copies as :func:`live_copies` does. Returns (``fours``: bit i when four of
+    FOUR_RANK_IDS[i] can still be completed (H3/H4); ``held``: bit t for a card type I
+    hold; ``obtainable``: bit t for one I hold or may still get; aces held)."""
+    have = 0            # per rank index, 8 bits each: copies held
+    total = 0           # ... and copies held or still to be had
+    held = 0
+    obtainable = 0
+    for suit in range(4):
+        for i in range(4):
+            t = suit * 8 + (0 if i == 0 else i + 1)
+            h = _held(obs, t)
+            n = h + live_copies(obs, t, counting)
+            have += h << (8 * i)
+            total += n << (8 * i)
+            if h > 0:
+                held |= 1 << t
+            if n > 0:
+                obtainable |= 1 << t
+    if trump >= 0:
+        ten = trump * 8 + 1
+        if _held(obs, ten) > 0:
+            held |= 1 << ten
+        if _held(obs, ten) + live_copies(obs, ten, counting) > 0:
+            obtainable |= 1 << ten
+    fours = 0
     for i in range(4):
-        if four_possible(obs, FOUR_RANK_IDS[i], True):
-            m |= 1 << i
-    if _held(obs, 20) + live_copies(obs, 20, True) > 0:
-        m |= 16
-    if _held(obs, 3) + live_copies(obs, 3, True) > 0:
-        m |= 32
-    if trump >= 0 and sequence_chance(obs, trump, True, 1.0) > 0:
-        m |= 64
-    return m
+        if (total >> (8 * i)) & 0xFF >= 4 and (have >> (8 * i)) & 0xFF >= 1:
+            fours |= 1 << i
+    return fours, held, obtainable, have & 0xFF
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _dead(obs, t, trump, alive):
-    """H4: every combination ``t`` could join has become impossible."""
-    r = t & 7
-    if r > 4:
-        return False
-    if r == 2 or r == 3:                       # marriage partner still to be had
-        partner = (t >> 3) * 8 + (5 - r)
-        if _held(obs, partner) + live_copies(obs, partner, True) > 0:
-            return False
-    if r != 1 and (alive >> (0 if r == 0 else r - 1)) & 1:
-        return False
-    if (t == 3 and alive & 16) or (t == 20 and alive & 32):
-        return False
-    if trump == t >> 3 and alive & 64:
-        return False
-    return True
+def _dead_cards(fours, obtainable, seq_open, seq_cards):
+    """H4: bit t for an ace, ten, king, queen or knave every combination of which has
+    become impossible (four, marriage partner, bézique partner, trump sequence)."""
+    alive = 0
+    for i in range(4):
+        if (fours >> i) & 1:
+            alive |= 0x01010101 << (0 if i == 0 else i + 1)
+    alive |= (obtainable & 0x08080808) >> 1        # a king whose queen can still be had
+    alive |= (obtainable & 0x04040404) << 1        # a queen whose king can still be had
+    if (obtainable >> 20) & 1:
+        alive |= 1 << 3                            # Q♠ while a J♦ can be had
+    if (obtainable >> 3) & 1:
+        alive |= 1 << 20
+    if seq_open:
+        alive |= seq_cards
+    return 0x1F1F1F1F & ~alive
 
 
 @njit(cache=True, _nrt=False)
 def hint_bonuses(obs, params):
-    """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus, whether the
-    trump sequence can still be completed) for H3/H4/H5."""
+    """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus, H4's dead
+    cards as a bit set) for H3/H4/H5."""
     counting = params[H4] > 0
     ace = 0.0
     bez = 0.0
@@ -203,25 +200,26 @@ def hint_bonuses(obs, params):
         return ace, bez, seq, 0
     share = draw_share(obs)
     trump = obs[OBS_TRUMP]
-    alive = alive_mask(obs, trump) if params[H4] > 0 else 0
-    if params[H3] > 0:
-        aces = 0
-        for s in range(4):
-            aces += _held(obs, s * 8)
-        # with counting, alive_mask has already answered "can four aces still be made?"
-        possible = alive & 1 if counting else four_possible(obs, 0, False)
-        if aces >= 2 and possible:
-            ace = 15.0 * params[H3]
+    fours, held, obtainable, aces = outlook(obs, counting, trump)
+    seq_cards = 0x1F << (8 * trump) if trump >= 0 else 0
+    seq_open = trump >= 0 and obtainable & seq_cards == seq_cards
+    dead = _dead_cards(fours, obtainable, seq_open, seq_cards) if counting else 0
+    if params[H3] > 0 and aces >= 2 and fours & 1:
+        ace = 15.0 * params[H3]
     if params[H5] > 0:
         bez = params[H5] * (40.0 * bezique_chance(obs, 1, counting, share)
                             + 500.0 * bezique_chance(obs, 2, counting, share)) / 20.0
-        if trump >= 0 and (alive & 64 or not counting):
-            seq = params[H5] * 250.0 * sequence_chance(obs, trump, counting, share) / 20.0
-    return ace, bez, seq, alive
+        if seq_open:                               # always open without counting
+            missing = 0
+            for r in range(5):
+                if (held >> (trump * 8 + r)) & 1 == 0:
+                    missing += 1
+            seq = params[H5] * 250.0 * share ** missing / 20.0
+    return ace, bez, seq, dead
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def keep_value(obs, params, t, ace, bez, seq, alive):
+def keep_value(obs, params, t, ace, bez, seq, dead):
     """What keeping card ``t`` is worth to me (play heuristics); bonuses from hint_bonuses."""
     trump = obs[OBS_TRUMP]
     v = 7.0 - (t & 7)                              # baseline: rank strength
@@ -237,17 +235,17 @@ def keep_value(obs, params, t, ace, bez, seq, alive):
         v += bez
     if t >> 3 == trump and t & 7 <= 4:
         v += seq
-    if params[H4] > 0 and _dead(obs, t, trump, alive):
-        v -= 2.0 * params[H4]
+    if params[H4] > 0 and (dead >> t) & 1:
+        v -= 2.0 * params[H4]                      # H4: every combination it could join is dead
     return v
 
 
 @njit(cache=True, _nrt=False)
 def keep_values(obs, params, out):
     """Fill ``out[t]`` with :func:`keep_value` for every card type (for inspection)."""
-    ace, bez, seq, alive = hint_bonuses(obs, params)
+    ace, bez, seq, dead = hint_bonuses(obs, params)
     for t in range(32):
-        out[t] = keep_value(obs, params, t, ace, bez, seq, alive)
+        out[t] = keep_value(obs, params, t, ace, bez, seq, dead)
 
 
 @njit(cache=True, _nrt=False)
@@ -333,7 +331,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
     if decision == D_MELD:
         return _meld_choice(obs, legal, n_legal, rules, params)
-    ace, bez, seq, alive = hint_bonuses(obs, params)
+    ace, bez, seq, dead = hint_bonuses(obs, params)
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
@@ -344,7 +342,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         sure_v = -1e9
         for i in range(n_legal):
             card = legal[i] & 31
-            v = keep_value(obs, params, card, ace, bez, seq, alive)
+            v = keep_value(obs, params, card, ace, bez, seq, dead)
             if v < best_v:
                 best_v = v
                 best = legal[i]
@@ -367,7 +365,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
     best_v = -1e9
     for i in range(n_legal):
         card = legal[i] & 31
-        v = -keep_value(obs, params, card, ace, bez, seq, alive)
+        v = -keep_value(obs, params, card, ace, bez, seq, dead)
         if beats(card, top, trump):
             v += gain + (10.0 * params[H2] if card & 7 <= 1 else 0.0)
         elif card & 7 <= 1:
