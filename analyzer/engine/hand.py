@@ -362,7 +362,7 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
             nleg += 1
         if declared > 0 and rules[R_CLAIMS]:                 # R3.7
             for c in range(16):
-                if (cand >> c) & 1 and claim_possible(rules, G, P, T, s, c, req_t, req_n, work[24:48]):
+                if (cand >> c) & 1 and claim_possible(rules, G, P, T, s, c, req_t, req_n):
                     legal[nleg] = A_CLAIM + c
                     nleg += 1
         if nleg == 0 and G[G_NSCRIPT] < 0:

@@ -113,7 +113,7 @@ def combo_level(c):
 def combo_requirements(c, req_t, req_n):
     """Fill the card types and counts a fixed combination needs; return how many types.
 
-    Fours (c >= 12) have free suits and return 0: see :func:`_four_ok`.
+    Fours (c >= 12) have free suits and return 0: see :func:`combo_check`.
     """
     if c < 4:
         req_t[0] = c * 8 + 2
@@ -196,6 +196,25 @@ def _table_counts(rules, T, P, s, card, cls, lvl):
     return elig, fresh
 
 
+@njit(cache=True, _nrt=False)
+def _req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl):
+    """:func:`_table_counts` for every required type ``req_t[:nreq]`` (all different) in one
+    pass over the table: (eligible, never scored), each packed as 8 bits per requirement."""
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        card = T[s, k, T_CARD]
+        for i in range(nreq):
+            if req_t[i] == card:
+                if slot_eligible(rules, T, s, k, cls, lvl):
+                    one = np.int64(1) << (8 * i)
+                    elig += one
+                    if T[s, k, T_SCORED] == 0:
+                        fresh += one
+                break
+    return elig, fresh
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _four_table_counts(rules, T, P, s, rank):
     """:func:`_table_counts` for the four suits of ``rank`` in one pass over the table:
@@ -210,18 +229,6 @@ def _four_table_counts(rules, T, P, s, rank):
             if T[s, k, T_SCORED] == 0:
                 fresh += one
     return elig, fresh
-
-
-@njit(cache=True, _nrt=False)
-def _four_ok(rules, T, P, s, rank):
-    elig, fresh = _four_table_counts(rules, T, P, s, rank)
-    total = 0
-    new = 0
-    for suit in range(4):
-        in_hand = P[s, P_HAND + suit * 8 + rank]
-        total += ((elig >> (8 * suit)) & 0xFF) + in_hand
-        new += ((fresh >> (8 * suit)) & 0xFF) + in_hand
-    return total >= 4 and new >= 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -279,27 +286,52 @@ def combo_screen_mask(P, s, cand):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def combo_feasible(rules, G, P, T, s, c, req_t, req_n):
-    """Whether seat ``s`` may declare ``c`` now (R2.12-R2.17, R3.2, R3.6-R3.7)."""
+def combo_check(rules, G, P, T, s, c, req_t, req_n):
+    """(whether seat ``s`` may declare ``c`` now (R2.12-R2.17, R3.2, R3.6-R3.7), whether
+    :func:`_select` then takes a card from the hand).
+
+    _select uses eligible table copies first, never-scored ones before scored ones, so it
+    needs the hand when the table is short of a card, or when no table copy is new (R2.12)."""
     if not combo_screen(P, s, c) or not combo_allowed(rules, G[G_TRUMP], c):
-        return False
+        return False, False
     if c >= 12:
-        return _four_ok(rules, T, P, s, FOUR_RANKS[c - 12])
+        rank = FOUR_RANKS[c - 12]
+        elig, fresh = _four_table_counts(rules, T, P, s, rank)
+        total = 0
+        new = 0
+        on_table = 0
+        for suit in range(4):
+            in_hand = P[s, P_HAND + suit * 8 + rank]
+            e = (elig >> (8 * suit)) & 0xFF
+            total += e + in_hand
+            new += ((fresh >> (8 * suit)) & 0xFF) + in_hand
+            on_table += e
+        return total >= 4 and new >= 1, fresh == 0 or on_table < 4
     nreq = combo_requirements(c, req_t, req_n)
     for i in range(nreq):       # cheap reject on counts first
         if P[s, P_HAND + req_t[i]] + P[s, P_TABLE + req_t[i]] < req_n[i]:
-            return False
-    cls = combo_class(c)
-    lvl = combo_level(c)
+            return False, False
+    elig, fresh = _req_table_counts(rules, T, P, s, req_t, nreq, combo_class(c), combo_level(c))
     any_fresh = False
+    table_short = False
+    table_fresh = False
     for i in range(nreq):
         card = req_t[i]
-        e, f = _table_counts(rules, T, P, s, card, cls, lvl)
+        e = (elig >> (8 * i)) & 0xFF
+        f = (fresh >> (8 * i)) & 0xFF
         if e + P[s, P_HAND + card] < req_n[i]:
-            return False
+            return False, False
         if f + P[s, P_HAND + card] > 0:
             any_fresh = True
-    return any_fresh
+        table_short |= e < req_n[i]
+        table_fresh |= f > 0
+    return any_fresh, table_short or not table_fresh
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def combo_feasible(rules, G, P, T, s, c, req_t, req_n):
+    """Whether seat ``s`` may declare ``c`` now (see :func:`combo_check`)."""
+    return combo_check(rules, G, P, T, s, c, req_t, req_n)[0]
 
 
 @njit(cache=True, _nrt=False)
@@ -366,28 +398,25 @@ def _use_slot(T, s, k, cls, lvl):
 
 
 @njit(cache=True, _nrt=False)
-def _choose_cards(rules, P, T, s, card, need, cls, lvl, chosen, n_chosen):
-    """Pick ``need`` copies of ``card``: eligible table slots first (never-scored
-    ones before scored ones), then the hand. Table picks go into ``chosen``
-    as slot numbers; returns (n_chosen, copies still to take from the hand)."""
-    for want_fresh in (1, 0):
+def _choose_cards(rules, P, T, s, req_t, nreq, cls, lvl, chosen, from_hand):
+    """Pick the copies of each required type ``req_t[i]`` (all different), ``from_hand[i]``
+    of them on entry: eligible table slots first (never-scored ones before scored ones,
+    lowest slot first), then the hand. Table picks go into ``chosen`` as slot numbers;
+    ``from_hand[i]`` is left with the copies still to take from the hand. Returns the number
+    of slots chosen."""
+    n_chosen = 0
+    for want_fresh in (True, False):
         for k in range(P[s, P_NTABLE]):
-            if need == 0:
-                break
-            if T[s, k, T_CARD] != card or (T[s, k, T_SCORED] == 0) != (want_fresh == 1):
-                continue
-            if not slot_eligible(rules, T, s, k, cls, lvl):
-                continue
-            already = False
-            for j in range(n_chosen):
-                if chosen[j] == k:
-                    already = True
-            if already:
-                continue
-            chosen[n_chosen] = k
-            n_chosen += 1
-            need -= 1
-    return n_chosen, need
+            card = T[s, k, T_CARD]
+            for i in range(nreq):
+                if req_t[i] == card:
+                    if (from_hand[i] > 0 and (T[s, k, T_SCORED] == 0) == want_fresh
+                            and slot_eligible(rules, T, s, k, cls, lvl)):
+                        chosen[n_chosen] = k
+                        n_chosen += 1
+                        from_hand[i] -= 1
+                    break
+    return n_chosen
 
 
 @njit(cache=True, _nrt=False)
@@ -452,17 +481,15 @@ def _select(rules, P, T, s, c, four_cards, req_t, req_n, work):
         nreq = combo_requirements(c, req_t, req_n)
     chosen = work[0:8]
     from_hand = work[8:16]
-    n_chosen = 0
-    total_hand = 0
-    any_fresh = False
     for i in range(nreq):
-        before = n_chosen
-        n_chosen, rest = _choose_cards(rules, P, T, s, req_t[i], req_n[i], cls, lvl, chosen, n_chosen)
-        from_hand[i] = rest
-        total_hand += rest
-        for j in range(before, n_chosen):
-            if T[s, chosen[j], T_SCORED] == 0:
-                any_fresh = True
+        from_hand[i] = req_n[i]
+    n_chosen = _choose_cards(rules, P, T, s, req_t, nreq, cls, lvl, chosen, from_hand)
+    total_hand = 0
+    for i in range(nreq):
+        total_hand += from_hand[i]
+    any_fresh = False
+    for j in range(n_chosen):
+        any_fresh |= T[s, chosen[j], T_SCORED] == 0
     if total_hand == 0 and not any_fresh:
         # R2.12: swap one table copy for a copy from the hand
         for i in range(nreq):
@@ -479,14 +506,10 @@ def _select(rules, P, T, s, c, four_cards, req_t, req_n, work):
 
 
 @njit(cache=True, _nrt=False)
-def claim_possible(rules, G, P, T, s, c, req_t, req_n, work):
+def claim_possible(rules, G, P, T, s, c, req_t, req_n):
     """R3.7: ``c`` could be laid down now as a claim (feasible, and it needs hand cards)."""
-    if not combo_feasible(rules, G, P, T, s, c, req_t, req_n):
-        return False
-    four = work[20:24]
-    four[:] = -1
-    nreq, n_chosen, from_hand = _select(rules, P, T, s, c, four, req_t, req_n, work)
-    return from_hand > 0
+    feasible, from_hand = combo_check(rules, G, P, T, s, c, req_t, req_n)
+    return feasible and from_hand
 
 
 @njit(cache=True, _nrt=False)
