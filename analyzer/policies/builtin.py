@@ -29,32 +29,38 @@ def random_policy(obs, legal, n_legal, rules, params, rng):
     return legal[below(rng, n_legal)]
 
 
-@njit(cache=True, _nrt=False)
-def rank_pairs(obs):
-    """Bit r set when two or more cards of rank r are held (hand + table), r in A, K, Q, J."""
-    m = 0
+@njit(cache=True, _nrt=False, inline="always")
+def court_holdings(obs):
+    """(``pairs``: bit r when two or more cards of rank r are held (hand + table), r in A,
+    K, Q, J; ``married``: bit t for a king or queen t whose marriage partner is held)."""
+    pairs = 0
+    held = 0
     for rank in (0, 2, 3, 4):
-        held = 0
-        for s in range(4):
-            held += obs[OBS_HAND + s * 8 + rank] + obs[OBS_TABLE + s * 8 + rank]
-        if held >= 2:
-            m |= 1 << rank
-    return m
+        n = 0
+        for suit in range(4):
+            t = suit * 8 + rank
+            copies = obs[OBS_HAND + t] + obs[OBS_TABLE + t]
+            n += copies
+            if copies > 0:
+                held |= 1 << t
+        if n >= 2:
+            pairs |= 1 << rank
+    married = ((held & 0x08080808) >> 1) | ((held & 0x04040404) << 1)   # K <-> Q of a suit
+    return pairs, married
 
 
-@njit(cache=True, _nrt=False)
-def keep_value(obs, card, stage, pairs):
+@njit(cache=True, _nrt=False, inline="always")
+def keep_value(card, stage, trump, pairs, married):
     """How much the holder loses by giving up ``card`` (greedy's play heuristic).
 
     Rank strength, +10 for a brisque, +8 for a trump; in the first stage +5
     for Q♠/J♦ (bézique), +4 for a K or Q whose marriage partner is held, +3
     for a K/Q/J/A of which two or more are held (fours), and -6 for the
     seven of trumps, which scores 10 when played in the first stage.
-    ``pairs`` is :func:`rank_pairs` of the position (computed once per decision).
+    ``pairs`` and ``married`` come from :func:`court_holdings` (once per decision).
     """
     rank = card & 7           # card % 8 and card // 8 without the floor-division fix-ups
     suit = card >> 3
-    trump = obs[OBS_TRUMP]
     v = 7 - rank
     if rank <= 1:
         v += 10
@@ -63,12 +69,7 @@ def keep_value(obs, card, stage, pairs):
     if stage == 1:
         if card == 3 or card == 20:
             v += 5
-        if rank == 2 or rank == 3:
-            partner = suit * 8 + (5 - rank)
-            if obs[OBS_HAND + partner] + obs[OBS_TABLE + partner] > 0:
-                v += 4
-        if (pairs >> rank) & 1:
-            v += 3
+        v += 4 * ((married >> card) & 1) + 3 * ((pairs >> rank) & 1)
         if suit == trump and rank == 7:
             v -= 6
     return v
@@ -108,29 +109,33 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
-    pairs = rank_pairs(obs) if stage == 1 else 0
+    if lead < 0 and stage == 2:
+        for i in range(n_legal):
+            card = legal[i] & 31
+            if card & 7 == 0 and card >> 3 != trump:
+                return legal[i]
+    pairs, married = court_holdings(obs) if stage == 1 else (0, 0)
     cheapest = legal[0]
     cheapest_v = 1000
+    if lead < 0:
+        for i in range(n_legal):
+            v = keep_value(legal[i] & 31, stage, trump, pairs, married)
+            if v < cheapest_v:
+                cheapest_v = v
+                cheapest = legal[i]
+        return cheapest
+    top = obs[OBS_BEST_CARD]
     win = -1
     win_v = 1000
     for i in range(n_legal):
-        a = legal[i]
-        card = a & 31
-        v = keep_value(obs, card, stage, pairs)
+        card = legal[i] & 31
+        v = keep_value(card, stage, trump, pairs, married)
         if v < cheapest_v:
             cheapest_v = v
-            cheapest = a
-        if lead >= 0 and beats(card, obs[OBS_BEST_CARD], trump) and v < win_v:
+            cheapest = legal[i]
+        if v < win_v and beats(card, top, trump):
             win_v = v
-            win = a
-    if lead < 0:
-        if stage == 2:
-            for i in range(n_legal):
-                card = legal[i] & 31
-                if card & 7 == 0 and card >> 3 != trump:
-                    return legal[i]
-        return cheapest
-    if win >= 0:
-        if obs[OBS_BEST_CARD] & 7 <= 1 or lead & 7 <= 1 or win_v <= cheapest_v + 2:
-            return win
+            win = legal[i]
+    if win >= 0 and (top & 7 <= 1 or lead & 7 <= 1 or win_v <= cheapest_v + 2):
+        return win
     return cheapest
