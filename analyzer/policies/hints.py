@@ -135,38 +135,51 @@ def bezique_chance(obs, k, counting, share):
     return share ** missing
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _scan(obs, counting):
+    """Every card type t at once: copies held, and held or still to be had (as
+    :func:`live_copies`), summed per rank (8 bits per rank); and bit sets of the types held,
+    of those held or still to be had, and of those in my hand. Branch-free, so LLVM
+    vectorizes the loop."""
+    packs = np.int64(obs[OBS_PACKS])
+    have = np.int64(0)
+    total = np.int64(0)
+    held = np.int64(0)
+    obtainable = np.int64(0)
+    in_hand = np.int64(0)
+    for t in range(32):
+        in_hand |= np.int64(obs[OBS_HAND + t] > 0) << t
+        h = np.int64(obs[OBS_HAND + t] + obs[OBS_TABLE + t])
+        gone = np.int64(0)
+        if counting:
+            gone = np.int64(obs[OBS_PLAYED + t] + obs[OBS_TABLE + 32 + t]
+                            + obs[OBS_TABLE + 64 + t] + obs[OBS_TABLE + 96 + t])
+        n = max(packs - gone, h)           # h + live_copies
+        shift = (t & 7) << 3
+        have += h << shift
+        total += n << shift
+        held |= np.int64(h > 0) << t
+        obtainable |= np.int64(n > 0) << t
+    return have, total, held, obtainable, in_hand
+
+
 @njit(cache=True, _nrt=False)
-def outlook(obs, counting, trump):
-    """One pass over the aces, kings, queens and knaves (and the ten of trumps), counting
-    live copies as :func:`live_copies` does. Returns (``fours``: bit i when four of
-    FOUR_RANK_IDS[i] can still be completed (H3/H4); ``held``: bit t for a card type I
-    hold; ``obtainable``: bit t for one I hold or may still get; aces held)."""
-    have = 0            # per rank index, 8 bits each: copies held
-    total = 0           # ... and copies held or still to be had
-    held = 0
-    obtainable = 0
-    for suit in range(4):
-        for i in range(4):
-            t = suit * 8 + (0 if i == 0 else i + 1)
-            h = _held(obs, t)
-            n = h + live_copies(obs, t, counting)
-            have += h << (8 * i)
-            total += n << (8 * i)
-            if h > 0:
-                held |= 1 << t
-            if n > 0:
-                obtainable |= 1 << t
-    if trump >= 0:
-        ten = trump * 8 + 1
-        if _held(obs, ten) > 0:
-            held |= 1 << ten
-        if _held(obs, ten) + live_copies(obs, ten, counting) > 0:
-            obtainable |= 1 << ten
+def outlook(obs, counting):
+    """What can still be made, from one pass over the cards (live copies counted as
+    :func:`live_copies` does). Returns (``fours``: bit i when four of FOUR_RANK_IDS[i] can
+    still be completed (H3/H4); ``held``: bit t for a card type I hold; ``obtainable``:
+    bit t for one I hold or may still get; ``in_hand``: bit t for one in my hand;
+    ``have``: copies held of each rank, 8 bits per rank)."""
+    if counting:            # two call sites, so each loop is compiled for one case
+        have, total, held, obtainable, in_hand = _scan(obs, True)
+    else:
+        have, total, held, obtainable, in_hand = _scan(obs, False)
     fours = 0
     for i in range(4):
-        if (total >> (8 * i)) & 0xFF >= 4 and (have >> (8 * i)) & 0xFF >= 1:
+        shift = 8 * FOUR_RANK_IDS[i]
+        if (total >> shift) & 0xFF >= 4 and (have >> shift) & 0xFF >= 1:
             fours |= 1 << i
-    return fours, held, obtainable, have & 0xFF
+    return fours, held, obtainable, in_hand, have
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -188,19 +201,37 @@ def _dead_cards(fours, obtainable, seq_open, seq_cards):
     return 0x1F1F1F1F & ~alive
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def pending_declaration(trump, held, in_hand, have):
+    """Points of a combination I hold with a card still in my hand (H1's reason to win);
+    the bit sets and counts of :func:`outlook`."""
+    best = 0
+    marriages = held & (held >> 1) & (in_hand | (in_hand >> 1)) & 0x04040404   # bit of the K
+    if marriages:
+        best = 40 if trump >= 0 and (marriages >> (8 * trump + 2)) & 1 else 20
+    if (held >> 3) & (held >> 20) & ((in_hand >> 3) | (in_hand >> 20)) & 1:
+        best = 40                                  # bézique
+    for rank, pts in ((0, 100), (2, 80), (3, 60), (4, 40)):
+        if (have >> (8 * rank)) & 0xFF >= 4 and in_hand & (0x01010101 << rank):
+            best = max(best, pts)
+    return best
+
+
 @njit(cache=True, _nrt=False)
 def hint_bonuses(obs, params):
     """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus, H4's dead
-    cards as a bit set) for H3/H4/H5."""
+    cards as a bit set, :func:`pending_declaration`) for H1/H3/H4/H5; all 0 in the second
+    stage."""
     counting = params[H4] > 0
     ace = 0.0
     bez = 0.0
     seq = 0.0
     if obs[OBS_STAGE] != 1:
-        return ace, bez, seq, 0
+        return ace, bez, seq, 0, 0
     share = draw_share(obs)
     trump = obs[OBS_TRUMP]
-    fours, held, obtainable, aces = outlook(obs, counting, trump)
+    fours, held, obtainable, in_hand, have = outlook(obs, counting)
+    aces = have & 0xFF
     seq_cards = 0x1F << (8 * trump) if trump >= 0 else 0
     seq_open = trump >= 0 and obtainable & seq_cards == seq_cards
     dead = _dead_cards(fours, obtainable, seq_open, seq_cards) if counting else 0
@@ -215,7 +246,7 @@ def hint_bonuses(obs, params):
                 if (held >> (trump * 8 + r)) & 1 == 0:
                     missing += 1
             seq = params[H5] * 250.0 * share ** missing / 20.0
-    return ace, bez, seq, dead
+    return ace, bez, seq, dead, pending_declaration(trump, held, in_hand, have)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -243,31 +274,9 @@ def keep_value(obs, params, t, ace, bez, seq, dead):
 @njit(cache=True, _nrt=False)
 def keep_values(obs, params, out):
     """Fill ``out[t]`` with :func:`keep_value` for every card type (for inspection)."""
-    ace, bez, seq, dead = hint_bonuses(obs, params)
+    ace, bez, seq, dead, pending = hint_bonuses(obs, params)
     for t in range(32):
         out[t] = keep_value(obs, params, t, ace, bez, seq, dead)
-
-
-@njit(cache=True, _nrt=False)
-def pending_declaration(obs):
-    """Points of a combination I hold with a card still in my hand (H1's reason to win)."""
-    best = 0
-    trump = obs[OBS_TRUMP]
-    for s in range(4):
-        k, q = s * 8 + 2, s * 8 + 3
-        if _held(obs, k) > 0 and _held(obs, q) > 0 and obs[OBS_HAND + k] + obs[OBS_HAND + q] > 0:
-            best = max(best, 40 if s == trump else 20)
-    if _held(obs, 3) > 0 and _held(obs, 20) > 0 and obs[OBS_HAND + 3] + obs[OBS_HAND + 20] > 0:
-        best = max(best, 40)
-    for rank, pts in ((0, 100), (2, 80), (3, 60), (4, 40)):
-        have = 0
-        in_hand = 0
-        for s in range(4):
-            have += _held(obs, s * 8 + rank)
-            in_hand += obs[OBS_HAND + s * 8 + rank]
-        if have >= 4 and in_hand > 0:
-            best = max(best, pts)
-    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -331,7 +340,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
     if decision == D_MELD:
         return _meld_choice(obs, legal, n_legal, rules, params)
-    ace, bez, seq, dead = hint_bonuses(obs, params)
+    ace, bez, seq, dead, pending = hint_bonuses(obs, params)
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
@@ -358,7 +367,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
     trick_brisques = 1 if top & 7 <= 1 else 0
     gain = 10.0 * params[H2] * trick_brisques * 2     # taking it swings 20 per brisque
     if stage == 1 and params[H1] > 0:
-        gain += params[H1] * pending_declaration(obs) / 4.0
+        gain += params[H1] * pending / 4.0
     if stage == 2 and params[H8] > 0:
         gain += 10.0 * params[H8] * trick_brisques
     best = legal[0]
