@@ -22,6 +22,7 @@ from ..rules import (
     R_SEVEN,
     R_TURNUP,
 )
+from .bits import trailing_zeros
 from .layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
@@ -134,6 +135,7 @@ from .melds import (
     _table_counts,
     claim,
     claim_possible,
+    combo_check,
     combo_feasible,
     combo_screen_mask,
     declare,
@@ -350,8 +352,11 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
         cand = combo_screen_mask(P, s, P[s, P_MELD_CAND])
         if declared == 0 or rules[R_DECLARE_ALL]:
             found = 0
-            for c in range(16):
-                if (cand >> c) & 1 and combo_feasible(rules, G, P, T, s, c, req_t, req_n):
+            rest = cand
+            while rest != 0:                    # the candidates, lowest first
+                c = trailing_zeros(rest)
+                rest &= rest - 1
+                if combo_check(rules, G, P, T, s, c, req_t, req_n)[0]:
                     legal[nleg] = A_DECLARE + c
                     nleg += 1
                     found |= 1 << c
@@ -361,8 +366,11 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
             legal[nleg] = A_EXCHANGE
             nleg += 1
         if declared > 0 and rules[R_CLAIMS]:                 # R3.7
-            for c in range(16):
-                if (cand >> c) & 1 and claim_possible(rules, G, P, T, s, c, req_t, req_n):
+            rest = cand
+            while rest != 0:
+                c = trailing_zeros(rest)
+                rest &= rest - 1
+                if claim_possible(rules, G, P, T, s, c, req_t, req_n):
                     legal[nleg] = A_CLAIM + c
                     nleg += 1
         if nleg == 0 and G[G_NSCRIPT] < 0:

@@ -231,28 +231,6 @@ def _four_table_counts(rules, T, P, s, rank):
     return elig, fresh
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def combo_screen(P, s, c):
-    """Cheap necessary condition for ``c``: enough copies held (hand + table)."""
-    if c < 4:
-        return (P[s, P_HAND + c * 8 + 2] + P[s, P_TABLE + c * 8 + 2] > 0
-                and P[s, P_HAND + c * 8 + 3] + P[s, P_TABLE + c * 8 + 3] > 0)
-    if c < 8:
-        base = (c - 4) * 8
-        for r in range(5):
-            if P[s, P_HAND + base + r] + P[s, P_TABLE + base + r] == 0:
-                return False
-        return True
-    if c < 12:
-        return (P[s, P_HAND + QS] + P[s, P_TABLE + QS] >= c - 7
-                and P[s, P_HAND + JD] + P[s, P_TABLE + JD] >= c - 7)
-    rank = FOUR_RANKS[c - 12]
-    held = 0
-    for suit in range(4):
-        held += P[s, P_HAND + suit * 8 + rank] + P[s, P_TABLE + suit * 8 + rank]
-    return held >= 4
-
-
 @njit(cache=True, _nrt=False)
 def _held(P, s, card):
     return P[s, P_HAND + card] + P[s, P_TABLE + card]
@@ -260,7 +238,8 @@ def _held(P, s, card):
 
 @njit(cache=True, _nrt=False, inline="always")
 def combo_screen_mask(P, s, cand):
-    """The bits c of ``cand`` for which :func:`combo_screen` (P, s, c) holds.
+    """The bits c of ``cand`` whose cards seat ``s`` holds, on the table or in hand, in the
+    numbers ``c`` needs: a cheap necessary condition for declaring ``c``.
 
     Marriages and sequences come from the held-card bitmask; béziques and fours, which
     need counts, are only counted when ``cand`` asks for them."""
@@ -291,8 +270,9 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
     :func:`_select` then takes a card from the hand).
 
     _select uses eligible table copies first, never-scored ones before scored ones, so it
-    needs the hand when the table is short of a card, or when no table copy is new (R2.12)."""
-    if not combo_screen(P, s, c) or not combo_allowed(rules, G[G_TRUMP], c):
+    needs the hand when the table is short of a card, or when no table copy is new (R2.12).
+    The declaration window screens with :func:`combo_screen_mask` first."""
+    if not combo_allowed(rules, G[G_TRUMP], c):
         return False, False
     if c >= 12:
         rank = FOUR_RANKS[c - 12]
@@ -331,7 +311,8 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
 @njit(cache=True, _nrt=False, inline="always")
 def combo_feasible(rules, G, P, T, s, c, req_t, req_n):
     """Whether seat ``s`` may declare ``c`` now (see :func:`combo_check`)."""
-    return combo_check(rules, G, P, T, s, c, req_t, req_n)[0]
+    return (combo_screen_mask(P, s, np.int64(1) << c) != 0
+            and combo_check(rules, G, P, T, s, c, req_t, req_n)[0])
 
 
 @njit(cache=True, _nrt=False)
