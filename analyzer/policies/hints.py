@@ -98,28 +98,6 @@ def live_copies(obs, t, counting):
     return max(n, 0)
 
 
-# My hand, the four tables and the cards played lie side by side in the observation,
-# so the cards I have seen are one contiguous sum (which LLVM vectorizes).
-assert OBS_HAND == 0 and OBS_TABLE == 32 and OBS_PLAYED == OBS_TABLE + 4 * 32
-SEEN_END = OBS_PLAYED + 32
-
-
-@njit(cache=True, _nrt=False)
-def _unseen(obs):
-    n = 32 * obs[OBS_PACKS]
-    for i in range(SEEN_END):
-        n -= obs[i]
-    return max(n, 1)
-
-
-@njit(cache=True, _nrt=False)
-def draw_share(obs):
-    """Share of the cards I have not seen that I may still draw (0 in the second stage)."""
-    if obs[OBS_STAGE] == 2:
-        return 0.0
-    return min(1.0, 0.5 * obs[OBS_TALON_LEFT] / _unseen(obs))
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def bezique_chance(obs, k, counting, share):
     """Rough chance to complete a bézique of multiplicity ``k`` (k Q♠ and k J♦):
@@ -138,29 +116,29 @@ def bezique_chance(obs, k, counting, share):
 @njit(cache=True, _nrt=False, inline="always")
 def _scan(obs, counting):
     """Every card type t at once: copies held, and held or still to be had (as
-    :func:`live_copies`), summed per rank (8 bits per rank); and bit sets of the types held,
-    of those held or still to be had, and of those in my hand. Branch-free, so LLVM
-    vectorizes the loop."""
+    :func:`live_copies`), summed per rank (8 bits per rank); bit sets of the types held,
+    of those held or still to be had, and of those in my hand; and the number of cards
+    seen (held, played or on a table). Branch-free, so LLVM vectorizes the loop."""
     packs = np.int64(obs[OBS_PACKS])
     have = np.int64(0)
     total = np.int64(0)
     held = np.int64(0)
     obtainable = np.int64(0)
     in_hand = np.int64(0)
+    seen = np.int64(0)
     for t in range(32):
         in_hand |= np.int64(obs[OBS_HAND + t] > 0) << t
         h = np.int64(obs[OBS_HAND + t] + obs[OBS_TABLE + t])
-        gone = np.int64(0)
-        if counting:
-            gone = np.int64(obs[OBS_PLAYED + t] + obs[OBS_TABLE + 32 + t]
-                            + obs[OBS_TABLE + 64 + t] + obs[OBS_TABLE + 96 + t])
-        n = max(packs - gone, h)           # h + live_copies
+        gone = np.int64(obs[OBS_PLAYED + t] + obs[OBS_TABLE + 32 + t]
+                        + obs[OBS_TABLE + 64 + t] + obs[OBS_TABLE + 96 + t])
+        seen += h + gone
+        n = max(packs - gone, h) if counting else max(packs, h)     # h + live_copies
         shift = (t & 7) << 3
         have += h << shift
         total += n << shift
         held |= np.int64(h > 0) << t
         obtainable |= np.int64(n > 0) << t
-    return have, total, held, obtainable, in_hand
+    return have, total, held, obtainable, in_hand, max(32 * packs - seen, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -169,17 +147,18 @@ def outlook(obs, counting):
     :func:`live_copies` does). Returns (``fours``: bit i when four of FOUR_RANK_IDS[i] can
     still be completed (H3/H4); ``held``: bit t for a card type I hold; ``obtainable``:
     bit t for one I hold or may still get; ``in_hand``: bit t for one in my hand;
-    ``have``: copies held of each rank, 8 bits per rank)."""
+    ``have``: copies held of each rank, 8 bits per rank; the cards I have not seen, at
+    least 1)."""
     if counting:            # two call sites, so each loop is compiled for one case
-        have, total, held, obtainable, in_hand = _scan(obs, True)
+        have, total, held, obtainable, in_hand, unseen = _scan(obs, True)
     else:
-        have, total, held, obtainable, in_hand = _scan(obs, False)
+        have, total, held, obtainable, in_hand, unseen = _scan(obs, False)
     fours = 0
     for i in range(4):
         shift = 8 * FOUR_RANK_IDS[i]
         if (total >> shift) & 0xFF >= 4 and (have >> shift) & 0xFF >= 1:
             fours |= 1 << i
-    return fours, held, obtainable, in_hand, have
+    return fours, held, obtainable, in_hand, have, unseen
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -228,9 +207,9 @@ def hint_bonuses(obs, params):
     seq = 0.0
     if obs[OBS_STAGE] != 1:
         return ace, bez, seq, 0, 0
-    share = draw_share(obs)
     trump = obs[OBS_TRUMP]
-    fours, held, obtainable, in_hand, have = outlook(obs, counting)
+    fours, held, obtainable, in_hand, have, unseen = outlook(obs, counting)
+    share = min(1.0, 0.5 * obs[OBS_TALON_LEFT] / unseen)    # of the unseen cards, my draws
     aces = have & 0xFF
     seq_cards = 0x1F << (8 * trump) if trump >= 0 else 0
     seq_open = trump >= 0 and obtainable & seq_cards == seq_cards
