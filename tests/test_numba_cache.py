@@ -1,0 +1,56 @@
+"""The compiled-kernel cache is dropped when any engine or policy source changes, wherever
+numba keeps it: a kernel inlines functions from other files, and numba only checks the
+file the kernel itself is in."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numba
+import pytest
+
+from analyzer.engine import drop_stale_numba_cache, numba_cache_dir
+
+PKG = Path(__file__).resolve().parent.parent / "analyzer"
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    """The engine and policy sources (and rules.py) in a throwaway package tree."""
+    root = tmp_path / "pkg"
+    for sub in ("engine", "policies"):
+        (root / sub).mkdir(parents=True)
+        for f in (PKG / sub).glob("*.py"):
+            shutil.copy(f, root / sub / f.name)
+    shutil.copy(PKG / "rules.py", root / "rules.py")
+    return root
+
+
+def fake_kernels(root):
+    files = []
+    for sub in ("engine", "policies"):
+        cache = numba_cache_dir(root / sub / "__init__.py")
+        cache.mkdir(parents=True, exist_ok=True)
+        for name in ("hand.play_hand-1.py311.nbi", "hand.play_hand-1.py311.1.nbc"):
+            (cache / name).write_text("compiled")
+            files.append(cache / name)
+    return files
+
+
+@pytest.mark.parametrize("where", ["__pycache__", "NUMBA_CACHE_DIR"])
+def test_cached_kernels_dropped_after_a_source_change_and_kept_otherwise(package_copy, tmp_path,
+                                                                         monkeypatch, where):
+    if where == "NUMBA_CACHE_DIR":
+        monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "numba-cache"))
+        assert str(tmp_path / "numba-cache") in str(numba_cache_dir(package_copy / "engine" / "__init__.py"))
+    else:
+        monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+        assert numba_cache_dir(package_copy / "engine" / "__init__.py") == package_copy / "engine" / "__pycache__"
+    drop_stale_numba_cache(package_copy)              # first run: records the sources
+    files = fake_kernels(package_copy)
+    drop_stale_numba_cache(package_copy)              # unchanged sources: cache kept
+    assert all(f.exists() for f in files)
+    melds = package_copy / "engine" / "melds.py"
+    melds.write_text(melds.read_text() + "\n# changed\n")
+    drop_stale_numba_cache(package_copy)              # a changed source: every kernel goes
+    assert not any(f.exists() for f in files)
