@@ -77,12 +77,12 @@ class Tallies:
     def from_records(cls, rec: np.ndarray, rules) -> Tallies:
         """Reduce per-hand records (rows of layout.REC_*) of ``rules`` to sums; Rubicon
         hands are scored as games (R3.9)."""
-        from .rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS
+        from .engine.melds import combo_points as points_now
         arr = rules.to_array()
-        combo_points = np.tile(arr[R_POINTS:R_POINTS + N_COMBOS], (5, 1))   # row 1 + trump suit
-        for suit in range(4):        # a marriage or sequence in trumps scores more
-            combo_points[1 + suit, suit] = arr[R_ROYAL_POINTS]
-            combo_points[1 + suit, 4 + suit] = arr[R_TRUMP_SEQ_POINTS]
+        # row 1 + trump: the points of each combination with that trump suit (the engine's
+        # own scoring); row 0, no trump at the end, only ever meets béziques and fours
+        combo_points = np.array([[points_now(arr, trump, c) for c in range(N_COMBOS)]
+                                 for trump in range(-1, 4)], np.int64)
         t = cls(rules.players)
         t.hands = len(rec)
         tally_hands(rec, rules.players, combo_points, rules.brisques == "tiebreak",

@@ -185,7 +185,7 @@ def test_hand_built_ordinary():
              "marriage_S": 1, "bezique": 1},
             {RS_SCORE: 300, RS_BRISQ: 5, RS_RECV_QS: 2, RS_RECV_JD: 1,
              "marriage_H": 1, "sequence_S": 1}]},
-        {REC_DEALER: 1, REC_TRUMP: -1, "seats": [
+        {REC_DEALER: 1, REC_TRUMP: 2, "seats": [
             {RS_SCORE: 200, "marriage_S": 1},
             {RS_SCORE: 200}]},
     ])
@@ -195,13 +195,15 @@ def test_hand_built_ordinary():
     assert t.brisques.tolist() == [100, 50]
     assert t.dealer_score.tolist() == [500, 200] and t.dealer_hands.tolist() == [1, 1]
     assert t.declarations[0, 0] == 2
-    assert t.decl_points[0, 0] == 40 + 20        # marriage in trumps, then with no trump
+    assert t.decl_points[0, 0] == 40 + 20        # marriage in trumps, then in a plain suit
     assert t.decl_points[0, 8] == 40
     assert t.decl_points[1, 1] == 20 and t.decl_points[1, 4] == 250
     assert t.double_bezique.tolist() == [1, 0] and t.bezique_level[0].tolist() == [1, 0, 1, 0, 0]
     assert t.first_bezique[0, 0, 7] == 1 and t.first_bezique[0, 0, 0] == 1
     assert t.received[1].tolist() == [2, 1, 0, 0, 0]
-    assert t.trump_how.tolist() == [0, 1, 0, 1] and t.trump_trick[5] == 1 and t.trump_trick.sum() == 1
+    # [turn-up, marriage, sequence, none]; hand 2's trump is the turn-up's, at trick 0
+    assert t.trump_how.tolist() == [1, 1, 0, 0] and t.trump_trick[5] == 1 and t.trump_trick[0] == 1
+    assert t.trump_trick.sum() == 2
     assert t.score_hist[0, 50] == 1 and t.score_hist[0, 20] == 1
     assert (t.reg_sx, t.reg_sy, t.reg_sxy, t.winner_changed) == (5, 200, 1000, 0)
 
