@@ -4,7 +4,7 @@ import pytest
 
 from analyzer.cards import parse_card
 from analyzer.engine import layout as L
-from analyzer.policies.hints import hints_policy, keep_values
+from analyzer.policies.hints import hint_bonuses, hints_policy, keep_values
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.rules import preset
 
@@ -228,9 +228,34 @@ def _ref_keep_values(o, params):
     return out
 
 
+def _ref_pending(o):
+    """H1: points of a combination held with a card still in the hand (first stage)."""
+    trump = int(o[L.OBS_TRUMP])
+
+    def held(t):
+        return int(o[L.OBS_HAND + t] + o[L.OBS_TABLE + t])
+
+    def in_hand(*ts):
+        return sum(int(o[L.OBS_HAND + t]) for t in ts) > 0
+
+    best = 0
+    for s in range(4):
+        k, q = s * 8 + 2, s * 8 + 3
+        if held(k) and held(q) and in_hand(k, q):
+            best = max(best, 40 if s == trump else 20)
+    if held(3) and held(20) and in_hand(3, 20):
+        best = max(best, 40)
+    for rank, pts in ((0, 100), (2, 80), (3, 60), (4, 40)):
+        cards = [s * 8 + rank for s in range(4)]
+        if sum(held(t) for t in cards) >= 4 and in_hand(*cards):
+            best = max(best, pts)
+    return best
+
+
 @pytest.mark.parametrize("policy", ["hints", "hints:no=H4", "hints:h4=0.5,h5=2", "hints:only=H3"])
 def test_keep_values_match_the_card_by_card_reading(policy):
-    """H2-H5 values of every card on 300 random first-stage positions (2 and 4 packs)."""
+    """H2-H5 values of every card, and H1's pending declaration, on 300 random first-stage
+    positions (2 and 4 packs)."""
     params = resolve_policy(policy).params
     rng = np.random.default_rng(11)
     got = np.zeros(32)
@@ -248,3 +273,4 @@ def test_keep_values_match_the_card_by_card_reading(policy):
         # share ** missing: numba multiplies, Python calls pow, so allow the last bit
         np.testing.assert_allclose(got, _ref_keep_values(o, params), rtol=1e-12, atol=1e-12,
                                    err_msg=f"position {i}")
+        assert hint_bonuses(o, params)[4] == _ref_pending(o), f"position {i}"

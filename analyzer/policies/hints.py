@@ -168,7 +168,7 @@ def _dead_cards(fours, obtainable, seq_open, seq_cards):
     alive = 0
     for i in range(4):
         if (fours >> i) & 1:
-            alive |= 0x01010101 << (0 if i == 0 else i + 1)
+            alive |= 0x01010101 << FOUR_RANK_IDS[i]
     alive |= (obtainable & 0x08080808) >> 1        # a king whose queen can still be had
     alive |= (obtainable & 0x04040404) << 1        # a queen whose king can still be had
     if (obtainable >> 20) & 1:
