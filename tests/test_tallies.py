@@ -19,7 +19,7 @@ from analyzer.engine.layout import (
     RS_CARTE,
     RS_DBL_MISS,
     RS_FIRST_B,
-    RS_HELD_DBL,
+    RS_HELD_B,
     RS_LAST,
     RS_NDECL,
     RS_RECV_JD,
@@ -70,7 +70,7 @@ def reference_tallies(rec, rules) -> Tallies:
     bez = cols(RS_BEZ_MAX)
     t.double_bezique = (bez >= 2).sum(0)
     t.carte_blanche = (cols(RS_CARTE) > 0).sum(0)
-    held = cols(RS_HELD_DBL)
+    held = cols(RS_HELD_B)
     miss = cols(RS_DBL_MISS)
     t.held_double = (held > 0).sum(0)
     t.missed_played = (miss == 1).sum(0)

@@ -36,7 +36,7 @@ from .layout import (
     P_DECL,
     P_FIRST_B,
     P_HAND,
-    P_HELD_DBL,
+    P_HELD_B,
     P_LAST,
     P_NDECL,
     P_RECV_JD,
@@ -67,7 +67,7 @@ from .layout import (
     RS_DBL_MISS,
     RS_DECL,
     RS_FIRST_B,
-    RS_HELD_DBL,
+    RS_HELD_B,
     RS_LAST,
     RS_NDECL,
     RS_RECV_JD,
@@ -133,10 +133,10 @@ def _write_record(rules, G, P, dealer, status, rec):
         rec[b + RS_CLAIMS] = P[s, P_CLAIMS]
         rec[b + RS_RECV_QS] = P[s, P_RECV_QS]
         rec[b + RS_RECV_JD] = P[s, P_RECV_JD]
-        rec[b + RS_HELD_DBL] = P[s, P_HELD_DBL]
         rec[b + RS_DBL_MISS] = P[s, P_DBL_MISS]
         for k in range(3):
             rec[b + RS_FIRST_B + k] = P[s, P_FIRST_B + k]
+            rec[b + RS_HELD_B + k] = P[s, P_HELD_B + k]
         for c in range(N_COMBOS):
             rec[b + RS_NDECL + c] = P[s, P_NDECL + c]
     rec[REC_CARDS_WON] = won

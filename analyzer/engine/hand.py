@@ -91,7 +91,7 @@ from .layout import (
     P_CARTE_PTS,
     P_DBL_MISS,
     P_HAND,
-    P_HELD_DBL,
+    P_HELD_B,
     P_LAST,
     P_MELD_CAND,
     P_NTABLE,
@@ -398,8 +398,8 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
 
 @njit(cache=True, _nrt=False)
 def _track_double(G, P, s, card):
-    """Section 5 statistics: when seat ``s`` first holds a double bézique (2 Q♠, 2 J♦ in hand
-    or on the table), and why a double held is never scored. ``card`` was just received
+    """Section 5 statistics: when seat ``s`` first holds a double (treble, quadruple) bézique
+    (2 (3, 4) Q♠ and as many J♦ in hand or on the table), and why a double held is never scored. ``card`` was just received
     (counted as Q♠/J♦ received) or is -1."""
     if card >= 0:
         P[s, P_MELD_CAND] |= COMBO_MASK[card]
@@ -407,9 +407,10 @@ def _track_double(G, P, s, card):
         P[s, P_RECV_QS] += 1
     elif card == 20:
         P[s, P_RECV_JD] += 1
-    if P[s, P_HELD_DBL] == 0 and (P[s, P_HAND + 3] + P[s, P_TABLE + 3] >= 2
-                                  and P[s, P_HAND + 20] + P[s, P_TABLE + 20] >= 2):
-        P[s, P_HELD_DBL] = G[G_TRICK] + 1
+    pairs = min(P[s, P_HAND + 3] + P[s, P_TABLE + 3], P[s, P_HAND + 20] + P[s, P_TABLE + 20])
+    for k in range(min(pairs, 4) - 1):
+        if P[s, P_HELD_B + k] == 0:
+            P[s, P_HELD_B + k] = G[G_TRICK] + 1
 
 
 @njit(cache=True, _nrt=False)
@@ -571,7 +572,7 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 add_hand(P, obs, s, card, -1)
             mark_played(obs, n, card)
             trick_cards[i] = card
-            if (stage == 1 and (card == 3 or card == 20) and P[s, P_HELD_DBL] > 0
+            if (stage == 1 and (card == 3 or card == 20) and P[s, P_HELD_B] > 0
                     and P[s, P_BEZ_MAX] < 2 and P[s, P_DBL_MISS] == 0
                     and P[s, P_HAND + card] + P[s, P_TABLE + card] < 2):
                 P[s, P_DBL_MISS] = 1               # a card of the double was played
@@ -621,7 +622,7 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                     return G[G_STATUS]
             if G[G_TALON_POS] == G[G_TALON_LEN]:
                 for s in range(n):
-                    if P[s, P_HELD_DBL] > 0 and P[s, P_BEZ_MAX] < 2 and P[s, P_DBL_MISS] == 0:
+                    if P[s, P_HELD_B] > 0 and P[s, P_BEZ_MAX] < 2 and P[s, P_DBL_MISS] == 0:
                         P[s, P_DBL_MISS] = 2       # held to the end of the talon, never scored
                 G[G_STAGE] = 2
                 take_table_back(P, T, obs, n)              # R2.19

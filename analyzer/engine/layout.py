@@ -82,13 +82,13 @@ P_CARTE_PTS = 90         # carte blanche points
 P_CLAIMS = 91            # claims laid down
 P_RECV_QS = 92           # Q♠ received (dealt or drawn)
 P_RECV_JD = 93           # J♦ received
-P_HELD_DBL = 94          # 1 + tricks played when the seat first held 2 Q♠ and 2 J♦ (0: never)
-P_DBL_MISS = 95          # held a double bézique but never scored it: 1 a card was played, 2 talon ran out
-P_FIRST_B = 96           # 3: trick (from 1) after which a double / treble / quadruple bézique was first scored (0: never)
-P_MELD_CAND = 99         # bitmask of combinations that may be feasible (a superset; see melds)
-P_HAND_MASK = 100        # bit t set while the hand holds card t (read with state.card_mask)
-P_TABLE_MASK = 101       # bit t set while the table holds card t
-P_W = 102
+P_HELD_B = 94            # 3: 1 + tricks played when the seat first held 2 (3, 4) Q♠ and as many J♦ (0: never)
+P_DBL_MISS = 97          # held a double bézique while never having scored one: 1 a card of it was played, 2 the talon ran out
+P_FIRST_B = 98           # 3: trick (from 1) after which a double / treble / quadruple bézique was first scored (0: never)
+P_MELD_CAND = 101        # bitmask of combinations that may be feasible (a superset; see melds)
+P_HAND_MASK = 102        # bit t set while the hand holds card t (read with state.card_mask)
+P_TABLE_MASK = 103       # bit t set while the table holds card t
+P_W = 104
 
 # --- table slots (int32 array T[seat, slot]) ---------------------------------
 T_CARD, T_M, T_B, T_F, T_SCORED = range(5)   # card; level reached in class M, B, F
@@ -108,9 +108,10 @@ REC_DEALER, REC_STATUS, REC_TRICKS, REC_TRUMP, REC_EXCHANGES, REC_LAST_WINNER, \
     REC_CARDS_WON, REC_CARDS_LEFT, REC_TRUMP_HOW, REC_TRUMP_TRICK = range(10)
 REC_SEAT = 10            # seat blocks start here, REC_SEAT_W ints each
 RS_SCORE, RS_DECL, RS_SEVEN, RS_BRISQ, RS_LAST, RS_TRICKS, RS_BEZ_MAX, RS_CARTE, RS_CLAIMS, \
-    RS_RECV_QS, RS_RECV_JD, RS_HELD_DBL, RS_DBL_MISS = range(13)
-RS_FIRST_B = 13          # 3: as P_FIRST_B
-RS_NDECL = 16            # 16 counts
+    RS_RECV_QS, RS_RECV_JD, RS_DBL_MISS = range(12)
+RS_FIRST_B = 12          # 3: as P_FIRST_B
+RS_HELD_B = 15           # 3: as P_HELD_B
+RS_NDECL = 18            # 16 counts
 REC_SEAT_W = RS_NDECL + N_COMBOS
 REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
 

@@ -21,7 +21,7 @@ from .layout import (
     RS_CARTE,
     RS_DBL_MISS,
     RS_FIRST_B,
-    RS_HELD_DBL,
+    RS_HELD_B,
     RS_LAST,
     RS_NDECL,
     RS_RECV_JD,
@@ -83,7 +83,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
             dealer_hands[s] += dealt
             last_trick[s] += rec[i, b + RS_LAST] > 0
             carte_blanche[s] += rec[i, b + RS_CARTE] > 0
-            held_double[s] += rec[i, b + RS_HELD_DBL] > 0
+            held_double[s] += rec[i, b + RS_HELD_B] > 0
             miss = rec[i, b + RS_DBL_MISS]
             missed_played[s] += miss == 1
             missed_talon[s] += miss == 2
