@@ -33,6 +33,7 @@ from .engine.layout import (
     E_DECLARE,
     E_DRAW,
     E_EXCHANGE,
+    E_LAID,
     E_LAST_TRICK,
     E_PLAY,
     E_SEVEN,
@@ -54,9 +55,11 @@ from .engine.layout import (
     P_SCORE,
     P_W,
     S_CARTE,
+    S_CARDS,
     S_CLAIM,
     S_DECLARE,
     S_EXCHANGE,
+    S_MAX_CARDS,
     S_PLAY,
     S_W,
     ST_DONE,
@@ -146,7 +149,7 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
         raise ReplayError(f"move {index}: there is no seat {seat} in a {rules.players}-handed game")
     row = [0] * S_W
     row[1] = seat
-    row[4:8] = [-1] * 4
+    row[S_CARDS:] = [-1] * S_MAX_CARDS
     try:
         if verb == "plays":
             src = " ".join(rest[1:]).lower()
@@ -161,8 +164,23 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
             row[0] = S_CARTE
         elif verb == "claims":
             if not rest:
-                raise ReplayError(f"move {index}: name the combination, e.g. \"{seat} claims four_kings\"")
-            row[0], row[2] = S_CLAIM, combo_id(rest[0])
+                raise ReplayError(f"move {index}: name the cards laid or the combination, e.g. "
+                                  f"\"{seat} claims KS QS\" or \"{seat} claims four_kings\"")
+            row[0] = S_CLAIM
+            try:
+                laid = [parse_card(x) for x in rest]
+            except CardError:
+                laid = None
+            if laid is None:
+                if len(rest) > 1:
+                    raise ReplayError(f"move {index}: a claim names either its cards or one "
+                                      f"combination, got {text!r}")
+                row[2] = combo_id(rest[0])
+            elif len(laid) > S_MAX_CARDS:
+                raise ReplayError(f"move {index}: a claim lays at most {S_MAX_CARDS} cards")
+            else:
+                row[2] = -1
+                row[S_CARDS:S_CARDS + len(laid)] = laid
         else:
             if not rest:
                 raise ReplayError(f"move {index}: name the combination, e.g. \"{seat} declares bezique QS JD\"")
@@ -172,7 +190,7 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
             if named:
                 _check_combo_cards(c, named, index, seat)
                 if c >= 12:
-                    row[4:8] = named
+                    row[S_CARDS:S_CARDS + 4] = named
     except CardError as e:
         raise ReplayError(f"move {index}: {e}") from None
     return row, text
@@ -262,6 +280,7 @@ class HandOutcome:
     scores: list
     error: str | None = None
     trump: int = -1
+    tables: list = field(default_factory=list)    # each seat's table cards when play stopped
 
 
 RULE_DETAILS = {
@@ -288,6 +307,15 @@ RULE_DETAILS = {
     L.X_NO_CARTE_BLANCHE: "seat {s} may not show carte blanche now",
     L.X_CLAIM_NOT_ALLOWED: "seat {s} may not claim {what} now (only after scoring in this window, "
                            "with cards from the hand that make the combination)",
+    L.X_INFERIOR: "seat {s}: a card of {what} was already declared in a higher combination of its "
+                  "class, and may never join an inferior one",
+    L.X_STILL_WHOLE: "seat {s}: {what} was scored before with a card of this one, and that {what} "
+                     "still lies whole on the table: one of its cards must be played first",
+    L.X_NEW_AND_WHOLE: "seat {s}: {what} needs a card new to the table (or never yet scored), and "
+                       "the {what} scored before still lies whole on the table",
+    L.X_CLAIM_CARD: "seat {s}: {card} belongs to no combination that the cards on the table, with "
+                    "those laid, form and that seat {s} could score now",
+    L.X_NO_EXCHANGE: "seat {s}: Rubicon bezique has no exchange of the seven",
 }
 
 
@@ -304,12 +332,15 @@ def _violation(G, spec: HandSpec) -> str:
     move = int(G[G_ERR_MOVE])
     seat = int(G[G_ERR_SEAT])
     action = int(G[G_ERR_ACTION])
-    card = card_str(action % 32) if action < L.A_DECLARE else ""
+    card = card_str(action % 32) if 0 <= action < L.A_DECLARE else ""
     what = card
     for base in (L.A_DECLARE, L.A_CLAIM):
         if base <= action < base + 16:
             what = COMBO_NAMES[action - base]
-    text = RULE_DETAILS.get(int(G[G_ERR_DETAIL]), "seat {s}: illegal move").format(s=seat, card=card, what=what)
+    detail = int(G[G_ERR_DETAIL])
+    text = RULE_DETAILS.get(detail, "seat {s}: illegal move").format(s=seat, card=card, what=what)
+    if detail == L.X_NO_NEW_CARD and int(G[G_ERR_RULE]) == 306:
+        text += " or never yet part of a scored combination"
     return f"move {move + 1}: {text} ({rule_name(int(G[G_ERR_RULE]))})"
 
 
@@ -344,7 +375,10 @@ def _events(ev: np.ndarray, count: int) -> list[dict]:
             out.append({"event": "carte_blanche", "seat": seat, "points": a,
                         "card": card_str(b) if b >= 0 else None})
         elif kind == E_CLAIM:
-            out.append({"event": "claim", "seat": seat, "combination": COMBO_NAMES[a], "laid": b})
+            out.append({"event": "claim", "seat": seat,
+                        "combination": COMBO_NAMES[a] if a >= 0 else None, "laid": b, "cards": []})
+        elif kind == E_LAID:
+            out[-1]["cards"].append(card_str(a))
         elif kind == E_DRAW:
             out.append({"event": "draw", "seat": seat, "card": card_str(a)})
         elif kind == E_STAGE2:
@@ -382,13 +416,15 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
                         nscript, ev, G, P)
     events = _events(ev, int(G[G_NEV]))
     scores = [int(P[s, P_SCORE]) for s in range(spec.rules.players)]
+    tables = [[card_str(t) for t in range(32) for _ in range(int(P[s, L.P_TABLE + t]))]
+              for s in range(spec.rules.players)]
     error = None
     if status == ST_ILLEGAL_SCRIPT:
         error = _violation(G, spec)
     elif status == ST_ILLEGAL_POLICY:
         error = (f"seat {int(G[G_ERR_SEAT])}'s policy returned an illegal action "
                  f"{action_str(int(G[G_ERR_ACTION]))}")
-    return HandOutcome(spec, int(status), events, scores, error, int(G[G_TRUMP]))
+    return HandOutcome(spec, int(status), events, scores, error, int(G[G_TRUMP]), tables)
 
 
 def status_name(status: int) -> str:
@@ -444,8 +480,9 @@ def format_log(outcome: HandOutcome, symbols: bool = False) -> str:
             lines.append(f"{move:4d}. seat {e['seat']} shows carte blanche ({shown})  +{e['points']}{run()}")
         elif k == "claim":
             move += 1
-            lines.append(f"{move:4d}. seat {e['seat']} claims {e['combination']} "
-                         f"(lays {e['laid']} card{'s' if e['laid'] != 1 else ''} from the hand)")
+            what = f"{e['combination']}, laying" if e["combination"] else "laying"
+            lines.append(f"{move:4d}. seat {e['seat']} claims ({what} "
+                         f"{' '.join(cs(c) for c in e['cards'])} from the hand)")
         elif k == "draw":
             lines.append(f"      seat {e['seat']} draws {cs(e['card'])}")
         elif k == "second_stage":
@@ -479,7 +516,7 @@ def replay_json(outcome: HandOutcome) -> dict:
         elif e["event"] == "exchange":
             moves.append(f"{e['seat']} exchanges {e['card']}")
         elif e["event"] == "claim":
-            moves.append(f"{e['seat']} claims {e['combination']}")
+            moves.append(f"{e['seat']} claims {' '.join(e['cards'])}")
         elif e["event"] == "carte_blanche":
             moves.append(f"{e['seat']} shows carte blanche")
     rules = spec.rules.describe()

@@ -11,7 +11,7 @@ import numpy as np
 
 # Slots of the packed rule array read by the engine.
 (R_PLAYERS, R_PACKS, R_HAND, R_TURNUP, R_TRUMP_MODE, R_DECLARE_ALL, R_AMERICAN,
- R_REDECLARE_SAME, R_SEVEN, R_LAST_TRICK, R_BRISQUES_SCORED, R_PLAIN_SEQ,
+ R_REDECLARE, R_SEVEN, R_LAST_TRICK, R_BRISQUES_SCORED, R_PLAIN_SEQ,
  R_CARTE_BLANCHE, R_CLAIMS, R_PANACHE, R_TARGET, R_N_CARDS) = range(17)
 # Points of each combination id (see cards.COMBO_NAMES) start at R_POINTS.
 R_POINTS = 20
@@ -21,6 +21,7 @@ R_CARTE_POINTS = R_POINTS + 18      # carte blanche (R3.5)
 R_SIZE = R_POINTS + 19
 
 TRUMP_TURN_UP, TRUMP_FIRST_MARRIAGE, TRUMP_RUBICON = 0, 1, 2
+REDECLARE = {"higher": 0, "same_or_higher": 1, "replace": 2}
 TRUMP_MODES = {"turn_up": TRUMP_TURN_UP, "first_marriage": TRUMP_FIRST_MARRIAGE,
                "marriage_or_sequence": TRUMP_RUBICON}
 CARTE_BLANCHE = {"off": 0, "once": 1, "repeat": 2}
@@ -45,7 +46,7 @@ class RuleSet:
     trump: str = "turn_up"      # turn_up (R2.1) | first_marriage (V1) | marriage_or_sequence (R3.2)
     declare_all: bool = False   # R2.16 option
     meld_reuse: str = "french"  # french (R2.13) | american (R2.17)
-    redeclare: str = "higher"   # higher (R2.14) | same_or_higher (R3.6)
+    redeclare: str = "higher"   # higher (R2.14) | replace (R3.6) | same_or_higher (R3.6 without its 2nd condition)
     seven_scores: bool = True   # R2.2, R2.9, R2.10
     last_trick: int = 10        # R2.21 (Rubicon 50)
     brisques: str = "scored"    # scored (R2.22) | tiebreak (R3.8)
@@ -82,8 +83,9 @@ class RuleSet:
             raise RuleError(f"trump={self.trump!r}: use one of {', '.join(TRUMP_MODES)}")
         if self.meld_reuse not in ("french", "american"):
             raise RuleError(f"meld_reuse={self.meld_reuse!r}: use french or american (R2.13, R2.17)")
-        if self.redeclare not in ("higher", "same_or_higher"):
-            raise RuleError(f"redeclare={self.redeclare!r}: use higher (R2.14) or same_or_higher (R3.6)")
+        if self.redeclare not in REDECLARE:
+            raise RuleError(f"redeclare={self.redeclare!r}: use higher (R2.14), replace (R3.6) "
+                            "or same_or_higher (R3.6 without its second condition)")
         if self.brisques not in ("scored", "tiebreak"):
             raise RuleError(f"brisques={self.brisques!r}: use scored (R2.22) or tiebreak (R3.8)")
         if self.carte_blanche not in CARTE_BLANCHE:
@@ -104,7 +106,7 @@ class RuleSet:
             raise RuleError("panache (V2) is not supported yet")
         if self.name != "rubicon" and (self.claims or self.carte_blanche != "off" or self.plain_sequence):
             raise RuleError("claims, carte blanche and plain sequences belong to Rubicon bézique (R3.5-R3.7)")
-        if self.meld_reuse == "american" and self.redeclare == "same_or_higher":
+        if self.meld_reuse == "american" and self.redeclare != "higher":
             raise RuleError("meld_reuse=american is an option of the ordinary game, not of Rubicon")
         left = self.n_cards - self.players * self.hand_size
         if left <= 0 or left % self.players:
@@ -123,7 +125,7 @@ class RuleSet:
         a[R_TRUMP_MODE] = TRUMP_MODES[self.trump]
         a[R_DECLARE_ALL] = self.declare_all
         a[R_AMERICAN] = self.meld_reuse == "american"
-        a[R_REDECLARE_SAME] = self.redeclare == "same_or_higher"
+        a[R_REDECLARE] = REDECLARE[self.redeclare]
         a[R_SEVEN] = self.seven_scores
         a[R_LAST_TRICK] = self.last_trick
         a[R_BRISQUES_SCORED] = self.brisques == "scored"
@@ -148,7 +150,7 @@ class RuleSet:
 PRESETS = {
     "ordinary": RuleSet(),
     "rubicon": RuleSet(name="rubicon", packs=4, hand_size=9, trump="marriage_or_sequence",
-                       redeclare="same_or_higher", seven_scores=False, last_trick=50,
+                       redeclare="replace", seven_scores=False, last_trick=50,
                        brisques="tiebreak", plain_sequence=150, carte_blanche="repeat",
                        claims=True),
 }

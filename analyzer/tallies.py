@@ -77,7 +77,7 @@ class Tallies:
     def from_records(cls, rec: np.ndarray, rules) -> Tallies:
         """Reduce per-hand records (rows of layout.REC_*) of ``rules`` to sums; Rubicon
         hands are scored as games (R3.9)."""
-        from .engine.melds import combo_points as points_now
+        from .engine.combos import combo_points as points_now
         arr = rules.to_array()
         # row 1 + trump: the points of each combination with that trump suit (the engine's
         # own scoring); row 0, no trump at the end, only ever meets béziques and fours

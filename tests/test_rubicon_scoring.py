@@ -41,6 +41,21 @@ def test_R3_9_brisques_can_turn_the_game():
     r = rubicon_result([980, 960], [10, 200], last_trick_winner=1)
     assert r["winner"] == 1 and r["rubicon"]
     assert r["points"] == 900 + 900 + 1300
+    # the player who lost on totals (960) is not rubiconed once brisques count: saved
+    assert r["brisques_saved"]
+
+
+def test_R3_9_tie_after_both_add_brisques_is_broken_by_brisques_then_last_trick():
+    # 990 v 980: the loser reaches 1000 only with brisques; 990+20 = 980+30 = 1010, a tie on
+    # the totals with brisques: the higher brisques (30) win, not the last trick (seat 0)
+    r = rubicon_result([990, 980], [20, 30], last_trick_winner=0)
+    assert r["winner"] == 1 and not r["rubicon"] and r["brisques_saved"]
+    assert r["points"] == 1000 - 1000 + 500 and r["brisques_broke_tie"]
+    # a tie in both (totals with brisques and brisques): the last trick decides
+    r = rubicon_result([990, 990], [20, 20], last_trick_winner=1)
+    assert r["winner"] == 1 and r["brisques_saved"] and not r["rubicon"]
+    r = rubicon_result([980, 960], [20, 40], last_trick_winner=0)     # 1000 v 1000, brisques 20 v 40
+    assert r["winner"] == 1 and r["brisques_broke_tie"] and r["points"] == 500
 
 
 def test_R3_8_brisques_break_a_tie():
@@ -61,13 +76,15 @@ def numpy_reference(totals, brisques, last):
     btie = b[:, 0] == b[:, 1]
     winner = np.where(~tie, (t[:, 1] > t[:, 0]).astype(np.int64),
                       np.where(~btie, (b[:, 1] > b[:, 0]).astype(np.int64), last))
-    broke_tie = tie & ~btie
     loser = 1 - winner
     w, l = t[idx, winner], t[idx, loser]
     wb, lb = w + b[idx, winner], l + b[idx, loser]
     rubicon = lb < 1000
     saved = ~rubicon & (l < 1000)
-    flip = saved & ((lb > wb) | ((lb == wb) & (last == loser)))
+    # with brisques added: a tie goes to the higher brisques, then to the last trick
+    bw, bl = b[idx, winner], b[idx, loser]
+    flip = saved & ((lb > wb) | ((lb == wb) & (bl > bw)) | ((lb == wb) & (bl == bw) & (last == loser)))
+    broke_tie = (tie & ~btie) | (saved & (lb == wb) & (bl != bw))
     flip_rubicon = flip & (wb < 1000)
 
     def tr(x):
@@ -77,7 +94,7 @@ def numpy_reference(totals, brisques, last):
                       np.where(saved, np.abs(tr(wb) - tr(lb)) + 500, tr(w) - tr(l) + 500))
     points = np.where(saved & ~flip_rubicon & flip, tr(lb) - tr(wb) + 500, points)
     return {"winner": np.where(flip, loser, winner), "points": points,
-            "rubicon": rubicon | flip_rubicon, "brisques_saved": saved & ~flip_rubicon,
+            "rubicon": rubicon | flip_rubicon, "brisques_saved": saved,
             "brisques_broke_tie": broke_tie}
 
 

@@ -47,37 +47,46 @@ def chain_games(points, brisques, last_winner, target, state, out_hands, out_win
     return g
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _higher(a, b, brisques_a, brisques_b, last_is_b):
+    """(1 if side b wins the comparison of ``a`` and ``b`` else 0, whether the brisques broke
+    a tie): totals first, a tie by brisques, a tie in both by the last trick (R3.9)."""
+    if a != b:
+        return (1 if b > a else 0), False
+    if brisques_a != brisques_b:
+        return (1 if brisques_b > brisques_a else 0), True
+    return (1 if last_is_b else 0), False
+
+
 @njit(cache=True, nogil=True)
 def rubicon_game(total0, total1, brisques0, brisques1, last_trick_winner):
     """Score one Rubicon game (R3.9) for two players (game.rubicon_result wraps it).
 
     ``total*`` are the hand totals without brisques, ``brisques*`` the brisque points.
     Returns (winner, points, rubicon, brisques_saved, brisques_broke_tie): the winner's
-    game score, whether the loser was rubiconed, whether the loser reached 1000 only
-    with his brisques, and whether the brisques broke a tie.
+    game score; whether the loser was rubiconed; whether the brisques saved from the rubicon
+    the player who lost on totals (he is under 1000 but reaches it with his brisques, even if
+    the former winner is then rubiconed); whether the brisques broke a tie, on totals or,
+    once both added their brisques, on totals with brisques.
     """
     totals = (total0, total1)
     bri = (brisques0, brisques1)
-    broke_tie = False
-    if total0 != total1:
-        winner = 0 if total0 > total1 else 1
-    elif brisques0 != brisques1:
-        winner = 0 if brisques0 > brisques1 else 1
-        broke_tie = True
-    else:
-        winner = last_trick_winner
+    winner, broke_tie = _higher(total0, total1, brisques0, brisques1, last_trick_winner == 1)
     loser = 1 - winner
     w, l = totals[winner], totals[loser]
-    wb, lb = w + bri[winner], l + bri[loser]
-    if lb < RUBICON_LIMIT:
-        return winner, trunc100(w) + trunc100(l) + 1300, True, False, broke_tie
     if l >= RUBICON_LIMIT:
         return winner, trunc100(w) - trunc100(l) + 500, False, False, broke_tie
-    # the loser reaches 1000 only with his brisques: both count them
-    if lb > wb or (lb == wb and last_trick_winner == loser):
-        # the former winner now loses; under 1000 even with brisques -> rubiconed
-        if wb < RUBICON_LIMIT:
-            return loser, trunc100(w) + trunc100(l) + 1300, True, False, broke_tie
+    lb = l + bri[loser]
+    if lb < RUBICON_LIMIT:
+        return winner, trunc100(w) + trunc100(l) + 1300, True, False, broke_tie
+    # the loser reaches 1000 only with his brisques: both add them and the game is decided
+    # on those totals, a tie again by brisques, then by the last trick
+    wb = w + bri[winner]
+    flip, broke = _higher(wb, lb, bri[winner], bri[loser], last_trick_winner == loser)
+    broke_tie |= broke
+    if flip:
+        if wb < RUBICON_LIMIT:   # the former winner, now the loser, is rubiconed
+            return loser, trunc100(w) + trunc100(l) + 1300, True, True, broke_tie
         return loser, trunc100(lb) - trunc100(wb) + 500, False, True, broke_tie
     return winner, trunc100(wb) - trunc100(lb) + 500, False, True, broke_tie
 

@@ -7,7 +7,6 @@ a script, which is checked and, if illegal, reported with the rule it breaks.
 from numba import njit
 
 from ..rules import (
-    R_AMERICAN,
     R_BRISQUES_SCORED,
     R_CARTE_BLANCHE,
     R_CARTE_POINTS,
@@ -18,14 +17,17 @@ from ..rules import (
     R_N_CARDS,
     R_PACKS,
     R_PLAYERS,
-    R_REDECLARE_SAME,
+    R_REDECLARE,
     R_SEVEN,
+    R_TRUMP_MODE,
     R_TURNUP,
+    TRUMP_RUBICON,
 )
 from .bits import trailing_zeros
 from .layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
+    A_CLAIM_CARDS,
     A_DECLARE,
     A_EXCHANGE,
     A_PLAY_TABLE,
@@ -94,7 +96,6 @@ from .layout import (
     P_HELD_B,
     P_LAST,
     P_MELD_CAND,
-    P_NTABLE,
     P_RECV_JD,
     P_RECV_QS,
     P_SCORE,
@@ -106,47 +107,45 @@ from .layout import (
     S_CLAIM,
     S_DECLARE,
     S_EXCHANGE,
+    S_CARDS,
     S_PLAY,
     ST_DONE,
     ST_ILLEGAL_POLICY,
     ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
-    T_B,
-    T_CARD,
     X_AFTER_LAST_DRAW,
     X_ALREADY_EXCHANGED,
-    X_AMERICAN,
     X_CLAIM_NOT_ALLOWED,
     X_ILLEGAL_ACTION,
     X_NO_CARTE_BLANCHE,
-    X_NO_NEW_CARD,
+    X_NO_EXCHANGE,
     X_NO_SEVEN,
-    X_NOT_WHOLE_FOUR,
     X_NOT_WINNER,
     X_NOT_YOUR_TURN,
     X_ONE_PER_TRICK,
-    X_REUSE_FOUR,
     X_TURNUP_SEVEN,
 )
+from .combos import ALL_COMBOS, COMBO_MASK, combo_class, combo_level
+from .copies import REDECLARE_REPLACE, table_slot_to_play
 from .melds import (
-    ALL_COMBOS,
-    COMBO_MASK,
-    _record_event,
-    _table_counts,
     claim,
+    claim_cards,
+    claim_cards_failure,
     claim_possible,
     combo_check,
     combo_feasible,
     combo_screen_mask,
     declare,
     declare_failure,
+    named_four,
+    record_event,
+    types_check,
 )
 from .state import (
     add_hand,
     mark_played,
     rel_seat,
     table_remove,
-    table_slot_to_play,
     take_table_back,
 )
 from .tricks import beats, legal_play_bits, list_bits, play_failure
@@ -186,6 +185,8 @@ def can_exchange(rules, G, P, talon, s):
 
 @njit(cache=True, _nrt=False)
 def _exchange_failure(rules, G, P, talon, s):
+    if rules[R_TRUMP_MODE] == TRUMP_RUBICON:
+        return 304, X_NO_EXCHANGE           # Rubicon: no exchange
     if G[G_STAGE] != 1:
         return 218, X_AFTER_LAST_DRAW
     if not rules[R_SEVEN] or G[G_TRUMP] < 0 or P[s, P_HAND + G[G_TRUMP] * 8 + 7] == 0:
@@ -205,32 +206,6 @@ def _error(G, status, move, seat, rule, detail, action, decision):
     G[G_ERR_ACTION] = action
     G[G_ERR_DECISION] = decision
     return -1
-
-
-@njit(cache=True, _nrt=False)
-def _four_failure(rules, P, T, s, c, cards):
-    """Check the four cards a replay names for a four; (0, 0) when they may be used."""
-    for i in range(4):
-        n_same = 0
-        for j in range(4):
-            if cards[j] == cards[i]:
-                n_same += 1
-        e, f = _table_counts(rules, T, P, s, cards[i], 2, 1)
-        if P[s, P_HAND + cards[i]] + P[s, P_TABLE + cards[i]] < n_same:
-            return 211, X_NOT_WHOLE_FOUR
-        if P[s, P_HAND + cards[i]] + e < n_same:
-            if rules[R_AMERICAN]:
-                for k in range(P[s, P_NTABLE]):
-                    if T[s, k, T_CARD] == cards[i] and T[s, k, T_B] > 0:
-                        return 217, X_AMERICAN      # barred by its bézique, not by a four
-            return (306 if rules[R_REDECLARE_SAME] else 215), X_REUSE_FOUR
-    fresh = 0
-    for i in range(4):
-        e, f = _table_counts(rules, T, P, s, cards[i], 2, 1)
-        fresh += P[s, P_HAND + cards[i]] + f
-    if fresh == 0:
-        return (307 if rules[R_REDECLARE_SAME] else 212), X_NO_NEW_CARD
-    return 0, 0
 
 
 @njit(cache=True, _nrt=False)
@@ -268,32 +243,43 @@ def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
             return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
         G[G_SCRIPT_POS] = pos + 1
         return a
+    c = script[pos, 2]
     if kind == S_EXCHANGE:
         a = A_EXCHANGE
     elif kind == S_CLAIM:
-        a = A_CLAIM + script[pos, 2]
+        a = A_CLAIM + c if c >= 0 else A_CLAIM_CARDS
     else:
-        a = A_DECLARE + script[pos, 2]
+        a = A_DECLARE + c
     if G[G_STAGE] != 1:
         return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 218, X_AFTER_LAST_DRAW, a, decision)
     if decision != D_MELD or seat != s:
         return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 206, X_NOT_WINNER, a, decision)
-    if kind == S_EXCHANGE and script[pos, 2] >= 0 and script[pos, 2] != G[G_TRUMP] * 8 + 7:
+    if kind == S_EXCHANGE and c >= 0 and c != G[G_TRUMP] * 8 + 7:
         return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 209, X_NO_SEVEN, a, decision)
+    named = script[pos, S_CARDS:]
+    if a == A_CLAIM_CARDS:                       # R3.7: the claim names its cards
+        if not rules[R_CLAIMS] or declared == 0:
+            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 307, X_CLAIM_NOT_ALLOWED, a, decision)
+        detail, card = claim_cards_failure(rules, G, P, T, s, named, req_t, req_n)
+        if detail >= 0:
+            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 307, detail, card, decision)
+        G[G_SCRIPT_POS] = pos + 1
+        return a
     if not _in(legal, nleg, a):
         if kind == S_EXCHANGE:
             rule, detail = _exchange_failure(rules, G, P, talon, s)
         elif kind == S_CLAIM:
             rule, detail = 307, X_CLAIM_NOT_ALLOWED
         elif declared > 0 and not rules[R_DECLARE_ALL] and combo_feasible(
-                rules, G, P, T, s, script[pos, 2], req_t, req_n):
-            rule, detail = 216, X_ONE_PER_TRICK
+                rules, G, P, T, s, c, req_t, req_n):
+            rule, detail = (307 if rules[R_CLAIMS] else 216), X_ONE_PER_TRICK   # R2.16, R3.7
         else:
-            rule, detail = declare_failure(rules, G, P, T, s, script[pos, 2], req_t, req_n)
+            rule, detail = declare_failure(rules, G, P, T, s, c, named, req_t, req_n)
         return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
-    if kind == S_DECLARE and script[pos, 2] >= 12 and script[pos, 4] >= 0:
-        rule, detail = _four_failure(rules, P, T, s, script[pos, 2], script[pos, 4:8])
-        if rule > 0:
+    if kind == S_DECLARE and c >= 12 and named[0] >= 0:     # the four's cards are named
+        nreq = named_four(named, req_t, req_n)
+        if not types_check(rules, P, T, s, combo_class(c), combo_level(c), req_t, req_n, nreq)[0]:
+            rule, detail = declare_failure(rules, G, P, T, s, c, named, req_t, req_n)
             return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
     G[G_SCRIPT_POS] = pos + 1
     return a
@@ -336,7 +322,7 @@ def _exchange(G, P, obs, ev, talon, s):
     G[G_EXCHANGES] += 1
     P[s, P_SEVEN] += 10
     P[s, P_SCORE] += 10
-    _record_event(ev, G, E_EXCHANGE, s, seven, taken, 10, 0)
+    record_event(ev, G, E_EXCHANGE, s, seven, taken, 10, 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -385,13 +371,15 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
             return 0
         if a == A_EXCHANGE:
             _exchange(G, P, obs, ev, talon, s)
+        elif a == A_CLAIM_CARDS:
+            claim_cards(rules, G, P, T, obs, ev, n, s, script[G[G_SCRIPT_POS] - 1, S_CARDS:])
         elif a >= A_CLAIM:
-            claim(rules, G, P, T, obs, ev, n, s, a - A_CLAIM, req_t, req_n, work[24:48])
+            claim(rules, G, P, T, obs, ev, n, s, a - A_CLAIM, req_t, req_n, four, work[24:48])
         else:
             four[:] = -1
             if G[G_NSCRIPT] >= 0:
                 for j in range(4):
-                    four[j] = script[G[G_SCRIPT_POS] - 1, 4 + j]
+                    four[j] = script[G[G_SCRIPT_POS] - 1, S_CARDS + j]
             declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[24:48])
             declared += 1
 
@@ -432,7 +420,7 @@ def _show_carte(rules, G, P, ev, s, drawn):
     P[s, P_SCORE] += pts
     P[s, P_CARTE_PTS] += pts
     P[s, P_CARTE] = 1 if rules[R_CARTE_BLANCHE] == 2 else 0
-    _record_event(ev, G, E_CARTE, s, pts, drawn, 0, 0)
+    record_event(ev, G, E_CARTE, s, pts, drawn, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -507,11 +495,11 @@ def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
         G[G_TRUMP] = turnup // 8
         G[G_TRUMP_HOW] = 0
         G[G_TRUMP_TRICK] = 0
-        _record_event(ev, G, E_TURNUP, dealer, turnup, 0, 0, 0)
+        record_event(ev, G, E_TURNUP, dealer, turnup, 0, 0, 0)
         if turnup % 8 == 7 and rules[R_SEVEN]:     # R2.2
             P[dealer, P_SEVEN] += 10
             P[dealer, P_SCORE] += 10
-            _record_event(ev, G, E_TURNUP_SEVEN, dealer, turnup, 10, 0, 0)
+            record_event(ev, G, E_TURNUP_SEVEN, dealer, turnup, 10, 0, 0)
     else:
         for j in range(k, total):
             talon[m] = deck[j]
@@ -567,7 +555,9 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 return G[G_STATUS]
             card = a & 31
             if a >= A_PLAY_TABLE:
-                table_remove(P, T, obs, n, s, table_slot_to_play(T, P, s, card))
+                table_remove(P, T, obs, n, s, table_slot_to_play(rules, T, P, s, card))
+                if rules[R_REDECLARE] == REDECLARE_REPLACE:
+                    P[s, P_MELD_CAND] |= COMBO_MASK[card]   # R3.6: it may free an instance
             else:
                 add_hand(P, obs, s, card, -1)
             mark_played(obs, n, card)
@@ -576,11 +566,11 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                     and P[s, P_BEZ_MAX] < 2 and P[s, P_DBL_MISS] == 0
                     and P[s, P_HAND + card] + P[s, P_TABLE + card] < 2):
                 P[s, P_DBL_MISS] = 1               # a card of the double was played
-            _record_event(ev, G, E_PLAY, s, card, 1 if a >= A_PLAY_TABLE else 0, G[G_TRICK], 0)
+            record_event(ev, G, E_PLAY, s, card, 1 if a >= A_PLAY_TABLE else 0, G[G_TRICK], 0)
             if stage == 1 and seven_scores and card == trump * 8 + 7:   # R2.10
                 P[s, P_SEVEN] += 10
                 P[s, P_SCORE] += 10
-                _record_event(ev, G, E_SEVEN, s, card, 10, 0, 0)
+                record_event(ev, G, E_SEVEN, s, card, 10, 0, 0)
             if i == 0:
                 lead = card
                 best = card
@@ -596,7 +586,7 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
         P[winner, P_BRISQ] += nb
         P[winner, P_WON] += n
         P[winner, P_TRICKS] += 1
-        _record_event(ev, G, E_TRICK, winner, G[G_TRICK], nb, 0, 0)
+        record_event(ev, G, E_TRICK, winner, G[G_TRICK], nb, 0, 0)
         G[G_TRICK] += 1
         G[G_LEADER] = winner
         if stage == 1:
@@ -612,7 +602,7 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 add_hand(P, obs, s, card, 1)
                 _track_double(G, P, s, card)
                 drawn[i] = card
-                _record_event(ev, G, E_DRAW, s, card, 0, 0, 0)
+                record_event(ev, G, E_DRAW, s, card, 0, 0, 0)
             showing = G[G_NSCRIPT] >= 0          # a replay may hold a (wrong) show here
             for i in range(n):
                 showing |= P[i, P_CARTE] == 1
@@ -626,7 +616,7 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                         P[s, P_DBL_MISS] = 2       # held to the end of the talon, never scored
                 G[G_STAGE] = 2
                 take_table_back(P, T, obs, n)              # R2.19
-                _record_event(ev, G, E_STAGE2, winner, 0, 0, 0, 0)
+                record_event(ev, G, E_STAGE2, winner, 0, 0, 0, 0)
         else:
             left = 0
             for t in range(32):
@@ -635,11 +625,11 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
                 G[G_LAST_WINNER] = winner
                 P[winner, P_LAST] += rules[R_LAST_TRICK]
                 P[winner, P_SCORE] += rules[R_LAST_TRICK]
-                _record_event(ev, G, E_LAST_TRICK, winner, rules[R_LAST_TRICK], 0, 0, 0)
+                record_event(ev, G, E_LAST_TRICK, winner, rules[R_LAST_TRICK], 0, 0, 0)
                 break
     if rules[R_BRISQUES_SCORED]:                             # R2.22
         for s in range(n):
             P[s, P_SCORE] += 10 * P[s, P_BRISQ]
-            _record_event(ev, G, E_BRISQUES, s, P[s, P_BRISQ], 10 * P[s, P_BRISQ], 0, 0)
+            record_event(ev, G, E_BRISQUES, s, P[s, P_BRISQ], 10 * P[s, P_BRISQ], 0, 0)
     G[G_STATUS] = ST_DONE
     return ST_DONE

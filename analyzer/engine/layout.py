@@ -6,6 +6,7 @@ from numba import types
 
 MAX_SEATS = 4
 MAX_TABLE = 16          # table slots per seat (a holding never exceeds 10 cards)
+MAX_INST = 16           # whole declared instances per seat (each holds a distinct table card)
 MAX_TALON = 128
 MAX_LEGAL = 96
 MAX_EVENTS = 1024
@@ -17,6 +18,7 @@ A_DECLARE = 64           # 64 + combo id
 A_EXCHANGE = 80          # exchange the seven of trumps for the turn-up (R2.9)
 A_STOP = 81              # end the declaration window
 A_CARTE_BLANCHE = 82     # show carte blanche (R3.5); A_STOP declines
+A_CLAIM_CARDS = 83       # replays only: lay the cards a claim names (R3.7)
 A_CLAIM = 96             # 96 + combo id: lay its cards from the hand for a claim (R3.7)
 
 # --- decisions --------------------------------------------------------------
@@ -88,19 +90,26 @@ P_FIRST_B = 98           # 3: trick (from 1) after which a double / treble / qua
 P_MELD_CAND = 101        # bitmask of combinations that may be feasible (a superset; see melds)
 P_HAND_MASK = 102        # bit t set while the hand holds card t (read with state.card_mask)
 P_TABLE_MASK = 103       # bit t set while the table holds card t
-P_W = 104
+P_INST_USED = 104        # bit p set while instance p (see T_INST) is a whole declared combination
+P_W = 105
 
 # --- table slots (int32 array T[seat, slot]) ---------------------------------
-T_CARD, T_M, T_B, T_F, T_SCORED = range(5)   # card; level reached in class M, B, F
-T_W = 5
+# card; level reached in class M, B, F (T_M + class); whether the copy was ever part of a
+# scored combination; per class (T_IM + class), 1 + the instance of its latest declaration in
+# that class while that instance lies whole on the table (0: none, or a card of it was played);
+# T_INST: bit p set while the copy belongs to whole instance p (R3.6)
+T_CARD, T_M, T_B, T_F, T_SCORED, T_IM, T_IB, T_IF, T_INST = range(9)
+T_W = 9
 
 # --- script rows (replay) ----------------------------------------------------
 S_PLAY, S_DECLARE, S_EXCHANGE, S_CLAIM, S_CARTE = 0, 1, 2, 3, 4
-S_W = 8                  # kind, seat, card-or-combo, from-table, 4 cards of a four
+S_CARDS = 4              # first of the cards named: the four of a four, or a claim's cards (-1 ends)
+S_MAX_CARDS = 12
+S_W = S_CARDS + S_MAX_CARDS  # kind, seat, card-or-combo (-1: a claim naming cards), from-table, cards
 
 # --- events (int32 array E[k]) -----------------------------------------------
 (E_TURNUP, E_TURNUP_SEVEN, E_PLAY, E_TRICK, E_DECLARE, E_EXCHANGE, E_DRAW,
- E_STAGE2, E_LAST_TRICK, E_BRISQUES, E_SEVEN, E_TRUMP, E_CARTE, E_CLAIM) = range(14)
+ E_STAGE2, E_LAST_TRICK, E_BRISQUES, E_SEVEN, E_TRUMP, E_CARTE, E_CLAIM, E_LAID) = range(15)
 E_W = 6                  # kind, seat, a, b, c, d
 
 # --- per-hand records written by the batch kernel ---------------------------
@@ -120,4 +129,5 @@ REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
  X_MUST_TRUMP, X_MUST_OVERTRUMP, X_NOT_YOUR_TURN, X_NOT_WINNER, X_ONE_PER_TRICK,
  X_NO_NEW_CARD, X_REUSE_CLASS, X_REUSE_FOUR, X_AMERICAN, X_NOT_A_COMBINATION,
  X_AFTER_LAST_DRAW, X_NO_SEVEN, X_TURNUP_SEVEN, X_ALREADY_EXCHANGED,
- X_NOT_WHOLE_FOUR, X_ILLEGAL_ACTION, X_NO_CARTE_BLANCHE, X_CLAIM_NOT_ALLOWED) = range(23)
+ X_NOT_WHOLE_FOUR, X_ILLEGAL_ACTION, X_NO_CARTE_BLANCHE, X_CLAIM_NOT_ALLOWED,
+ X_INFERIOR, X_STILL_WHOLE, X_NEW_AND_WHOLE, X_CLAIM_CARD, X_NO_EXCHANGE) = range(28)

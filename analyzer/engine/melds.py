@@ -1,27 +1,36 @@
-"""Declarations: which combinations are legal now, and scoring one.
-
-Classes (R2.11): M = marriage(1) < sequence(2); B = bézique(1) < double(2) <
-treble(3) < quadruple(4); F = a four (1), one class per rank. Each table slot
-remembers the level its card reached in each class, which is all the re-use
-rules (R2.12-R2.17, R3.6-R3.7) need.
-"""
+"""Declarations and claims: which are legal now (R2.12-R2.17, R3.2, R3.6, R3.7), why one is
+not, and scoring one. Which copies a declaration uses is :mod:`copies`' business."""
 import numpy as np
 from numba import njit
 
-from ..rules import (
-    R_AMERICAN,
-    R_PACKS,
-    R_PLAIN_SEQ,
-    R_POINTS,
-    R_REDECLARE_SAME,
-    R_ROYAL_POINTS,
-    R_TRUMP_MODE,
-    R_TRUMP_SEQ_POINTS,
-    TRUMP_RUBICON,
+from ..rules import R_AMERICAN, R_REDECLARE
+from .combos import (
+    CLS_B,
+    COMBO_MASK,
+    JD,
+    QS,
+    SEQUENCES,
+    combo_allowed,
+    combo_class,
+    combo_level,
+    combo_points,
+    combo_requirements,
+    four_rank,
+)
+from .copies import (
+    REDECLARE_HIGHER,
+    REDECLARE_REPLACE,
+    four_table_counts,
+    new_instance,
+    req_table_counts,
+    select_copies,
+    slot_eligible,
+    use_slot,
 )
 from .layout import (
     E_CLAIM,
     E_DECLARE,
+    E_LAID,
     E_TRUMP,
     G_NEV,
     G_NSEATS,
@@ -44,191 +53,27 @@ from .layout import (
     P_TABLE_MASK,
     T_B,
     T_CARD,
-    T_F,
     T_M,
     T_SCORED,
     X_AMERICAN,
+    X_CLAIM_CARD,
+    X_INFERIOR,
+    X_NEW_AND_WHOLE,
     X_NO_NEW_CARD,
     X_NOT_A_COMBINATION,
     X_NOT_HELD,
     X_NOT_WHOLE_FOUR,
     X_REUSE_CLASS,
     X_REUSE_FOUR,
+    X_STILL_WHOLE,
 )
 from .state import add_hand, card_mask, table_add
 
-CLS_M, CLS_B, CLS_F = 0, 1, 2
-ALL_COMBOS = (1 << 16) - 1
-SEQUENCES = 0xF0
-QS, JD = 3, 20          # queen of spades, knave of diamonds
-FOUR_RANKS = (0, 2, 3, 4)  # aces, kings, queens, knaves
-
-
-def _combo_masks():
-    """COMBO_MASK[t]: the combinations card type ``t`` belongs to."""
-    masks = np.zeros(32, np.int64)
-    for t in range(32):
-        suit, rank = divmod(t, 8)
-        if rank in (2, 3):
-            masks[t] |= 1 << suit
-        if rank <= 4:
-            masks[t] |= 1 << (4 + suit)
-        if t in (QS, JD):
-            masks[t] |= 0xF00
-        if rank in FOUR_RANKS:
-            masks[t] |= 1 << (12 + FOUR_RANKS.index(rank))
-    return masks
-
-
-# A seat's feasible set can only grow when it receives a card (or trumps are fixed):
-# declaring, claiming and playing never make a new combination feasible. So the set
-# found at the last window, plus the combinations of every card received since, is a
-# superset of what is feasible now, and only those need checking.
-COMBO_MASK = _combo_masks()
-
-
-@njit(cache=True, _nrt=False)
-def combo_class(c):
-    """Class of combination ``c``: CLS_M, CLS_B or CLS_F."""
-    if c < 8:
-        return CLS_M
-    if c < 12:
-        return CLS_B
-    return CLS_F
-
-
-@njit(cache=True, _nrt=False)
-def combo_level(c):
-    """Step of ``c`` within its class (marriage 1, sequence 2, bézique n = n)."""
-    if c < 4:
-        return 1
-    if c < 8:
-        return 2
-    if c < 12:
-        return c - 7
-    return 1
-
-
-@njit(cache=True, _nrt=False)
-def combo_requirements(c, req_t, req_n):
-    """Fill the card types and counts a fixed combination needs; return how many types.
-
-    Fours (c >= 12) have free suits and return 0: see :func:`combo_check`.
-    """
-    if c < 4:
-        req_t[0] = c * 8 + 2
-        req_t[1] = c * 8 + 3
-        req_n[0] = 1
-        req_n[1] = 1
-        return 2
-    if c < 8:
-        for i in range(5):
-            req_t[i] = (c - 4) * 8 + i
-            req_n[i] = 1
-        return 5
-    if c < 12:
-        req_t[0] = QS
-        req_t[1] = JD
-        req_n[0] = c - 7
-        req_n[1] = c - 7
-        return 2
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def combo_points(rules, trump, c):
-    """Points ``c`` scores now (a marriage or sequence fixing trumps counts as trump)."""
-    if c < 4 and (trump == c or trump < 0):
-        return rules[R_ROYAL_POINTS]
-    if 4 <= c < 8 and (trump == c - 4 or trump < 0):
-        return rules[R_TRUMP_SEQ_POINTS]
-    return rules[R_POINTS + c]
-
-
-@njit(cache=True, _nrt=False)
-def combo_allowed(rules, trump, c):
-    """Whether ``c`` exists in this rule set right now (Table A / Table B)."""
-    if 4 <= c < 8:
-        suit = c - 4
-        if trump == suit:
-            return True
-        if trump < 0:
-            return rules[R_TRUMP_MODE] == TRUMP_RUBICON   # R3.2; V1 forbids it
-        return rules[R_PLAIN_SEQ] > 0
-    if 8 <= c < 12:
-        return c - 7 <= rules[R_PACKS]
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def _slot_level(T, s, k, cls):
-    if cls == CLS_M:
-        return T[s, k, T_M]
-    if cls == CLS_B:
-        return T[s, k, T_B]
-    return T[s, k, T_F]
-
-
-@njit(cache=True, _nrt=False)
-def slot_eligible(rules, T, s, k, cls, lvl):
-    """Whether table slot ``k`` may join a class-``cls`` combination of level ``lvl``."""
-    have = _slot_level(T, s, k, cls)
-    if rules[R_REDECLARE_SAME]:
-        if have > lvl:              # R3.6: never an inferior one
-            return False
-    elif have >= lvl:               # R2.14/R2.15: only a higher one
-        return False
-    if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
-        return False                # R2.17
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def _table_counts(rules, T, P, s, card, cls, lvl):
-    """(eligible copies of ``card`` on the table, eligible ones never yet scored)."""
-    elig = 0
-    fresh = 0
-    for k in range(P[s, P_NTABLE]):
-        if T[s, k, T_CARD] == card and slot_eligible(rules, T, s, k, cls, lvl):
-            elig += 1
-            if T[s, k, T_SCORED] == 0:
-                fresh += 1
-    return elig, fresh
-
-
-@njit(cache=True, _nrt=False)
-def _req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl):
-    """:func:`_table_counts` for every required type ``req_t[:nreq]`` (all different) in one
-    pass over the table: (eligible, never scored), each packed as 8 bits per requirement."""
-    elig = 0
-    fresh = 0
-    for k in range(P[s, P_NTABLE]):
-        card = T[s, k, T_CARD]
-        for i in range(nreq):
-            if req_t[i] == card:
-                if slot_eligible(rules, T, s, k, cls, lvl):
-                    one = np.int64(1) << (8 * i)
-                    elig += one
-                    if T[s, k, T_SCORED] == 0:
-                        fresh += one
-                break
-    return elig, fresh
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _four_table_counts(rules, T, P, s, rank):
-    """:func:`_table_counts` for the four suits of ``rank`` in one pass over the table:
-    (eligible, never scored), each packed as 8 bits per suit (suit 0 lowest)."""
-    elig = 0
-    fresh = 0
-    for k in range(P[s, P_NTABLE]):
-        card = T[s, k, T_CARD]
-        if card & 7 == rank and slot_eligible(rules, T, s, k, CLS_F, 1):
-            one = np.int64(1) << (8 * (card >> 3))
-            elig += one
-            if T[s, k, T_SCORED] == 0:
-                fresh += one
-    return elig, fresh
+# A seat's feasible set can only grow when it receives a card, when trumps are fixed, or
+# (R3.6 replace) when a card of a whole declared instance is played: declaring and claiming
+# never make a new combination feasible. So the set found at the last window, plus the
+# combinations of every card received or played from the table since, is a superset of what
+# is feasible now, and only those need checking.
 
 
 @njit(cache=True, _nrt=False)
@@ -265,33 +110,18 @@ def combo_screen_mask(P, s, cand):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def combo_check(rules, G, P, T, s, c, req_t, req_n):
-    """(whether seat ``s`` may declare ``c`` now (R2.12-R2.17, R3.2, R3.6-R3.7), whether
-    :func:`_select` then takes a card from the hand).
+def types_check(rules, P, T, s, cls, lvl, req_t, req_n, nreq):
+    """(whether seat ``s`` may declare a class-``cls`` combination of level ``lvl`` made of
+    ``req_n[i]`` copies of each type ``req_t[i]`` (all different), whether
+    :func:`copies.select_copies` then takes a card from the hand).
 
-    _select uses eligible table copies first, never-scored ones before scored ones, so it
-    needs the hand when the table is short of a card, or when no table copy is new (R2.12).
-    The declaration window screens with :func:`combo_screen_mask` first."""
-    if not combo_allowed(rules, G[G_TRUMP], c):
-        return False, False
-    if c >= 12:
-        rank = FOUR_RANKS[c - 12]
-        elig, fresh = _four_table_counts(rules, T, P, s, rank)
-        total = 0
-        new = 0
-        on_table = 0
-        for suit in range(4):
-            in_hand = P[s, P_HAND + suit * 8 + rank]
-            e = (elig >> (8 * suit)) & 0xFF
-            total += e + in_hand
-            new += ((fresh >> (8 * suit)) & 0xFF) + in_hand
-            on_table += e
-        return total >= 4 and new >= 1, fresh == 0 or on_table < 4
-    nreq = combo_requirements(c, req_t, req_n)
+    It needs enough eligible copies, table or hand, and one of them new (R2.12, R3.6-R3.7).
+    select_copies needs the hand when the table is short of a card, or when no eligible
+    table copy is new."""
     for i in range(nreq):       # cheap reject on counts first
         if P[s, P_HAND + req_t[i]] + P[s, P_TABLE + req_t[i]] < req_n[i]:
             return False, False
-    elig, fresh = _req_table_counts(rules, T, P, s, req_t, nreq, combo_class(c), combo_level(c))
+    elig, fresh = req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl)
     any_fresh = False
     table_short = False
     table_fresh = False
@@ -309,6 +139,30 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def combo_check(rules, G, P, T, s, c, req_t, req_n):
+    """(whether seat ``s`` may declare ``c`` now, whether :func:`copies.select_copies` then
+    takes a card from the hand); a four's suits are free. See :func:`types_check`.
+    The declaration window screens with :func:`combo_screen_mask` first."""
+    if not combo_allowed(rules, G[G_TRUMP], c):
+        return False, False
+    if c >= 12:
+        rank = four_rank(c)
+        elig, fresh = four_table_counts(rules, T, P, s, rank)
+        total = 0
+        new = 0
+        on_table = 0
+        for suit in range(4):
+            in_hand = P[s, P_HAND + suit * 8 + rank]
+            e = (elig >> (8 * suit)) & 0xFF
+            total += e + in_hand
+            new += ((fresh >> (8 * suit)) & 0xFF) + in_hand
+            on_table += e
+        return total >= 4 and new >= 1, fresh == 0 or on_table < 4
+    nreq = combo_requirements(c, req_t, req_n)
+    return types_check(rules, P, T, s, combo_class(c), combo_level(c), req_t, req_n, nreq)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def combo_feasible(rules, G, P, T, s, c, req_t, req_n):
     """Whether seat ``s`` may declare ``c`` now (see :func:`combo_check`)."""
     return (combo_screen_mask(P, s, np.int64(1) << c) != 0
@@ -316,46 +170,116 @@ def combo_feasible(rules, G, P, T, s, c, req_t, req_n):
 
 
 @njit(cache=True, _nrt=False)
-def declare_failure(rules, G, P, T, s, c, req_t, req_n):
-    """Why ``c`` cannot be declared: (rule code, detail code); rule 299 = Table A."""
-    if not combo_allowed(rules, G[G_TRUMP], c):
-        return (399 if rules[R_REDECLARE_SAME] else 299), X_NOT_A_COMBINATION
-    cls = combo_class(c)
-    if c >= 12:
-        rank = FOUR_RANKS[c - 12]
-        held = 0
-        from_hand = 0
-        for suit in range(4):
-            held += P[s, P_HAND + suit * 8 + rank] + P[s, P_TABLE + suit * 8 + rank]
-            from_hand += P[s, P_HAND + suit * 8 + rank]
-        if held < 4:
-            return 211, X_NOT_WHOLE_FOUR
-        if from_hand == 0:
-            return (307 if rules[R_REDECLARE_SAME] else 212), X_NO_NEW_CARD
-        if rules[R_AMERICAN]:
-            for k in range(P[s, P_NTABLE]):
-                if T[s, k, T_CARD] % 8 == rank and T[s, k, T_B] > 0:
-                    return 217, X_AMERICAN
-        return (306 if rules[R_REDECLARE_SAME] else 215), X_REUSE_FOUR
-    nreq = combo_requirements(c, req_t, req_n)
-    from_hand = 0
+def named_four(four_cards, req_t, req_n):
+    """The types and counts of the four cards a replay names; returns the number of types."""
+    nreq = 0
+    for i in range(4):
+        found = False
+        for j in range(nreq):
+            if req_t[j] == four_cards[i]:
+                req_n[j] += 1
+                found = True
+        if not found:
+            req_t[nreq] = four_cards[i]
+            req_n[nreq] = 1
+            nreq += 1
+    return nreq
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _index(req_t, nreq, card):
     for i in range(nreq):
-        if P[s, P_HAND + req_t[i]] + P[s, P_TABLE + req_t[i]] < req_n[i]:
-            return 211, X_NOT_HELD
-        from_hand += P[s, P_HAND + req_t[i]]
-    if from_hand == 0:
-        return (307 if rules[R_REDECLARE_SAME] else 212), X_NO_NEW_CARD
-    if rules[R_AMERICAN]:
-        for k in range(P[s, P_NTABLE]):
-            if T[s, k, T_B] > 0 and cls != CLS_B:
-                for i in range(nreq):
-                    if T[s, k, T_CARD] == req_t[i]:
-                        return 217, X_AMERICAN
-    return (306 if rules[R_REDECLARE_SAME] else 214), X_REUSE_CLASS
+        if req_t[i] == card:
+            return i
+    return -1
 
 
 @njit(cache=True, _nrt=False)
-def _record_event(ev, G, kind, seat, a, b, c, d):
+def _type_counts(rules, P, T, s, card, cls, lvl):
+    """For one card type: (held, in hand, table copies of a low enough level (R2.14, R3.6
+    first condition, R2.17), of those the ones free of a whole instance (R3.6 second
+    condition), of those the never-scored ones)."""
+    level_ok = 0
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        if T[s, k, T_CARD] != card:
+            continue
+        have = T[s, k, T_M + cls]
+        if rules[R_REDECLARE] == REDECLARE_HIGHER:
+            ok = have < lvl
+        else:
+            ok = have <= lvl
+        if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
+            ok = False
+        if ok:
+            level_ok += 1
+            if slot_eligible(rules, T, s, k, cls, lvl):
+                elig += 1
+                fresh += T[s, k, T_SCORED] == 0
+    hand = P[s, P_HAND + card]
+    return hand + P[s, P_TABLE + card], hand, level_ok, elig, fresh
+
+
+@njit(cache=True, _nrt=False)
+def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
+    """Why ``c`` (with the four's cards named in ``four_cards``, or -1) cannot be declared:
+    (rule code, detail code); rule 299 / 399 = Table A / Table B."""
+    rubicon = rules[R_REDECLARE] != REDECLARE_HIGHER
+    if not combo_allowed(rules, G[G_TRUMP], c):
+        return (399 if rubicon else 299), X_NOT_A_COMBINATION
+    cls = combo_class(c)
+    lvl = combo_level(c)
+    free = c >= 12 and four_cards[0] < 0
+    if free:                    # the four suits pooled: four cards of the rank in all
+        nreq = 1
+        req_n[0] = 4
+    elif c >= 12:
+        nreq = named_four(four_cards, req_t, req_n)
+    else:
+        nreq = combo_requirements(c, req_t, req_n)
+    short_held = False
+    inferior = False
+    whole = False
+    new = 0
+    hand_cards = 0
+    for i in range(nreq):
+        held, hand, level_ok, elig, fresh = 0, 0, 0, 0, 0
+        for suit in range(4 if free else 1):
+            card = suit * 8 + four_rank(c) if free else req_t[i]
+            h, n, lo, e, f = _type_counts(rules, P, T, s, card, cls, lvl)
+            held += h
+            hand += n
+            level_ok += lo
+            elig += e
+            fresh += f
+        short_held |= held < req_n[i]
+        inferior |= hand + level_ok < req_n[i]
+        whole |= hand + elig < req_n[i]
+        new += hand + fresh
+        hand_cards += hand
+    if short_held:
+        return 211, (X_NOT_WHOLE_FOUR if c >= 12 else X_NOT_HELD)
+    if not rubicon:             # the ordinary game: R2.12, then R2.17, R2.14, R2.15
+        if hand_cards == 0:
+            return 212, X_NO_NEW_CARD
+        if rules[R_AMERICAN] and cls != CLS_B:
+            for k in range(P[s, P_NTABLE]):
+                card = T[s, k, T_CARD]
+                if T[s, k, T_B] > 0 and (card % 8 == four_rank(c) if free
+                                         else _index(req_t, nreq, card) >= 0):
+                    return 217, X_AMERICAN
+        return (215, X_REUSE_FOUR) if c >= 12 else (214, X_REUSE_CLASS)
+    if inferior:
+        return 306, X_INFERIOR
+    if whole:
+        return 306, (X_NEW_AND_WHOLE if new == 0 else X_STILL_WHOLE)
+    return 306, X_NO_NEW_CARD
+
+
+@njit(cache=True, _nrt=False)
+def record_event(ev, G, kind, seat, a, b, c, d):
+    """Append an event to the log ``ev`` (no-op when the log has one row: batch runs)."""
     k = G[G_NEV]
     if k < MAX_EVENTS and ev.shape[0] > 1:
         ev[k, 0] = kind
@@ -368,165 +292,117 @@ def _record_event(ev, G, kind, seat, a, b, c, d):
 
 
 @njit(cache=True, _nrt=False)
-def _use_slot(T, s, k, cls, lvl):
-    if cls == CLS_M:
-        T[s, k, T_M] = lvl
-    elif cls == CLS_B:
-        T[s, k, T_B] = lvl
-    else:
-        T[s, k, T_F] = lvl
-    T[s, k, T_SCORED] = 1
-
-
-@njit(cache=True, _nrt=False)
-def _choose_cards(rules, P, T, s, req_t, nreq, cls, lvl, chosen, from_hand):
-    """Pick the copies of each required type ``req_t[i]`` (all different), ``from_hand[i]``
-    of them on entry: eligible table slots first (never-scored ones before scored ones,
-    lowest slot first), then the hand. Table picks go into ``chosen`` as slot numbers;
-    ``from_hand[i]`` is left with the copies still to take from the hand. Returns the number
-    of slots chosen."""
-    n_chosen = 0
-    for want_fresh in (True, False):
-        for k in range(P[s, P_NTABLE]):
-            card = T[s, k, T_CARD]
-            for i in range(nreq):
-                if req_t[i] == card:
-                    if (from_hand[i] > 0 and (T[s, k, T_SCORED] == 0) == want_fresh
-                            and slot_eligible(rules, T, s, k, cls, lvl)):
-                        chosen[n_chosen] = k
-                        n_chosen += 1
-                        from_hand[i] -= 1
-                    break
-    return n_chosen
-
-
-@njit(cache=True, _nrt=False)
-def _select(rules, P, T, s, c, four_cards, req_t, req_n, work):
-    """Choose the copies for ``c`` (already feasible): eligible table slots first,
-    then the hand, with at least one new card (R2.12/R3.7). Fills ``req_t/req_n``
-    with the card types, ``work[0:8]`` with the chosen table slots and
-    ``work[8:16]`` with the copies of each type taken from the hand.
-    Returns (number of types, number of table slots chosen, cards from the hand)."""
-    cls = combo_class(c)
-    lvl = combo_level(c)
-    if c >= 12:
-        rank = FOUR_RANKS[c - 12]
-        nreq = 0
-        if four_cards[0] >= 0:
-            for i in range(4):
-                found = False
-                for j in range(nreq):
-                    if req_t[j] == four_cards[i]:
-                        req_n[j] += 1
-                        found = True
-                if not found:
-                    req_t[nreq] = four_cards[i]
-                    req_n[nreq] = 1
-                    nreq += 1
-        else:
-            # one card from the hand first unless a never-scored table copy is new
-            # enough (R2.12, R3.7), then table copies, then the hand, suit by suit
-            first = -1
-            elig, fresh = _four_table_counts(rules, T, P, s, rank)
-            if fresh == 0:
-                for suit in range(4):
-                    if first < 0 and P[s, P_HAND + suit * 8 + rank] > 0:
-                        first = suit
-            left = 4
-            for suit in range(4):
-                req_t[suit] = suit * 8 + rank
-                req_n[suit] = 0
-            if first >= 0:
-                req_n[first] = 1
-                left = 3
-            for fresh_only in (1, 0):   # never-scored table copies before scored ones
-                for suit in range(4):
-                    e = (elig >> (8 * suit)) & 0xFF
-                    f = (fresh >> (8 * suit)) & 0xFF
-                    take = min(f if fresh_only else e - f, left)
-                    req_n[suit] += take
-                    left -= take
-            for suit in range(4):
-                spare = P[s, P_HAND + suit * 8 + rank] - (1 if suit == first else 0)
-                take = min(spare, left)
-                req_n[suit] += take
-                left -= take
-            k = 0
-            for i in range(4):          # drop the suits not used
-                if req_n[i] > 0:
-                    req_t[k] = req_t[i]
-                    req_n[k] = req_n[i]
-                    k += 1
-            nreq = k
-    else:
-        nreq = combo_requirements(c, req_t, req_n)
-    chosen = work[0:8]
-    from_hand = work[8:16]
-    for i in range(nreq):
-        from_hand[i] = req_n[i]
-    n_chosen = _choose_cards(rules, P, T, s, req_t, nreq, cls, lvl, chosen, from_hand)
-    total_hand = 0
-    for i in range(nreq):
-        total_hand += from_hand[i]
-    any_fresh = False
-    for j in range(n_chosen):
-        any_fresh |= T[s, chosen[j], T_SCORED] == 0
-    if total_hand == 0 and not any_fresh:
-        # R2.12: swap one table copy for a copy from the hand
-        for i in range(nreq):
-            if P[s, P_HAND + req_t[i]] > 0:
-                for j in range(n_chosen):
-                    if T[s, chosen[j], T_CARD] == req_t[i]:
-                        chosen[j] = chosen[n_chosen - 1]
-                        n_chosen -= 1
-                        break
-                from_hand[i] += 1
-                total_hand += 1
-                break
-    return nreq, n_chosen, total_hand
-
-
-@njit(cache=True, _nrt=False)
 def claim_possible(rules, G, P, T, s, c, req_t, req_n):
-    """R3.7: ``c`` could be laid down now as a claim (feasible, and it needs hand cards)."""
+    """R3.7: ``c`` could be laid down now as a claim (legal, and it needs hand cards)."""
     feasible, from_hand = combo_check(rules, G, P, T, s, c, req_t, req_n)
     return feasible and from_hand
 
 
 @njit(cache=True, _nrt=False)
-def claim(rules, G, P, T, obs, ev, n, s, c, req_t, req_n, work):
-    """R3.7 "and - to score": lay the hand cards of ``c`` on the table, unscored."""
-    four = work[20:24]
+def _lay(P, T, obs, ev, G, n, s, card):
+    add_hand(P, obs, s, card, -1)
+    table_add(P, T, obs, n, s, card)
+    record_event(ev, G, E_LAID, s, card, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def claim(rules, G, P, T, obs, ev, n, s, c, req_t, req_n, four, work):
+    """R3.7 "and - to score": lay on the table, never scored, the hand cards that ``c``
+    needs beside the table cards it can use (``four``: int64 scratch of 4)."""
     four[:] = -1
-    nreq, n_chosen, total_hand = _select(rules, P, T, s, c, four, req_t, req_n, work)
+    nreq, n_chosen, total_hand = select_copies(rules, P, T, s, c, four, req_t, req_n, work)
     from_hand = work[8:16]
+    P[s, P_CLAIMS] += 1
+    record_event(ev, G, E_CLAIM, s, c, total_hand, 0, 0)
     for i in range(nreq):
         for _ in range(from_hand[i]):
-            add_hand(P, obs, s, req_t[i], -1)
-            table_add(P, T, obs, n, s, req_t[i])
+            _lay(P, T, obs, ev, G, n, s, req_t[i])
+
+
+@njit(cache=True, _nrt=False)
+def _count(cards, card):
+    n = 0
+    for j in range(cards.shape[0]):
+        if cards[j] < 0:
+            break
+        n += cards[j] == card
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
+    """R3.7 for a claim naming its cards (``cards``, -1 ends the list): (-1, -1) when every card
+    is in the hand and belongs to a combination that the cards on the table, these laid beside
+    them, would form and that seat ``s`` could score now under R3.6; else (the detail code,
+    the first card at fault)."""
+    for j in range(cards.shape[0]):
+        t = cards[j]
+        if t < 0:
+            break
+        if _count(cards, t) > P[s, P_HAND + t]:
+            return X_NOT_HELD, t
+    for j in range(cards.shape[0]):
+        t = cards[j]
+        if t < 0:
+            break
+        found = False
+        combos = COMBO_MASK[t]
+        for c in range(16):
+            if found or (combos >> c) & 1 == 0 or not combo_allowed(rules, G[G_TRUMP], c):
+                continue
+            cls = combo_class(c)
+            lvl = combo_level(c)
+            if c >= 12:
+                have = 0
+                rank = four_rank(c)
+                for suit in range(4):
+                    card = suit * 8 + rank
+                    have += _count(cards, card) + _type_counts(rules, P, T, s, card, cls, lvl)[3]
+                found = have >= 4
+            else:
+                nreq = combo_requirements(c, req_t, req_n)
+                found = True
+                for i in range(nreq):
+                    e = _type_counts(rules, P, T, s, req_t[i], cls, lvl)[3]
+                    found &= _count(cards, req_t[i]) + e >= req_n[i]
+        if not found:
+            return X_CLAIM_CARD, t
+    return -1, -1
+
+
+@njit(cache=True, _nrt=False)
+def claim_cards(rules, G, P, T, obs, ev, n, s, cards):
+    """R3.7: lay the cards named (checked by :func:`claim_cards_failure`) on the table."""
+    count = 0
+    for j in range(cards.shape[0]):
+        if cards[j] >= 0:
+            count += 1
     P[s, P_CLAIMS] += 1
-    _record_event(ev, G, E_CLAIM, s, c, total_hand, 0, 0)
+    record_event(ev, G, E_CLAIM, s, -1, count, 0, 0)
+    for j in range(count):
+        _lay(P, T, obs, ev, G, n, s, cards[j])
 
 
 @njit(cache=True, _nrt=False)
 def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
-    """Seat ``s`` declares ``c`` (already checked feasible) and scores it.
+    """Seat ``s`` declares ``c`` (already checked legal) and scores it.
 
     ``four_cards`` names the four cards of a four (replays); -1 lets the
-    engine choose. ``work`` is int64 scratch of 16. Returns the points scored.
+    engine choose. ``work`` is int64 scratch of 24. Returns the points scored.
     """
     cls = combo_class(c)
     lvl = combo_level(c)
-    nreq, n_chosen, total_hand = _select(rules, P, T, s, c, four_cards, req_t, req_n, work)
+    nreq, n_chosen, total_hand = select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work)
     chosen = work[0:8]
     from_hand = work[8:16]
+    inst = new_instance(P, s) if rules[R_REDECLARE] == REDECLARE_REPLACE else -1
     for j in range(n_chosen):
-        _use_slot(T, s, chosen[j], cls, lvl)
+        use_slot(T, s, chosen[j], cls, lvl, inst)
     for i in range(nreq):
         for _ in range(from_hand[i]):
             add_hand(P, obs, s, req_t[i], -1)
             k = table_add(P, T, obs, n, s, req_t[i])
-            _use_slot(T, s, k, cls, lvl)
+            use_slot(T, s, k, cls, lvl, inst)
     trump = G[G_TRUMP]
     pts = combo_points(rules, trump, c)
     P[s, P_SCORE] += pts
@@ -540,12 +416,12 @@ def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
     if c >= 12:
         for i in range(nreq):
             suits += req_n[i] << (4 * (req_t[i] // 8))
-    _record_event(ev, G, E_DECLARE, s, c, pts, suits, 0)
+    record_event(ev, G, E_DECLARE, s, c, pts, suits, 0)
     if trump < 0 and c < 8:      # R3.2: the first marriage (or a sequence) fixes trumps
         for v in range(G[G_NSEATS]):
             P[v, P_MELD_CAND] |= SEQUENCES
         G[G_TRUMP] = c % 4
         G[G_TRUMP_TRICK] = G[G_TRICK]
         G[G_TRUMP_HOW] = 1 if c < 4 else 2
-        _record_event(ev, G, E_TRUMP, s, c % 4, G[G_TRUMP_HOW], G[G_TRICK], 0)
+        record_event(ev, G, E_TRUMP, s, c % 4, G[G_TRUMP_HOW], G[G_TRICK], 0)
     return pts

@@ -1,7 +1,7 @@
 """Moving cards between hand, table and tricks, keeping every observation in step.
 
-The engine's truth is P (counts per seat) and T (table slots with the level
-each card reached in classes M, B, F). Each seat's observation array mirrors
+The engine's truth is P (counts per seat) and T (table slots with each copy's history:
+see layout's T_* and :mod:`copies`). Each seat's observation array mirrors
 what that seat may see, updated incrementally so a decision costs no copying.
 """
 import numpy as np
@@ -13,14 +13,13 @@ from .layout import (
     OBS_TABLE,
     P_HAND,
     P_HAND_MASK,
+    P_INST_USED,
     P_NTABLE,
     P_TABLE,
     P_TABLE_MASK,
-    T_B,
     T_CARD,
-    T_F,
-    T_M,
-    T_SCORED,
+    T_IM,
+    T_INST,
     T_W,
 )
 
@@ -80,32 +79,25 @@ def table_add(P, T, obs, n, s, card):
 
 @njit(cache=True, _nrt=False)
 def table_remove(P, T, obs, n, s, slot):
-    """Take the card in ``slot`` off seat ``s``'s table (last slot fills the gap)."""
+    """Take the card in ``slot`` off seat ``s``'s table (last slot fills the gap). Every
+    declared instance it belonged to no longer lies whole on the table (R3.6)."""
     card = T[s, slot, T_CARD]
     last = P[s, P_NTABLE] - 1
+    broken = T[s, slot, T_INST]
+    if broken != 0:
+        P[s, P_INST_USED] &= ~broken
+        for j in range(last + 1):
+            if T[s, j, T_INST] & broken:
+                T[s, j, T_INST] &= ~broken
+                for cls in range(3):
+                    inst = T[s, j, T_IM + cls]
+                    if inst > 0 and (broken >> (inst - 1)) & 1:
+                        T[s, j, T_IM + cls] = 0
     for j in range(T_W):
         T[s, slot, j] = T[s, last, j]
     P[s, P_NTABLE] = last
     _add_table_count(P, obs, n, s, card, -1)
     return card
-
-
-@njit(cache=True, _nrt=False)
-def table_slot_to_play(T, P, s, card):
-    """The copy of ``card`` played from the table: the most used one.
-
-    Copies are identical but their meld histories differ; giving up the copy
-    with the highest levels keeps the most future combinations open.
-    """
-    best = -1
-    best_use = -1
-    for k in range(P[s, P_NTABLE]):
-        if T[s, k, T_CARD] == card:
-            use = T[s, k, T_M] + T[s, k, T_B] + T[s, k, T_F] + T[s, k, T_SCORED]
-            if use > best_use:
-                best = k
-                best_use = use
-    return best
 
 
 @njit(cache=True, _nrt=False)

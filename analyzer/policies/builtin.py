@@ -18,7 +18,7 @@ from ..engine.layout import (
     OBS_TRUMP,
     POLICY_SIG,
 )
-from ..engine.melds import combo_points
+from ..engine.combos import combo_points
 from ..engine.rng import below
 from ..engine.tricks import beats
 

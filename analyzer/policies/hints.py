@@ -47,7 +47,7 @@ from ..engine.layout import (
     OBS_TRUMP,
     POLICY_SIG,
 )
-from ..engine.melds import combo_points
+from ..engine.combos import combo_points
 from ..engine.tricks import beats
 from ..rules import R_BRISQUES_SCORED
 

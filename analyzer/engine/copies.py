@@ -1,0 +1,344 @@
+"""Table copies: which may join a combination, which ones a declaration spends, which one a
+play from the table gives up, and the declared instances R3.6 looks at.
+
+Copies of one card are identical (R1.2) but their histories differ: the level each reached in
+classes M, B, F (R2.11), whether it was ever part of a scored combination (R3.7: a copy that
+never was is "new"), and, under ``redeclare=replace`` (R3.6), the instance of its latest
+declaration in each class while that instance still lies whole on the table. The engine
+chooses copies for the player so as to keep open every later declaration it can:
+
+- a declaration spends copies already scored before never-scored ones (those, like hand
+  cards, supply the new card), and among those first the copy that loses least: the highest
+  rank in the class declared, then the one most used in the other classes, so that what is
+  used up stays on as few copies as possible;
+- a never-scored table copy supplies the new card before a card from the hand, because a
+  card kept in the hand can still do everything the table copy could;
+- a play from the table gives up the most used copy (R2.7), which also breaks the most
+  whole instances.
+"""
+import numpy as np
+from numba import njit
+
+from ..rules import R_AMERICAN, R_REDECLARE
+from .combos import CLS_B, CLS_F, combo_class, combo_level, combo_requirements, four_rank
+from .layout import (
+    MAX_INST,
+    P_HAND,
+    P_INST_USED,
+    P_NTABLE,
+    T_B,
+    T_CARD,
+    T_F,
+    T_IM,
+    T_INST,
+    T_M,
+    T_SCORED,
+)
+
+REDECLARE_HIGHER, REDECLARE_SAME, REDECLARE_REPLACE = 0, 1, 2
+BARRED = 15             # class rank of a copy R2.17 bars from the class
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def slot_eligible(rules, T, s, k, cls, lvl):
+    """Whether table slot ``k`` may join a class-``cls`` combination of level ``lvl``."""
+    have = T[s, k, T_M + cls]
+    mode = rules[R_REDECLARE]
+    if mode == REDECLARE_HIGHER:
+        if have >= lvl:             # R2.14/R2.15: only a higher one
+            return False
+    else:
+        if have > lvl:              # R3.6: never an inferior one
+            return False
+        if mode == REDECLARE_REPLACE and have == lvl and T[s, k, T_IM + cls] > 0:
+            return False            # R3.6: the same one while its earlier instance is whole
+    if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
+        return False                # R2.17
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def class_rank(rules, T, s, k, cls):
+    """How far table slot ``k`` is used up in class ``cls``: a copy of higher rank can join
+    no combination of the class that a copy of lower rank cannot."""
+    lvl = T[s, k, T_M + cls]
+    if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
+        return BARRED
+    mode = rules[R_REDECLARE]
+    if mode == REDECLARE_HIGHER:
+        return lvl                  # joins only levels above its own
+    if mode == REDECLARE_SAME:
+        return max(lvl, 1)          # level 0 and 1 join the same combinations (all levels >= 1)
+    # replace: at its own level only once its instance is broken
+    return max(2 * lvl + (T[s, k, T_IM + cls] > 0), 2)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _popcount16(x):
+    n = 0
+    for b in range(MAX_INST):
+        n += (x >> b) & 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def spend_key(rules, T, s, k, cls):
+    """Order in which eligible table copies are spent on a class-``cls`` declaration, highest
+    first: scored before never-scored, then the highest rank in ``cls``, then the highest
+    ranks in the other classes, then (R3.6 replace) the most whole instances."""
+    other = 0
+    for d in range(3):
+        if d != cls:
+            other += class_rank(rules, T, s, k, d)
+    key = (T[s, k, T_SCORED] << 16) | (class_rank(rules, T, s, k, cls) << 10) | (other << 5)
+    if rules[R_REDECLARE] == REDECLARE_REPLACE:
+        key |= _popcount16(T[s, k, T_INST])
+    return key
+
+
+@njit(cache=True, _nrt=False)
+def table_slot_to_play(rules, T, P, s, card):
+    """The copy of ``card`` played from the table: the most used one (lowest slot on ties).
+
+    In the ordinary game that is the highest sum of class levels (never-scored copies last);
+    in Rubicon the highest sum of class ranks, then the most whole instances it breaks."""
+    best = -1
+    best_use = -1
+    mode = rules[R_REDECLARE]
+    for k in range(P[s, P_NTABLE]):
+        if T[s, k, T_CARD] == card:
+            if mode == REDECLARE_HIGHER:
+                use = T[s, k, T_M] + T[s, k, T_B] + T[s, k, T_F] + T[s, k, T_SCORED]
+            else:
+                ranks = 0
+                for d in range(3):
+                    ranks += class_rank(rules, T, s, k, d)
+                use = (T[s, k, T_SCORED] << 16) | (ranks << 5)
+                if mode == REDECLARE_REPLACE:
+                    use |= _popcount16(T[s, k, T_INST])
+            if use > best_use:
+                best = k
+                best_use = use
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def table_counts(rules, T, P, s, card, cls, lvl):
+    """(eligible copies of ``card`` on the table, eligible ones never yet scored)."""
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        if T[s, k, T_CARD] == card and slot_eligible(rules, T, s, k, cls, lvl):
+            elig += 1
+            if T[s, k, T_SCORED] == 0:
+                fresh += 1
+    return elig, fresh
+
+
+@njit(cache=True, _nrt=False)
+def req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl):
+    """:func:`table_counts` for every required type ``req_t[:nreq]`` (all different) in one
+    pass over the table: (eligible, never scored), each packed as 8 bits per requirement."""
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        card = T[s, k, T_CARD]
+        for i in range(nreq):
+            if req_t[i] == card:
+                if slot_eligible(rules, T, s, k, cls, lvl):
+                    one = np.int64(1) << (8 * i)
+                    elig += one
+                    if T[s, k, T_SCORED] == 0:
+                        fresh += one
+                break
+    return elig, fresh
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def four_table_counts(rules, T, P, s, rank):
+    """:func:`table_counts` for the four suits of ``rank`` in one pass over the table:
+    (eligible, never scored), each packed as 8 bits per suit (suit 0 lowest)."""
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        card = T[s, k, T_CARD]
+        if card & 7 == rank and slot_eligible(rules, T, s, k, CLS_F, 1):
+            one = np.int64(1) << (8 * (card >> 3))
+            elig += one
+            if T[s, k, T_SCORED] == 0:
+                fresh += one
+    return elig, fresh
+
+
+@njit(cache=True, _nrt=False)
+def new_instance(P, s):
+    """A free instance number for a declaration of seat ``s`` (-1 if none: cannot happen, as
+    every whole instance holds a table card that was new to it and no other)."""
+    used = P[s, P_INST_USED]
+    for p in range(MAX_INST):
+        if (used >> p) & 1 == 0:
+            P[s, P_INST_USED] = used | (1 << p)
+            return p
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def use_slot(T, s, k, cls, lvl, inst):
+    """Table slot ``k`` joins instance ``inst`` of a class-``cls`` combination of level ``lvl``."""
+    T[s, k, T_M + cls] = lvl
+    T[s, k, T_SCORED] = 1
+    if inst >= 0:
+        T[s, k, T_IM + cls] = inst + 1
+        T[s, k, T_INST] |= 1 << inst
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _req_index(req_t, nreq, card):
+    for i in range(nreq):
+        if req_t[i] == card:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _requirements(P, s, c, four_cards, req_t, req_n):
+    """Fill the types and counts ``c`` needs; a four with free suits gets its four suits with
+    count 0 (4 cards in all). Returns (number of types, whether the suits are free)."""
+    if c < 12:
+        return combo_requirements(c, req_t, req_n), False
+    if four_cards[0] >= 0:
+        nreq = 0
+        for i in range(4):
+            j = _req_index(req_t, nreq, four_cards[i])
+            if j >= 0:
+                req_n[j] += 1
+            else:
+                req_t[nreq] = four_cards[i]
+                req_n[nreq] = 1
+                nreq += 1
+        return nreq, False
+    rank = four_rank(c)
+    for suit in range(4):
+        req_t[suit] = suit * 8 + rank
+        req_n[suit] = 0
+    return 4, True
+
+
+@njit(cache=True, _nrt=False)
+def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
+    """Choose the copies for ``c`` (already legal; see the module docstring for the order).
+
+    ``four_cards`` names the four cards of a four (replays); -1 leaves the suits free. Fills
+    ``req_t/req_n`` with the card types and counts used, ``work[0:8]`` with the chosen table
+    slots and ``work[8:16]`` with the copies of each type taken from the hand. Returns
+    (number of types, number of table slots chosen, cards from the hand)."""
+    cls = combo_class(c)
+    lvl = combo_level(c)
+    nreq, free = _requirements(P, s, c, four_cards, req_t, req_n)
+    chosen = work[0:8]
+    from_hand = work[8:16]
+    left = work[16:24]            # copies still wanted, per type (free four: left[0] in all)
+    for i in range(nreq):
+        left[i] = req_n[i]
+        from_hand[i] = 0
+    if free:
+        left[0] = 4
+    ntable = P[s, P_NTABLE]
+    n_chosen = 0
+    taken = 0
+    # copies already scored, the one that loses least first
+    while True:
+        best = -1
+        best_key = -1
+        for k in range(ntable):
+            if (taken >> k) & 1 or T[s, k, T_SCORED] == 0:
+                continue
+            i = _req_index(req_t, nreq, T[s, k, T_CARD])
+            if i < 0 or left[0 if free else i] == 0 or not slot_eligible(rules, T, s, k, cls, lvl):
+                continue
+            key = spend_key(rules, T, s, k, cls)
+            if key > best_key:
+                best = k
+                best_key = key
+        if best < 0:
+            break
+        taken |= 1 << best
+        chosen[n_chosen] = best
+        n_chosen += 1
+        i = _req_index(req_t, nreq, T[s, best, T_CARD])
+        left[0 if free else i] -= 1
+    # then never-scored table copies (all alike), then the hand
+    any_new = False
+    for k in range(ntable):
+        if (taken >> k) & 1 or T[s, k, T_SCORED] != 0:
+            continue
+        i = _req_index(req_t, nreq, T[s, k, T_CARD])
+        if i < 0 or left[0 if free else i] == 0 or not slot_eligible(rules, T, s, k, cls, lvl):
+            continue
+        taken |= 1 << k
+        chosen[n_chosen] = k
+        n_chosen += 1
+        left[0 if free else i] -= 1
+        any_new = True
+    total_hand = 0
+    for i in range(nreq):
+        want = left[0] if free else left[i]
+        take = min(want, P[s, P_HAND + req_t[i]])
+        from_hand[i] = take
+        total_hand += take
+        if free:
+            left[0] -= take
+    if total_hand == 0 and not any_new:
+        # R2.12/R3.6: one card must be new: give back the chosen copy most worth keeping
+        # (lowest key) of a type that has a new copy, a never-scored table copy before the hand
+        for pass_ in range(2):
+            drop = -1
+            drop_key = 1 << 30
+            add = -1
+            for i in range(nreq):
+                extra = -1
+                if pass_ == 0:
+                    for k in range(ntable):
+                        if (not (taken >> k) & 1 and T[s, k, T_SCORED] == 0
+                                and T[s, k, T_CARD] == req_t[i]
+                                and slot_eligible(rules, T, s, k, cls, lvl)):
+                            extra = k
+                            break
+                    if extra < 0:
+                        continue
+                elif P[s, P_HAND + req_t[i]] == 0:
+                    continue
+                for j in range(n_chosen):
+                    k = chosen[j]
+                    if free or T[s, k, T_CARD] == req_t[i]:
+                        key = spend_key(rules, T, s, k, cls)
+                        if key < drop_key:
+                            drop = j
+                            drop_key = key
+                            add = extra if pass_ == 0 else i
+            if drop >= 0:
+                taken &= ~(1 << chosen[drop])
+                if pass_ == 0:
+                    chosen[drop] = add
+                    taken |= 1 << add
+                else:
+                    chosen[drop] = chosen[n_chosen - 1]
+                    n_chosen -= 1
+                    from_hand[add] += 1
+                    total_hand += 1
+                break
+    if free:
+        # the suits used, with their counts (table and hand)
+        for i in range(4):
+            req_n[i] = from_hand[i]
+        for j in range(n_chosen):
+            req_n[T[s, chosen[j], T_CARD] >> 3] += 1
+        k = 0
+        for i in range(4):
+            if req_n[i] > 0:
+                req_t[k] = req_t[i]
+                req_n[k] = req_n[i]
+                from_hand[k] = from_hand[i]
+                k += 1
+        nreq = k
+    return nreq, n_chosen, total_hand
