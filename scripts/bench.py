@@ -2,6 +2,7 @@
 
 Example:
     python scripts/bench.py --variant ordinary --policy greedy --policy greedy --threads 1 --hands 400000
+    python scripts/bench.py --variant rubicon --rule redeclare=same_or_higher --threads 1
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from analyzer.simulate import simulate
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", default="ordinary")
+    ap.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                    help="a rule option (repeatable), as bezique simulate --rule")
     ap.add_argument("--policy", action="append", default=None, help="seat 0, then seat 1 (default greedy greedy)")
     ap.add_argument("--threads", type=int, action="append", default=None,
                     help="thread counts to measure (repeatable; default 1 and 2)")
@@ -23,7 +26,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     args = ap.parse_args()
-    rules = preset(args.variant)
+    from analyzer.cli import _parse_rule_options
+    rules = preset(args.variant, **_parse_rule_options(args.rule))
     names = args.policy or ["greedy", "greedy"]
     specs = [resolve_policy(n) for n in names]
     t0 = time.perf_counter()
@@ -38,7 +42,8 @@ def main() -> None:
             best = min(best, time.perf_counter() - t0)
         rate = args.hands / best
         base = base or rate
-        print(f"{args.variant} {' vs '.join(names)}, {threads} thread(s): {rate:,.0f} hands/s "
+        label = " ".join([args.variant] + args.rule)
+        print(f"{label} {' vs '.join(names)}, {threads} thread(s): {rate:,.0f} hands/s "
               f"({rate / threads:,.0f} per thread, {rate / base:.2f}x)")
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, types
 
 from ..rules import R_PACKS, R_PLAYERS
-from .hand import play_hand, reset_hand
+from .hand import WORK_SIZE, play_hand, reset_hand
 from .layout import (
     G_ERR_ACTION,
     G_ERR_DECISION,
@@ -161,7 +161,7 @@ def run_batch(rules, seed, start, count, p0, p1, p2, p3, params, records, err):
     deck = np.zeros(MAX_TALON, np.int32)
     rngs = np.zeros((MAX_SEATS, 1), np.uint64)
     script = np.zeros((1, S_W), np.int32)
-    work = np.zeros(64, np.int64)
+    work = np.zeros(WORK_SIZE, np.int64)
     dstate = np.zeros(1, np.uint64)
     for i in range(count):
         hand = start + i
@@ -194,6 +194,6 @@ def run_single(rules, deck, dealer, p0, p1, p2, p3, params, seed, hand, script, 
     reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev)
     G[G_NSCRIPT] = nscript
     _seed_policies(rngs, seed, hand)
-    work = np.zeros(64, np.int64)
+    work = np.zeros(WORK_SIZE, np.int64)
     play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rngs, script, work)
     return G[G_STATUS]

@@ -39,7 +39,7 @@ REDECLARE_HIGHER, REDECLARE_SAME, REDECLARE_REPLACE = 0, 1, 2
 BARRED = 15             # class rank of a copy R2.17 bars from the class
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def slot_eligible(rules, T, s, k, cls, lvl):
     """Whether table slot ``k`` may join a class-``cls`` combination of level ``lvl``."""
     have = T[s, k, T_M + cls]
@@ -75,13 +75,13 @@ def class_rank(rules, T, s, k, cls):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _popcount16(x):
-    n = 0
-    for b in range(MAX_INST):
-        n += (x >> b) & 1
-    return n
+    x = x - ((x >> 1) & 0x5555)
+    x = (x & 0x3333) + ((x >> 2) & 0x3333)
+    x = (x + (x >> 4)) & 0x0F0F
+    return (x + (x >> 8)) & 0x1F
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def spend_key(rules, T, s, k, cls):
     """Order in which eligible table copies are spent on a class-``cls`` declaration, highest
     first: scored before never-scored, then the highest rank in ``cls``, then the highest
@@ -238,48 +238,43 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
     chosen = work[0:8]
     from_hand = work[8:16]
     left = work[16:24]            # copies still wanted, per type (free four: left[0] in all)
+    keys = work[24:40]            # per table slot: its spend_key, -1 never scored, -2 no use
     for i in range(nreq):
         left[i] = req_n[i]
         from_hand[i] = 0
     if free:
         left[0] = 4
     ntable = P[s, P_NTABLE]
+    for k in range(ntable):
+        keys[k] = -2
+        if _req_index(req_t, nreq, T[s, k, T_CARD]) >= 0 and slot_eligible(rules, T, s, k, cls, lvl):
+            keys[k] = spend_key(rules, T, s, k, cls) if T[s, k, T_SCORED] else -1
     n_chosen = 0
-    taken = 0
     # copies already scored, the one that loses least first
     while True:
         best = -1
         best_key = -1
         for k in range(ntable):
-            if (taken >> k) & 1 or T[s, k, T_SCORED] == 0:
-                continue
-            i = _req_index(req_t, nreq, T[s, k, T_CARD])
-            if i < 0 or left[0 if free else i] == 0 or not slot_eligible(rules, T, s, k, cls, lvl):
-                continue
-            key = spend_key(rules, T, s, k, cls)
-            if key > best_key:
+            if keys[k] > best_key and left[0 if free else _req_index(req_t, nreq, T[s, k, T_CARD])] > 0:
                 best = k
-                best_key = key
+                best_key = keys[k]
         if best < 0:
             break
-        taken |= 1 << best
         chosen[n_chosen] = best
         n_chosen += 1
-        i = _req_index(req_t, nreq, T[s, best, T_CARD])
-        left[0 if free else i] -= 1
+        keys[best] = -2
+        left[0 if free else _req_index(req_t, nreq, T[s, best, T_CARD])] -= 1
     # then never-scored table copies (all alike), then the hand
     any_new = False
     for k in range(ntable):
-        if (taken >> k) & 1 or T[s, k, T_SCORED] != 0:
-            continue
-        i = _req_index(req_t, nreq, T[s, k, T_CARD])
-        if i < 0 or left[0 if free else i] == 0 or not slot_eligible(rules, T, s, k, cls, lvl):
-            continue
-        taken |= 1 << k
-        chosen[n_chosen] = k
-        n_chosen += 1
-        left[0 if free else i] -= 1
-        any_new = True
+        if keys[k] == -1:
+            i = 0 if free else _req_index(req_t, nreq, T[s, k, T_CARD])
+            if left[i] > 0:
+                chosen[n_chosen] = k
+                n_chosen += 1
+                keys[k] = -2
+                left[i] -= 1
+                any_new = True
     total_hand = 0
     for i in range(nreq):
         want = left[0] if free else left[i]
@@ -299,9 +294,7 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
                 extra = -1
                 if pass_ == 0:
                     for k in range(ntable):
-                        if (not (taken >> k) & 1 and T[s, k, T_SCORED] == 0
-                                and T[s, k, T_CARD] == req_t[i]
-                                and slot_eligible(rules, T, s, k, cls, lvl)):
+                        if keys[k] == -1 and T[s, k, T_CARD] == req_t[i]:
                             extra = k
                             break
                     if extra < 0:
@@ -317,10 +310,8 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
                             drop_key = key
                             add = extra if pass_ == 0 else i
             if drop >= 0:
-                taken &= ~(1 << chosen[drop])
                 if pass_ == 0:
                     chosen[drop] = add
-                    taken |= 1 << add
                 else:
                     chosen[drop] = chosen[n_chosen - 1]
                     n_chosen -= 1

@@ -151,6 +151,9 @@ from .state import (
 from .tricks import beats, legal_play_bits, list_bits, play_failure
 
 
+WORK_SIZE = 72
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared):
     o = obs[s]
@@ -374,13 +377,13 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
         elif a == A_CLAIM_CARDS:
             claim_cards(rules, G, P, T, obs, ev, n, s, script[G[G_SCRIPT_POS] - 1, S_CARDS:])
         elif a >= A_CLAIM:
-            claim(rules, G, P, T, obs, ev, n, s, a - A_CLAIM, req_t, req_n, four, work[24:48])
+            claim(rules, G, P, T, obs, ev, n, s, a - A_CLAIM, req_t, req_n, four, work[28:68])
         else:
             four[:] = -1
             if G[G_NSCRIPT] >= 0:
                 for j in range(4):
                     four[j] = script[G[G_SCRIPT_POS] - 1, S_CARDS + j]
-            declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[24:48])
+            declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[28:68])
             declared += 1
 
 
@@ -522,14 +525,16 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
     """Play the dealt hand (see :func:`reset_hand`) to its end; return the status.
 
     ST_DONE, ST_INCOMPLETE (the script ran out), ST_ILLEGAL_SCRIPT or
-    ST_ILLEGAL_POLICY (details in G's G_ERR_* slots). ``work``: int64 scratch of 64.
+    ST_ILLEGAL_POLICY (details in G's G_ERR_* slots). ``work``: int64 scratch of WORK_SIZE:
+    the required cards of a combination [0:16], the trick [16:20], a four's cards [20:24],
+    the cards drawn [24:28], and the choice of copies [28:68] (copies.select_copies).
     """
     n = G[G_NSEATS]
     req_t = work[0:8]
     req_n = work[8:16]
     trick_cards = work[16:20]
     seven_scores = rules[R_SEVEN]
-    drawn = work[48:52]
+    drawn = work[24:28]
     if rules[R_CARTE_BLANCHE] and G[G_TRICK] == 0:
         drawn[0] = -1
         if _carte_round(rules, G, P, T, obs, ev, talon, G[G_LEADER], drawn, legal, p0, p1, p2,
