@@ -24,10 +24,15 @@ def mean_ci(total, total_sq, n):
 
 
 def wilson_ci(successes, n):
-    """Share and 95 % Wilson interval."""
+    """Share and 95 % Wilson interval. The bounds are exactly 0 when nothing happened and
+    exactly 1 when everything did (the formula leaves rounding residue such as 2e-22)."""
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     lo, hi = proportion_confint(successes, n, alpha=0.05, method="wilson")
+    lo = np.where(successes <= 0, 0.0, lo)
+    hi = np.where(successes >= n, 1.0, hi)
+    if lo.ndim == 0:
+        lo, hi = lo[()], hi[()]
     return successes / n, lo, hi
 
 

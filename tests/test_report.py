@@ -127,3 +127,19 @@ def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
                        "saved_by_brisques_lo": [1e-18], "saved_by_brisques_hi": [0.01]})
     paths = report_charts.rubicon_rate_chart(df, "t", tmp_path)
     assert all(p.stat().st_size > 1000 for p in paths)
+
+
+def test_wilson_bounds_at_0_and_1_print_exactly():
+    """No residue such as 2e-22 for a share never seen (or 0.9999999999999999 for one always
+    seen), at the sample sizes of the committed study."""
+    from analyzer.report import _ci
+    from analyzer.stats import wilson_ci
+    n = 2_000_000
+    share, lo, hi = wilson_ci(0, n)
+    assert lo == 0.0 and f"{lo:.4g}" == "0" and 0 < hi < 1e-5
+    share, lo, hi = wilson_ci(n, n)
+    assert hi == 1.0 and f"{hi:.4g}" == "1" and 1 - 1e-5 < lo < 1
+    row = dict(zip(["x", "x_lo", "x_hi"], wilson_ci(0, n)))
+    assert _ci(row, "x", 100).startswith("0 [0, ")
+    share, lo, hi = wilson_ci(np.array([0, 5, 10]), np.array([10, 10, 10]))
+    assert lo[0] == 0.0 and hi[2] == 1.0 and 0 < lo[1] < 0.5 < hi[1] < 1
