@@ -132,9 +132,10 @@ def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command:
     db = tables["double_bezique"]
     for _, r in db.iterrows():
         text = (f"- **{r.policy}**: scores a double bézique in {_ci(r, 'scored_double', 100)} % of its hands; "
-                f"holds all four cards at some moment in {_ci(r, 'held_double', 100)} %; of those, never "
-                f"scores it because a card was played {_ci(r, 'held_not_scored_card_played', 100)} % and because "
-                f"the talon ran out {_ci(r, 'held_not_scored_talon_ran_out', 100)} %; receives the cards in "
+                f"holds all four cards at some moment in {_ci(r, 'held_double', 100)} %; holds them but never "
+                f"scores a double in {_ci(r, 'held_not_scored', 100)} %: a card of it was played "
+                f"{_ci(r, 'held_not_scored_card_played', 100)} %, the talon ran out "
+                f"{_ci(r, 'held_not_scored_talon_ran_out', 100)} %; receives the cards in "
                 f"{100 * r.received_double:.3g} % (exact upper bound {100 * r.received_double_exact:.3g} %)")
         if rubicon and "scored_treble" in r:
             text += f"; treble {_ci(r, 'scored_treble', 100)} %"

@@ -34,9 +34,10 @@ def combinations_table(by_policy: dict) -> pd.DataFrame:
 
 
 def double_bezique_table(by_policy: dict, exact_receive: dict) -> pd.DataFrame:
-    """Per policy: share of a seat's hands in which it scores a double (treble, quadruple)
-    bézique; holds all four cards of a double at some moment; held it but never scored it
-    because a card was played or because the talon ran out; and received the cards (with
+    """Per policy, as shares of a seat's hands: scores a double (treble, quadruple) bézique;
+    holds all four cards of a double at some moment; held one but never scored one (a double
+    rebuilt and scored later counts as scored), split into the two exclusive reasons, a card
+    of it was played or the talon ran out, which add up to it; and received the cards (with
     the exact upper bound)."""
     rows = []
     for label, t in by_policy.items():
@@ -50,11 +51,10 @@ def double_bezique_table(by_policy: dict, exact_receive: dict) -> pd.DataFrame:
             recv = t.received[:, k + 2].sum()
             row[f"received_{name}"] = float(recv / n)
             row[f"received_{name}_exact"] = float(exact_receive[k + 2])
-        held = t.held_double.sum()
-        row["held_double"], row["held_double_lo"], row["held_double_hi"] = map(float, wilson_ci(held, n))
-        for why, arr in (("card_played", t.missed_played), ("talon_ran_out", t.missed_talon)):
-            s, lo, hi = wilson_ci(arr.sum(), max(held, 1))
-            row[f"held_not_scored_{why}"], row[f"held_not_scored_{why}_lo"], row[f"held_not_scored_{why}_hi"] = float(s), float(lo), float(hi)
+        played, talon = t.unscored_played.sum(), t.unscored_talon.sum()
+        for key, hits in (("held_double", t.held_double.sum()), ("held_not_scored", played + talon),
+                          ("held_not_scored_card_played", played), ("held_not_scored_talon_ran_out", talon)):
+            row[key], row[f"{key}_lo"], row[f"{key}_hi"] = map(float, wilson_ci(hits, n))
         rows.append(row)
     return pd.DataFrame(rows)
 

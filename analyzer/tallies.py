@@ -38,8 +38,9 @@ FIELDS = {
     "score_hist": ("n", SCORE_BINS), "carte_blanche": ("n",), "bezique_level": ("n", 5),
     "trump_how": (4,), "trump_trick": (65,),
     # section 5: double bézique over the play
-    "first_bezique": ("n", 3, TRICK_BINS), "held_double": ("n",), "missed_played": ("n",),
-    "missed_talon": ("n",), "received": ("n", 5),
+    # held a double but never scored one: a card of it was played / else the talon ran out
+    "first_bezique": ("n", 3, TRICK_BINS), "held_double": ("n",), "unscored_played": ("n",),
+    "unscored_talon": ("n",), "received": ("n", 5),
     # brisque value: margin (seat 0 - seat 1) regressed on the brisques difference
     "reg_sx": (), "reg_sy": (), "reg_sxx": (), "reg_sxy": (), "reg_syy": (),
     "winner_changed": (),

@@ -20,8 +20,8 @@ def known_tallies():
     t.bezique_level[0] = [850, 100, 50, 0, 0]     # 50 doubles by seat 0
     t.bezique_level[1] = [1000, 0, 0, 0, 0]
     t.held_double[:] = [80, 20]
-    t.missed_played[:] = [10, 15]
-    t.missed_talon[:] = [20, 5]
+    t.unscored_played[:] = [10, 15]
+    t.unscored_talon[:] = [20, 5]
     t.received[:, 2] = [60, 40]
     t.first_bezique[0, 0, 0] = 950
     t.first_bezique[0, 0, 10] = 30
@@ -44,7 +44,8 @@ def test_double_bezique_table_known():
     assert r.seat_hands == 2000
     assert r.scored_double == 50 / 2000
     assert r.held_double == 100 / 2000
-    assert r.held_not_scored_card_played == 25 / 100 and r.held_not_scored_talon_ran_out == 25 / 100
+    assert r.held_not_scored == 50 / 2000
+    assert r.held_not_scored_card_played == 25 / 2000 and r.held_not_scored_talon_ran_out == 25 / 2000
     assert r.received_double == 100 / 2000 and r.received_double_exact == 0.05
 
 

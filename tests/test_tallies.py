@@ -27,6 +27,7 @@ from analyzer.engine.layout import (
     RS_SCORE,
     RS_SEVEN,
 )
+from analyzer import study
 from analyzer.game import rubicon_results
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS, preset
@@ -73,8 +74,9 @@ def reference_tallies(rec, rules) -> Tallies:
     held = cols(RS_HELD_B)
     miss = cols(RS_DBL_MISS)
     t.held_double = (held > 0).sum(0)
-    t.missed_played = (miss == 1).sum(0)
-    t.missed_talon = (miss == 2).sum(0)
+    unscored = (held > 0) & (bez < 2)
+    t.unscored_played = (unscored & (miss == 1)).sum(0)
+    t.unscored_talon = (unscored & (miss != 1)).sum(0)
     recv = np.minimum(cols(RS_RECV_QS), cols(RS_RECV_JD))
     for s in seats:
         b = REC_SEAT + s * REC_SEAT_W
@@ -153,6 +155,34 @@ def test_played_hands_match_reference(played):
     assert got.decl_points.sum() > 0 and got.first_bezique[:, 0, 1:].sum() > 0
     if rules.brisques == "tiebreak":
         assert got.rubiconed.sum() > 0
+
+
+def test_held_but_unscored_reasons_are_exclusive_and_exhaustive(played):
+    """Every seat-hand that held a double scored one or did not, and then either a card of it
+    was played or the talon ran out: the reasons add up to held-but-unscored exactly."""
+    rules, rec = played
+    t = Tallies.from_records(rec, rules)
+    scored = t.bezique_level[:, 2:].sum(1)
+    assert np.array_equal(scored + t.unscored_played + t.unscored_talon, t.held_double)
+    assert t.unscored_played.sum() > 0 and t.unscored_talon.sum() > 0
+    df = study.double_bezique_table({"p": t}, {2: 0.5})
+    r = df.iloc[0]
+    assert r.held_not_scored_card_played + r.held_not_scored_talon_ran_out == pytest.approx(r.held_not_scored)
+    assert r.scored_double + r.held_not_scored == pytest.approx(r.held_double)
+
+
+def test_double_rebuilt_and_scored_later_counts_as_scored():
+    rules = preset("rubicon")
+    rec = make_records([
+        # held at trick 3, a card played (miss 1), rebuilt and scored at trick 20
+        {"seats": [{RS_HELD_B: 4, RS_DBL_MISS: 1, RS_BEZ_MAX: 2, RS_FIRST_B: 20}, {}]},
+        # held, a card played, never scored
+        {"seats": [{RS_HELD_B: 4, RS_DBL_MISS: 1, RS_BEZ_MAX: 1}, {RS_HELD_B: 1, RS_DBL_MISS: 2}]},
+    ])
+    t = Tallies.from_records(rec, rules)
+    assert_same(t, reference_tallies(rec, rules))
+    assert t.held_double.tolist() == [2, 1]
+    assert t.unscored_played.tolist() == [1, 0] and t.unscored_talon.tolist() == [0, 1]
 
 
 def test_chunks_add_up(played):

@@ -42,7 +42,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
                 score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
                 double_bezique, declarations, decl_points, dealer_score, dealer_score_sq,
                 dealer_hands, score_hist, carte_blanche, bezique_level, trump_how, trump_trick,
-                first_bezique, held_double, missed_played, missed_talon, received,
+                first_bezique, held_double, unscored_played, unscored_talon, received,
                 reg_sx, reg_sy, reg_sxx, reg_sxy, reg_syy, winner_changed,
                 game_wins, game_net, game_net_sq, rubiconed, winner_points, winner_points_sq,
                 brisques_saved, brisques_broke_tie, game_hist):
@@ -83,11 +83,15 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
             dealer_hands[s] += dealt
             last_trick[s] += rec[i, b + RS_LAST] > 0
             carte_blanche[s] += rec[i, b + RS_CARTE] > 0
-            held_double[s] += rec[i, b + RS_HELD_B] > 0
-            miss = rec[i, b + RS_DBL_MISS]
-            missed_played[s] += miss == 1
-            missed_talon[s] += miss == 2
             bez = rec[i, b + RS_BEZ_MAX]
+            held = rec[i, b + RS_HELD_B] > 0
+            held_double[s] += held
+            # held a double but never scored one (one rebuilt and scored later counts as scored):
+            # holding ends only when a card of it is played, or else lasts to the end of the talon
+            unscored = held and bez < 2
+            played = rec[i, b + RS_DBL_MISS] == 1
+            unscored_played[s] += unscored and played
+            unscored_talon[s] += unscored and not played
             double_bezique[s] += bez >= 2
             if 0 <= bez < 5:
                 bezique_level[s, bez] += 1
