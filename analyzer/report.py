@@ -50,7 +50,6 @@ def run_study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
 def build_tables(st: Study) -> dict:
     """Every table of the report, by file name."""
     rubicon = st.rules.brisques == "tiebreak"
-    unit = "game points" if rubicon else "points"
     exact_receive = {k: p_receives_bezique(st.rules, k) for _, k in bezique_levels(st.rules)[1:]}
     tables = {
         "odds": st.odds,
@@ -58,7 +57,7 @@ def build_tables(st: Study) -> dict:
         "combinations": study.combinations_table(st.by_policy),
         "double_bezique": study.double_bezique_table(st.by_policy, exact_receive),
         "double_bezique_by_trick": study.bezique_by_trick_table(st.by_policy, 2 if rubicon else 1),
-        "brisques": study.brisque_table(st.by_pairing, unit),
+        "brisques": study.brisque_table(st.by_pairing, rubicon),
         "score_distribution": study.score_distribution_table(st.by_policy),
         "seat_advantage": study.seat_table(st.by_pairing),
     }
@@ -81,13 +80,12 @@ def build_charts(st: Study, tables: dict, out_dir) -> dict:
     name = f"{st.rules.name} bézique"
     sample = f"{st.hands:,} hands per pairing, seed {st.seed}"
     rubicon = st.rules.brisques == "tiebreak"
-    unit = "game points" if rubicon else "points"
     out = {
         "double_bezique_by_trick": charts.bezique_by_trick_chart(
             tables["double_bezique_by_trick"], f"{name}: béziques scored by trick ({sample})", out_dir),
         "score_distribution": charts.score_distribution_chart(
             tables["score_distribution"], f"{name}: hand scores by policy ({sample})", out_dir),
-        "brisque_value": charts.brisque_chart(tables["brisques"], unit, f"{name}: brisques ({sample})", out_dir),
+        "brisque_value": charts.brisque_chart(tables["brisques"], rubicon, f"{name}: brisques ({sample})", out_dir),
         "combinations": charts.combinations_chart(
             tables["combinations"], f"{name}: points per hand by combination ({sample})", out_dir),
     }
@@ -150,13 +148,19 @@ def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command:
                          f"{_ci(r, 'winner_game_score')}")
         lines.append("")
     lines += ["## Brisques", "", f"![brisque value]({Path(chart_paths['brisque_value'][0]).name})", ""]
-    col = [c for c in tables["brisques"].columns if c.startswith("margin_per_brisque (")][0]
     for _, r in tables["brisques"].iterrows():
-        lines.append(f"- **{r.pairing}**: seat 0 wins {_ci(r, 'brisque_points_seat0')} brisque points per hand; "
-                     f"the {'game' if rubicon else 'hand'} winner changes when brisques are counted in "
-                     f"{_ci(r, 'winner_changes', 100)} %; each extra brisque won moves the final margin by "
-                     f"{r[col]:.3g} [{r.margin_per_brisque_lo:.3g}, {r.margin_per_brisque_hi:.3g}] {col.split('(')[1][:-1]}")
-    lines.append("")
+        slope = f"{r.margin_per_brisque:.3g} [{r.margin_per_brisque_lo:.3g}, {r.margin_per_brisque_hi:.3g}]"
+        lines.append(f"- **{r.pairing}**: seat 0 wins {_ci(r, 'brisque_points_seat0')} brisque points per hand, "
+                     f"seat 1 {_ci(r, 'brisque_points_seat1')}; the {'game' if rubicon else 'hand'} winner "
+                     f"changes when brisques are counted in {_ci(r, 'winner_changes', 100)} %; "
+                     + (f"each brisque won by seat 0 goes with {slope} game points more for seat 0"
+                        if rubicon else f"each brisque won by seat 0 moves the final margin by {slope} points"))
+    lines += ["", f"Margin per brisque: {tables['brisques'].margin_unit.iloc[0]}; one brisque won by one "
+              "seat is one lost by the other, the total being fixed. "
+              + ("Brisques only break ties and save rubicons in Rubicon (R3.8), so the slope says how "
+                 "winning brisques goes with winning the game, not what a brisque is worth."
+                 if rubicon else "Of this, 20 points are the brisque's own (10 to the seat that wins it, "
+                 "10 fewer to the other); the rest is what else goes with winning it."), ""]
     lines += ["## Combinations", "", f"![combinations]({Path(chart_paths['combinations'][0]).name})", "",
               _md_table(tables["combinations"], ["policy", "combination", "per_hand", "points_per_hand",
                                                  "share_of_points"]), ""]

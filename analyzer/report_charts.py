@@ -51,6 +51,7 @@ def _bars(ax, labels, y, lo, hi, color="tab:blue"):
     ax.grid(axis="y", alpha=0.3)
     for i, v in enumerate(y):
         ax.annotate(f"{v:.3g}", (i, hi[i]), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=9)
+    ax.set_ylim(top=max(np.nanmax(hi), 0) * 1.12 or None)     # room for the labels
 
 
 def rubicon_rate_chart(df, title, out_dir) -> list:
@@ -84,19 +85,27 @@ def game_score_chart(df, title, out_dir) -> list:
     return _save(fig, out_dir, "game_scores")
 
 
-def brisque_chart(df, unit, title, out_dir) -> list:
-    """Brisque points per hand (seat 0 of each pairing) and the margin per brisque won."""
+def brisque_chart(df, rubicon, title, out_dir) -> list:
+    """The final margin per brisque won by seat 0 (regression slope) and the share of hands
+    (Rubicon: games) whose winner changes when brisques are counted, per pairing, with 95 %
+    intervals. (Seat 0's brisques won are not shown: in self-play they are fixed by symmetry.)"""
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    _bars(axes[0], df.pairing, df.brisque_points_seat0, df.brisque_points_seat0_lo, df.brisque_points_seat0_hi)
-    axes[0].set_ylabel("brisque points won per hand, seat 0")
-    axes[0].set_title("brisques won")
-    col = [c for c in df.columns if c.startswith("margin_per_brisque (")][0]
-    _bars(axes[1], df.pairing, df[col], df.margin_per_brisque_lo, df.margin_per_brisque_hi, color="tab:orange")
-    axes[1].set_ylabel(f"final margin per extra brisque won ({unit})")
-    axes[1].set_title("value of one more brisque (regression slope)")
+    _bars(axes[0], df.pairing, df.margin_per_brisque, df.margin_per_brisque_lo, df.margin_per_brisque_hi,
+          color="tab:orange")
+    if rubicon:
+        axes[0].set_ylabel("game points for seat 0 per brisque it wins")
+        axes[0].set_title("association of brisques with the game score\n(brisques do not score, R3.8)")
+    else:
+        axes[0].set_ylabel("margin (seat 0 − seat 1, points)\nper brisque won by seat 0")
+        axes[0].set_title("value of a brisque won (regression slope)")
+        axes[0].axhline(20, color="black", ls="--", lw=1, label="its own 20 points (10 won, 10 denied)")
+        axes[0].legend(loc="lower right")
+    _bars(axes[1], df.pairing, 100 * df.winner_changes, 100 * df.winner_changes_lo, 100 * df.winner_changes_hi)
+    axes[1].set_ylabel(f"{'games' if rubicon else 'hands'} whose winner changes (%)")
+    axes[1].set_title("winner changes when brisques are counted")
     for ax in axes:
         ax.tick_params(axis="x", rotation=15)
-    fig.suptitle(title)
+    fig.suptitle(title + "; bars: 95% CI")
     fig.tight_layout()
     return _save(fig, out_dir, "brisque_value")
 

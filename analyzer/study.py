@@ -106,8 +106,10 @@ def game_score_table(by_pairing: dict) -> pd.DataFrame:
 
 
 def regression(t) -> tuple[float, float, float]:
-    """Slope of the final margin (seat 0 - seat 1) on the brisques-won difference, with its
-    95 % interval (ordinary least squares from the running sums)."""
+    """Slope of the final margin (seat 0 - seat 1) on the brisques won by seat 0, with its
+    95 % interval (ordinary least squares from the running sums). The brisques of a hand
+    are fixed, so one brisque won by seat 0 is one lost by seat 1: the slope is twice the
+    slope on the difference of brisques won."""
     n = t.hands
     sxx = t.reg_sxx - t.reg_sx ** 2 / n
     sxy = t.reg_sxy - t.reg_sx * t.reg_sy / n
@@ -120,9 +122,18 @@ def regression(t) -> tuple[float, float, float]:
     return slope, slope - Z95 * se, slope + Z95 * se
 
 
-def brisque_table(by_pairing: dict, unit: str) -> pd.DataFrame:
+def margin_unit(rubicon: bool) -> str:
+    """What the brisque regression slope measures, with its unit."""
+    if rubicon:
+        return ("game points of the game margin (seat 0 - seat 1) per brisque won by seat 0: an "
+                "association, not a value (brisques do not score in Rubicon, R3.8)")
+    return "points of the hand margin (seat 0 - seat 1) per brisque won by seat 0"
+
+
+def brisque_table(by_pairing: dict, rubicon: bool) -> pd.DataFrame:
     """Per pairing: brisque points per hand by seat, the share of hands (Rubicon: games)
-    whose winner changes when brisques are counted, and the margin per extra brisque won."""
+    whose winner changes when brisques are counted, and the final margin per brisque won
+    by seat 0 (``margin_unit``)."""
     rows = []
     for label, t in by_pairing.items():
         n = t.hands
@@ -132,9 +143,8 @@ def brisque_table(by_pairing: dict, unit: str) -> pd.DataFrame:
             row[f"brisque_points_seat{s}"], row[f"brisque_points_seat{s}_lo"], row[f"brisque_points_seat{s}_hi"] = float(m), float(lo), float(hi)
         w = wilson_ci(t.winner_changed, n)
         row["winner_changes"], row["winner_changes_lo"], row["winner_changes_hi"] = map(float, w)
-        slope, lo, hi = regression(t)
-        row[f"margin_per_brisque ({unit})"] = slope
-        row["margin_per_brisque_lo"], row["margin_per_brisque_hi"] = lo, hi
+        row["margin_per_brisque"], row["margin_per_brisque_lo"], row["margin_per_brisque_hi"] = regression(t)
+        row["margin_unit"] = margin_unit(rubicon)
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -41,7 +41,7 @@ FIELDS = {
     # held a double but never scored one: a card of it was played / else the talon ran out
     "first_bezique": ("n", 3, TRICK_BINS), "held_double": ("n",), "unscored_played": ("n",),
     "unscored_talon": ("n",), "received": ("n", 5),
-    # brisque value: margin (seat 0 - seat 1) regressed on the brisques difference
+    # brisque value: final margin (seat 0 - seat 1) regressed on the brisques won by seat 0
     "reg_sx": (), "reg_sy": (), "reg_sxx": (), "reg_sxy": (), "reg_syy": (),
     "winner_changed": (),
     # Rubicon games (R3.9)

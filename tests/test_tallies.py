@@ -105,7 +105,7 @@ def reference_tallies(rec, rules) -> Tallies:
     t.trump_trick = np.bincount(np.clip(rec[fixed, REC_TRUMP_TRICK], 0, 64), minlength=65).astype(np.int64)
     if n_seats != 2:
         return t
-    x = (brisq[:, 0] - brisq[:, 1]) // 10
+    x = brisq[:, 0] // 10
     if rubicon:
         g = rubicon_results(score, brisq, rec[:, REC_LAST_WINNER])
         won = np.stack([g["winner"] == 0, g["winner"] == 1], axis=1)
@@ -169,6 +169,25 @@ def test_held_but_unscored_reasons_are_exclusive_and_exhaustive(played):
     r = df.iloc[0]
     assert r.held_not_scored_card_played + r.held_not_scored_talon_ran_out == pytest.approx(r.held_not_scored)
     assert r.scored_double + r.held_not_scored == pytest.approx(r.held_double)
+
+
+def test_slope_per_brisque_won_is_twice_the_slope_on_the_difference(played):
+    """A brisque won by seat 0 is one lost by seat 1 (the total is fixed), so the margin per
+    brisque won is twice the margin per unit of the brisques difference."""
+    rules, rec = played
+    cols = [REC_SEAT + s * REC_SEAT_W for s in (0, 1)]
+    score = np.stack([rec[:, c + RS_SCORE] for c in cols], 1).astype(np.int64)
+    brisq = np.stack([rec[:, c + RS_BRISQ] for c in cols], 1).astype(np.int64)
+    assert len(np.unique(brisq.sum(1))) == 1 and brisq.sum(1)[0] == 8 * rules.packs
+    if rules.brisques == "tiebreak":
+        g = rubicon_results(score, brisq * 10, rec[:, REC_LAST_WINNER])
+        margin = np.where(g["winner"] == 0, g["points"], -g["points"])
+    else:
+        margin = score[:, 0] - score[:, 1]
+    on_difference = np.polyfit(brisq[:, 0] - brisq[:, 1], margin, 1)[0]
+    slope, lo, hi = study.regression(Tallies.from_records(rec, rules))
+    assert slope == pytest.approx(2 * on_difference, rel=1e-9) and lo < slope < hi
+    assert slope == pytest.approx(np.polyfit(brisq[:, 0], margin, 1)[0], rel=1e-9)
 
 
 def test_double_rebuilt_and_scored_later_counts_as_scored():
@@ -235,7 +254,7 @@ def test_hand_built_ordinary():
     assert t.trump_how.tolist() == [1, 1, 0, 0] and t.trump_trick[5] == 1 and t.trump_trick[0] == 1
     assert t.trump_trick.sum() == 2
     assert t.score_hist[0, 50] == 1 and t.score_hist[0, 20] == 1
-    assert (t.reg_sx, t.reg_sy, t.reg_sxy, t.winner_changed) == (5, 200, 1000, 0)
+    assert (t.reg_sx, t.reg_sy, t.reg_sxy, t.winner_changed) == (10, 200, 2000, 0)
 
 
 def test_hand_built_rubicon():

@@ -51,8 +51,9 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
 
     ``combo_points[1 + suit, c]`` are the points of combination ``c`` with ``suit`` as
     trumps (row 0: no trump fixed). Brisques count 10 points each. With two seats the
-    brisque-value regression is summed too: on the hand margins, or with ``rubicon`` on
-    each hand scored as a Rubicon game (R3.9), whose sums are added as well.
+    sums of the brisque-value regression are added too: the final margin (seat 0 - seat 1;
+    with ``rubicon`` each hand scored as a Rubicon game, R3.9, whose sums are added as
+    well) on the brisques won by seat 0.
     """
     n_rows = rec.shape[0]
     by_trump = np.zeros((n_seats, 5, N_COMBOS), np.int64)    # declarations by trump suit + 1
@@ -123,7 +124,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
         s1 = np.int64(rec[i, REC_SEAT + REC_SEAT_W + RS_SCORE])
         b0 = np.int64(rec[i, REC_SEAT + RS_BRISQ])
         b1 = np.int64(rec[i, REC_SEAT + REC_SEAT_W + RS_BRISQ])
-        x = b0 - b1
+        x = b0                 # the brisques of a hand are fixed: b1 = total - b0
         if rubicon:
             last = np.int64(rec[i, REC_LAST_WINNER])
             w, p, rubiconed_loser, saved, broke_tie = rubicon_game(s0, s1, 10 * b0, 10 * b1, last)
@@ -143,7 +144,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
             winner_changed[()] += by_totals != w
         else:
             y = s0 - s1
-            winner_changed[()] += np.sign(y) != np.sign(y - 10 * x)
+            winner_changed[()] += np.sign(y) != np.sign(y - 10 * (b0 - b1))
         reg_sx[()] += x
         reg_sy[()] += y
         reg_sxx[()] += x * x
