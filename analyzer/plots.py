@@ -9,17 +9,18 @@ import matplotlib.pyplot as plt  # noqa: E402
 from .output import save_figure  # noqa: E402
 
 
-def score_distribution_chart(hist, summary, title: str):
-    """Share of hands by hand score, one line per seat, mean with its CI marked."""
+def score_distribution_chart(hist, summary, width: int, title: str):
+    """Share of hands by hand score (bins ``width`` points wide), one line per seat, mean
+    with its CI marked."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for i, col in enumerate(hist.columns[1:]):
+    for i, col in enumerate(c for c in hist.columns if c.startswith("seat ")):
         share = hist[col] / hist[col].sum()
-        line, = ax.plot(hist["score"], share, label=col, lw=1.5)
+        line, = ax.step(hist["score"], share, where="post", label=col, lw=1.5)
         row = summary.iloc[i]
         ax.axvline(row.mean_score, color=line.get_color(), ls="--", lw=1)
         ax.axvspan(row.mean_score_lo, row.mean_score_hi, color=line.get_color(), alpha=0.15)
     ax.set_title(title)
-    ax.set_xlabel("hand score (points; bins of 10)")
+    ax.set_xlabel(f"hand score (points; bins of {width}, the last {hist['bin'].iloc[-1]})")
     ax.set_ylabel("share of hands")
     ax.legend(title="dashed: mean (95% CI band)")
     ax.grid(alpha=0.3)
@@ -32,7 +33,8 @@ def write_score_chart(result, out_dir) -> list:
     tables = result.tables
     title = (f"Hand scores, {result.rules.name} bézique: " + " vs ".join(result.policies) +
              f" ({result.hands:,} hands, seed {result.seed})")
-    fig = score_distribution_chart(tables["score_histogram"], tables["summary"], title)
+    from .tallies import score_bin
+    fig = score_distribution_chart(tables["score_histogram"], tables["summary"], score_bin(result.rules), title)
     paths = [save_figure(fig, f"{out_dir}/score_distribution.{ext}") for ext in ("png", "svg")]
     plt.close(fig)
     return paths

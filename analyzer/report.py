@@ -11,6 +11,7 @@ from .exact import bezique_levels, odds_table, p_receives_bezique
 from .output import atomic_write, write_table
 from .rules import RuleSet
 from .simulate import simulate
+from .tallies import score_bin
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
 
@@ -58,7 +59,7 @@ def build_tables(st: Study) -> dict:
         "double_bezique": study.double_bezique_table(st.by_policy, exact_receive),
         "double_bezique_by_trick": study.bezique_by_trick_table(st.by_policy, 2 if rubicon else 1),
         "brisques": study.brisque_table(st.by_pairing, rubicon),
-        "score_distribution": study.score_distribution_table(st.by_policy),
+        "score_distribution": study.score_distribution_table(st.by_policy, score_bin(st.rules)),
         "seat_advantage": study.seat_table(st.by_pairing),
     }
     if rubicon:
@@ -84,7 +85,10 @@ def build_charts(st: Study, tables: dict, out_dir) -> dict:
         "double_bezique_by_trick": charts.bezique_by_trick_chart(
             tables["double_bezique_by_trick"], f"{name}: béziques scored by trick ({sample})", out_dir),
         "score_distribution": charts.score_distribution_chart(
-            tables["score_distribution"], f"{name}: hand scores by policy ({sample})", out_dir),
+            tables["score_distribution"], score_bin(st.rules), f"{name}: hand scores by policy ({sample})",
+            out_dir),
+        "score_at_least": charts.score_at_least_chart(
+            tables["score_distribution"], f"{name}: P(hand score ≥ x) by policy ({sample})", out_dir),
         "brisque_value": charts.brisque_chart(tables["brisques"], rubicon, f"{name}: brisques ({sample})", out_dir),
         "combinations": charts.combinations_chart(
             tables["combinations"], f"{name}: points per hand by combination ({sample})", out_dir),
@@ -165,6 +169,7 @@ def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command:
               _md_table(tables["combinations"], ["policy", "combination", "per_hand", "points_per_hand",
                                                  "share_of_points"]), ""]
     lines += ["## Scores and seats", "", f"![scores]({Path(chart_paths['score_distribution'][0]).name})", "",
+              f"![scores at least x]({Path(chart_paths['score_at_least'][0]).name})", "",
               _md_table(tables["seat_advantage"], ["pairing", "seat", "as_eldest", "as_dealer",
                                                    "eldest_minus_dealer"]), ""]
     if not rubicon:

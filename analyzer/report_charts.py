@@ -30,18 +30,46 @@ def bezique_by_trick_chart(df, title, out_dir) -> list:
     return _save(fig, out_dir, "double_bezique_by_trick")
 
 
-def score_distribution_chart(df, title, out_dir) -> list:
-    """Share of hands by hand score, one line per policy."""
+def _step_band(ax, x, y, lo, hi, label):
+    """A step line (each value held to the next x) with its 95 % band."""
+    line, = ax.step(x, y, where="post", label=label)
+    ax.fill_between(x, lo, hi, step="post", color=line.get_color(), alpha=0.2, lw=0)
+    return line
+
+
+def score_distribution_chart(df, width, title, out_dir) -> list:
+    """Share of a seat's hands by hand-score bin, one line per policy, with 95 % bands; the
+    x axis stops where 99 % of every policy's hands have scored less (the tail is in
+    :func:`score_at_least_chart`)."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
+    right = 0
     for policy, g in df.groupby("policy", sort=False):
-        ax.plot(g.score, 100 * g.share, label=policy)
-    ax.set_xlabel("hand score (points; bins of 10)")
-    ax.set_ylabel("share of hands (%)")
+        _step_band(ax, g.score, 100 * g.share, 100 * g.share_lo, 100 * g.share_hi, policy)
+        right = max(right, g.score[g.at_least >= 0.01].max() + width)
+    ax.set_xlim(0, right)
+    ax.set_xlabel(f"hand score (points; bins of {width}; cut where 99 % of hands score less)")
+    ax.set_ylabel("share of a seat's hands (%)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(title="policy")
+    ax.legend(title="policy (self-play; band: 95% CI)")
     fig.tight_layout()
     return _save(fig, out_dir, "score_distribution")
+
+
+def score_at_least_chart(df, title, out_dir) -> list:
+    """P(hand score >= x) per policy on a log scale, with 95 % bands."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for policy, g in df.groupby("policy", sort=False):
+        line, = ax.plot(g.score, 100 * g.at_least, label=policy)
+        ax.fill_between(g.score, 100 * g.at_least_lo, 100 * g.at_least_hi, color=line.get_color(), alpha=0.2, lw=0)
+    ax.set_yscale("log")
+    ax.set_xlabel("hand score x (points)")
+    ax.set_ylabel("seat's hands scoring x or more (%, log scale)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(title="policy (self-play; band: 95% CI)")
+    fig.tight_layout()
+    return _save(fig, out_dir, "score_at_least")
 
 
 def _bars(ax, labels, y, lo, hi, color="tab:blue"):

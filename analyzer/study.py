@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 from .cards import COMBO_NAMES
-from .stats import Z95, mean_ci, wilson_ci
-from .tallies import GAME_BIN, LENGTH_BINS, SCORE_BIN, TARGETS
+from .stats import Z95, mean_ci, score_bins, wilson_ci
+from .tallies import GAME_BIN, LENGTH_BINS, TARGETS
 
 LEVELS = ("double", "treble", "quadruple")
 
@@ -193,12 +193,20 @@ def game_length_table(by_policy: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def score_distribution_table(by_policy: dict) -> pd.DataFrame:
-    """Share of a seat's hands by hand score (bins of 10), by policy."""
+def score_distribution_table(by_policy: dict, width: int) -> pd.DataFrame:
+    """Per policy (both seats pooled) and hand-score bin (``width`` points wide, the last one
+    open, "≥ X"): the share of a seat's hands in the bin and the share scoring at least the
+    bin's lower edge, each with its Wilson interval."""
     frames = []
     for label, t in by_policy.items():
         hist = t.score_hist.sum(0)
-        last = int(np.max(np.nonzero(hist)[0], initial=0))
-        frames.append(pd.DataFrame({"policy": label, "score": np.arange(last + 1) * SCORE_BIN,
-                                    "share": hist[:last + 1] / hist.sum()}))
+        n = hist.sum()
+        df = score_bins(hist, width)
+        counts = hist[:len(df)]
+        at_least = n - np.concatenate([[0], np.cumsum(counts)[:-1]])
+        df.insert(0, "policy", label)
+        df["hands"] = counts
+        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(counts, n)
+        df["at_least"], df["at_least_lo"], df["at_least_hi"] = wilson_ci(at_least, n)
+        frames.append(df)
     return pd.concat(frames, ignore_index=True)

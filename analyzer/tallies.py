@@ -20,6 +20,7 @@ from .engine.layout import (
 from .engine.tally_kernel import (  # noqa: F401 (the bins are part of this module's interface)
     GAME_BIN,
     GAME_BINS,
+    RUBICON_SCORE_BIN,
     SCORE_BIN,
     SCORE_BINS,
     TRICK_BINS,
@@ -54,6 +55,13 @@ FIELDS = {
 CHAINED = ("game_length", "target_wins")     # not from single hands: see GameChainer
 
 
+def score_bin(rules) -> int:
+    """Width in points of the hand-score bins of ``rules``: 10 in the ordinary game, 100 in
+    Rubicon, whose scores are built of 100s (four aces), 20s and 50s: narrower bins alternate
+    full and empty (10 points) or full and half-full (50 points)."""
+    return RUBICON_SCORE_BIN if rules.brisques == "tiebreak" else SCORE_BIN
+
+
 @functools.cache
 def _shapes(n_seats: int) -> list:
     return [(name, tuple(n_seats if d == "n" else d for d in shape)) for name, shape in FIELDS.items()]
@@ -86,7 +94,7 @@ class Tallies:
                                  for trump in range(-1, 4)], np.int64)
         t = cls(rules.players)
         t.hands = len(rec)
-        tally_hands(rec, rules.players, combo_points, rules.brisques == "tiebreak",
+        tally_hands(rec, rules.players, combo_points, rules.brisques == "tiebreak", score_bin(rules),
                     **{name: getattr(t, name) for name in FIELDS if name not in CHAINED})
         for name, shape in FIELDS.items():
             if shape == ():

@@ -95,7 +95,7 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
     for name in tables:
         assert (out / f"{name}.csv").stat().st_size > 0 and (out / f"{name}.parquet").exists(), name
     charts = {"double_bezique_by_trick": None, "score_distribution": (960, 540), "brisque_value": None,
-              "combinations": None}
+              "combinations": None, "score_at_least": (960, 540)}
     charts.update({"rubicon_rates": None, "game_scores": (960, 540)} if variant == "rubicon"
                   else {"game_length": (960, 540)})
     report = (out / "report.md").read_text()

@@ -36,10 +36,10 @@ from analyzer.tallies import (
     FIELDS,
     GAME_BIN,
     GAME_BINS,
-    SCORE_BIN,
     SCORE_BINS,
     TRICK_BINS,
     Tallies,
+    score_bin,
 )
 
 
@@ -92,7 +92,8 @@ def reference_tallies(rec, rules) -> Tallies:
         t.dealer_score[s] = score[dealt, s].sum()
         t.dealer_score_sq[s] = (score[dealt, s] ** 2).sum()
         t.dealer_hands[s] = dealt.sum()
-        t.score_hist[s] = np.bincount(np.minimum(score[:, s] // SCORE_BIN, SCORE_BINS - 1),
+        width = 100 if rubicon else 10
+        t.score_hist[s] = np.bincount(np.minimum(score[:, s] // width, SCORE_BINS - 1),
                                       minlength=SCORE_BINS)
         t.bezique_level[s] = np.bincount(bez[:, s], minlength=5)[:5]
         for k in range(3):
@@ -188,6 +189,24 @@ def test_slope_per_brisque_won_is_twice_the_slope_on_the_difference(played):
     slope, lo, hi = study.regression(Tallies.from_records(rec, rules))
     assert slope == pytest.approx(2 * on_difference, rel=1e-9) and lo < slope < hi
     assert slope == pytest.approx(np.polyfit(brisq[:, 0], margin, 1)[0], rel=1e-9)
+
+
+def test_score_histogram_mean_within_one_bin_and_no_comb(played):
+    """The mean recomputed from the bins (midpoints; the open last bin at its lower edge) is
+    the true mean within one bin width; the last bin is labelled "≥ X"; and no bin below the
+    90th percentile is empty (10-point bins in Rubicon, whose scores are mostly multiples of
+    20 and 50, would leave every other one empty)."""
+    rules, rec = played
+    t = Tallies.from_records(rec, rules)
+    width = score_bin(rules)
+    df = study.score_distribution_table({"p": t}, width)
+    assert df.bin.iloc[-1] == f"≥ {df.score.iloc[-1]}" and df.bin.iloc[0] == f"0–{width - 1}"
+    mid = df.score + np.where(np.arange(len(df)) < len(df) - 1, width / 2, 0)
+    true_mean = t.score.sum() / (t.hands * t.n_seats)
+    assert abs((mid * df.hands).sum() / df.hands.sum() - true_mean) <= width
+    assert df.at_least.iloc[0] == 1 and (np.diff(df.at_least) <= 0).all()
+    p90 = np.quantile(np.concatenate([rec[:, REC_SEAT + s * REC_SEAT_W + RS_SCORE] for s in (0, 1)]), 0.9)
+    assert (df.hands[df.score + width <= p90] > 0).all()
 
 
 def test_double_rebuilt_and_scored_later_counts_as_scored():

@@ -30,15 +30,16 @@ from .layout import (
     RS_SEVEN,
 )
 
-SCORE_BIN = 10
-SCORE_BINS = 400         # hand scores 0 .. 3990 in bins of 10 (the last bin takes the rest)
+SCORE_BIN = 10           # hand-score bin width, ordinary game
+RUBICON_SCORE_BIN = 100  # Rubicon: scores run to thousands, mostly 100s (four aces) plus 20s and 50s
+SCORE_BINS = 400         # hand-score bins; the last takes the rest (3990 and over, Rubicon 39900)
 GAME_BIN = 100
 GAME_BINS = 120          # Rubicon game scores 0 .. 11900 in bins of 100
 TRICK_BINS = 66          # trick numbers 0 (never) .. 64
 
 
 @njit(cache=True, nogil=True)
-def tally_hands(rec, n_seats, combo_points, rubicon,
+def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
                 score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
                 double_bezique, declarations, decl_points, dealer_score, dealer_score_sq,
                 dealer_hands, score_hist, carte_blanche, bezique_level, trump_how, trump_trick,
@@ -49,11 +50,11 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
     """Add the hands of ``rec`` (rows of layout.REC_*) into the zeroed sums named as the
     fields of Tallies (scalars as 0-d arrays).
 
-    ``combo_points[1 + suit, c]`` are the points of combination ``c`` with ``suit`` as
-    trumps (row 0: no trump fixed). Brisques count 10 points each. With two seats the
-    sums of the brisque-value regression are added too: the final margin (seat 0 - seat 1;
-    with ``rubicon`` each hand scored as a Rubicon game, R3.9, whose sums are added as
-    well) on the brisques won by seat 0.
+    Hand scores are binned ``score_bin`` points wide. ``combo_points[1 + suit, c]`` are the
+    points of combination ``c`` with ``suit`` as trumps (row 0: no trump fixed). Brisques
+    count 10 points each. With two seats the sums of the brisque-value regression are added
+    too: the final margin (seat 0 - seat 1; with ``rubicon`` each hand scored as a Rubicon
+    game, R3.9, whose sums are added as well) on the brisques won by seat 0.
     """
     n_rows = rec.shape[0]
     by_trump = np.zeros((n_seats, 5, N_COMBOS), np.int64)    # declarations by trump suit + 1
@@ -99,7 +100,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
             recv = min(rec[i, b + RS_RECV_QS], rec[i, b + RS_RECV_JD])
             if recv >= 0:
                 recv_hist[s, min(recv, 4)] += 1
-            score_hist[s, min(sc // SCORE_BIN, SCORE_BINS - 1)] += 1
+            score_hist[s, min(sc // score_bin, SCORE_BINS - 1)] += 1
             for k in range(3):
                 first = rec[i, b + RS_FIRST_B + k]
                 if first > 0:        # rare; bin 0 (never) is filled in at the end
