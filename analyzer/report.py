@@ -7,7 +7,13 @@ from pathlib import Path
 
 from . import report_charts as charts
 from . import study
-from .exact import bezique_levels, odds_table, p_receives_bezique
+from .exact import (
+    bezique_levels,
+    first_stage_tricks,
+    odds_table,
+    p_receives_bezique,
+    p_receives_bezique_by_trick,
+)
 from .output import atomic_write, write_table
 from .rules import RuleSet
 from .simulate import simulate
@@ -57,7 +63,7 @@ def build_tables(st: Study) -> dict:
         "summary": _stack({k: r.tables["summary"] for k, r in st.results.items()}, "pairing"),
         "combinations": study.combinations_table(st.by_policy),
         "double_bezique": study.double_bezique_table(st.by_policy, exact_receive),
-        "double_bezique_by_trick": study.bezique_by_trick_table(st.by_policy, 2 if rubicon else 1),
+        "double_bezique_by_trick": study.bezique_by_trick_table(st.by_policy, _receive_bound_by_trick(st.rules)),
         "brisques": study.brisque_table(st.by_pairing, rubicon),
         "score_distribution": study.score_distribution_table(st.by_policy, score_bin(st.rules)),
         "seat_advantage": study.seat_table(st.by_pairing),
@@ -69,6 +75,14 @@ def build_tables(st: Study) -> dict:
         tables["sevens"] = study.sevens_table(st.by_policy)
         tables["game_length"] = study.game_length_table(st.by_policy)
     return tables
+
+
+def _receive_bound_by_trick(rules: RuleSet) -> dict:
+    """Level (double, up to treble) -> the exact chance of having received its cards by each
+    trick of the first stage."""
+    tricks = range(first_stage_tricks(rules) + 1)
+    return {level: [p_receives_bezique_by_trick(rules, level, k) for k in tricks]
+            for level in range(2, min(rules.packs, 3) + 1)}
 
 
 def _stack(frames: dict, key: str):
@@ -83,7 +97,7 @@ def build_charts(st: Study, tables: dict, out_dir) -> dict:
     rubicon = st.rules.brisques == "tiebreak"
     out = {
         "double_bezique_by_trick": charts.bezique_by_trick_chart(
-            tables["double_bezique_by_trick"], f"{name}: béziques scored by trick ({sample})", out_dir),
+            tables["double_bezique_by_trick"], f"{name}: béziques held and scored by trick ({sample})", out_dir),
         "score_distribution": charts.score_distribution_chart(
             tables["score_distribution"], score_bin(st.rules), f"{name}: hand scores by policy ({sample})",
             out_dir),
@@ -130,7 +144,12 @@ def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command:
               _md_table(tables["odds"], ["event", "exact", "exact_decimal", "simulated", "simulated_lo",
                                          "simulated_hi", "within_ci"]), ""]
     lines += ["## Double bézique", "",
-              f"![béziques by trick]({Path(chart_paths['double_bezique_by_trick'][0]).name})", ""]
+              f"![béziques by trick]({Path(chart_paths['double_bezique_by_trick'][0]).name})", "",
+              "By each trick: the share of a seat's hands in which it has scored the bézique, in which it "
+              "has held all its cards (in hand or on the table), and the exact chance of having received "
+              "them (the dealt hand and one draw per trick are a uniformly random set of cards of that "
+              "size, since each pair of talon cards is split on a trick decided before either is seen): "
+              "each bounds the one before.", ""]
     db = tables["double_bezique"]
     for _, r in db.iterrows():
         text = (f"- **{r.policy}**: scores a double bézique in {_ci(r, 'scored_double', 100)} % of its hands; "

@@ -13,20 +13,36 @@ def _save(fig, out_dir, name) -> list:
 
 
 def bezique_by_trick_chart(df, title, out_dir) -> list:
-    """Cumulative chance of having scored a double (treble) bézique by trick, per policy."""
-    levels = [lv for lv in ("double", "treble") if (df.level == lv).any()]
-    fig, axes = plt.subplots(1, len(levels), figsize=(6.5 * len(levels), 4.5), squeeze=False)
+    """Per bézique level: the cumulative share of a seat's hands in which it has scored the
+    bézique (solid) and held all its cards (dashed) by each trick, per policy, with 95 %
+    bands, under the exact chance of having received the cards (black), on a log scale."""
+    levels = list(dict.fromkeys(df.level))
+    fig, axes = plt.subplots(1, len(levels), figsize=(max(6.5 * len(levels), 9), 6), squeeze=False,
+                             layout="constrained")
     for ax, lv in zip(axes[0], levels):
-        for policy, g in df[df.level == lv].groupby("policy", sort=False):
-            line, = ax.plot(g.trick, 100 * g.share, label=policy)
-            ax.fill_between(g.trick, 100 * g.share_lo, 100 * g.share_hi, color=line.get_color(), alpha=0.2)
-        ax.set_xlabel("trick number")
-        ax.set_ylabel(f"hands with a {lv} bézique scored so far (%)")
+        d = df[df.level == lv]
+        for policy, g in d.groupby("policy", sort=False):
+            c = None
+            for key, ls, alpha, what in (("scored", "-", 0.2, "scored"), ("held", "--", 0.12, "held all its cards")):
+                seen = g[key] > 0            # nothing seen yet: no point on a log scale
+                line, = ax.plot(g.trick[seen], 100 * g[key][seen], color=c, ls=ls, label=f"{policy}: {what}")
+                c = line.get_color()
+                ax.fill_between(g.trick[seen], 100 * g[f"{key}_lo"][seen], 100 * g[f"{key}_hi"][seen],
+                                color=c, alpha=alpha, lw=0)
+        bound = d.drop_duplicates("trick")
+        ax.plot(bound.trick, 100 * bound.received_exact, color="black", lw=1.5,
+                label="received all its cards (exact)")
+        ax.set_yscale("log")
+        seen = d[["scored", "held"]].to_numpy()
+        if (seen > 0).any():
+            ax.set_ylim(bottom=100 * seen[seen > 0].min() / 3)    # below one hand: noise of the band
+        ax.set_xlabel("tricks played (0: the deal; to the end of the first stage)")
+        ax.set_ylabel(f"seat's hands with a {lv} bézique so far (%, log scale)")
         ax.set_title(f"{lv} bézique")
-        ax.grid(alpha=0.3)
-        ax.legend(title="policy (both seats; band: 95% CI)")
+        ax.grid(alpha=0.3, which="both")
+    fig.legend(*axes[0][0].get_legend_handles_labels(), title="policy (self-play; band: 95% CI)",
+               loc="outside lower center", ncol=2 * len(levels), fontsize=9)
     fig.suptitle(title)
-    fig.tight_layout()
     return _save(fig, out_dir, "double_bezique_by_trick")
 
 

@@ -52,28 +52,35 @@ def double_bezique_table(by_policy: dict, exact_receive: dict) -> pd.DataFrame:
             row[f"received_{name}"] = float(recv / n)
             row[f"received_{name}_exact"] = float(exact_receive[k + 2])
         played, talon = t.unscored_played.sum(), t.unscored_talon.sum()
-        for key, hits in (("held_double", t.held_double.sum()), ("held_not_scored", played + talon),
+        for key, hits in (("held_double", t.held_double().sum()), ("held_not_scored", played + talon),
                           ("held_not_scored_card_played", played), ("held_not_scored_talon_ran_out", talon)):
             row[key], row[f"{key}_lo"], row[f"{key}_hi"] = map(float, wilson_ci(hits, n))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def bezique_by_trick_table(by_policy: dict, levels: int) -> pd.DataFrame:
-    """Cumulative share of a seat's hands with a double (treble, quadruple) bézique scored
-    by the end of each trick, with Wilson intervals."""
+def bezique_by_trick_table(by_policy: dict, received_exact: dict) -> pd.DataFrame:
+    """Per policy, bézique level and number of tricks played (0: at the deal, to the end of
+    the first stage): the share of a seat's hands in which it has scored the bézique so far
+    and in which it has held all its cards so far, with Wilson intervals, beside the exact
+    chance of having received them (``received_exact[level]``, one value per trick: the
+    upper bound of both)."""
     rows = []
     for label, t in by_policy.items():
         n = t.hands * t.n_seats
-        for k in range(levels):
-            hist = t.first_bezique[:, k, :].sum(0)
-            cum = np.cumsum(hist[1:])
-            last = int(np.max(np.nonzero(hist[1:])[0], initial=-1)) + 1
-            for trick in range(1, max(last, 1) + 1):
-                s, lo, hi = wilson_ci(cum[trick - 1] if trick - 1 < len(cum) else cum[-1], n)
-                rows.append({"policy": label, "level": LEVELS[k], "trick": trick,
-                             "share": float(s), "share_lo": float(lo), "share_hi": float(hi)})
-    return pd.DataFrame(rows)
+        for level, bound in received_exact.items():
+            k = level - 2
+            tricks = np.arange(len(bound))
+            scored = np.cumsum(t.first_bezique[:, k, :].sum(0)[1:])      # bin j: after trick j + 1
+            held = np.cumsum(t.held_bezique[:, k, :].sum(0)[1:])         # bin j: j tricks played
+            scored = np.concatenate([[0], scored])[np.minimum(tricks, len(scored))]
+            held = held[np.minimum(tricks, len(held) - 1)]
+            df = pd.DataFrame({"policy": label, "level": LEVELS[k], "trick": tricks})
+            df["scored"], df["scored_lo"], df["scored_hi"] = wilson_ci(scored, n)
+            df["held"], df["held_lo"], df["held_hi"] = wilson_ci(held, n)
+            df["received_exact"] = np.asarray(bound, dtype=float)
+            rows.append(df)
+    return pd.concat(rows, ignore_index=True)
 
 
 def rubicon_rates_table(by_pairing: dict) -> pd.DataFrame:

@@ -39,9 +39,11 @@ FIELDS = {
     "score_hist": ("n", SCORE_BINS), "carte_blanche": ("n",), "bezique_level": ("n", 5),
     "trump_how": (4,), "trump_trick": (65,),
     # section 5: double bézique over the play
+    # by level (double, treble, quadruple): hands by the trick (from 1) after which it was
+    # first scored, and by 1 + the tricks played when its cards were first all held (0: never)
+    "first_bezique": ("n", 3, TRICK_BINS), "held_bezique": ("n", 3, TRICK_BINS),
     # held a double but never scored one: a card of it was played / else the talon ran out
-    "first_bezique": ("n", 3, TRICK_BINS), "held_double": ("n",), "unscored_played": ("n",),
-    "unscored_talon": ("n",), "received": ("n", 5),
+    "unscored_played": ("n",), "unscored_talon": ("n",), "received": ("n", 5),
     # brisque value: final margin (seat 0 - seat 1) regressed on the brisques won by seat 0
     "reg_sx": (), "reg_sy": (), "reg_sxx": (), "reg_sxy": (), "reg_syy": (),
     "winner_changed": (),
@@ -75,6 +77,10 @@ class Tallies:
         self.hands = 0
         for name, shape in _shapes(n_seats):
             setattr(self, name, np.zeros(shape, np.int64))
+
+    def held_double(self) -> np.ndarray:
+        """Hands in which each seat held all the cards of a double bézique at some moment."""
+        return self.hands - self.held_bezique[:, 0, 0]
 
     def add(self, other: Tallies) -> None:
         """Add another chunk's sums into this one."""

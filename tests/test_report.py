@@ -19,7 +19,8 @@ def known_tallies():
     t.decl_points[1, 12] = 5000
     t.bezique_level[0] = [850, 100, 50, 0, 0]     # 50 doubles by seat 0
     t.bezique_level[1] = [1000, 0, 0, 0, 0]
-    t.held_double[:] = [80, 20]
+    t.held_bezique[:, 0, 0] = [920, 980]           # held a double: 80 and 20 hands
+    t.held_bezique[:, 0, 5] = [80, 20]
     t.unscored_played[:] = [10, 15]
     t.unscored_talon[:] = [20, 5]
     t.received[:, 2] = [60, 40]
@@ -50,10 +51,15 @@ def test_double_bezique_table_known():
 
 
 def test_bezique_by_trick_is_cumulative():
-    df = study.bezique_by_trick_table({"p": known_tallies()}, 1)
-    share = df.set_index("trick").share
-    assert share[9] == 0 and share[10] == 30 / 2000 and share[19] == 30 / 2000 and share[20] == 50 / 2000
-    assert (np.diff(df.share) >= 0).all()
+    bound = [0.01 * k for k in range(25)]
+    df = study.bezique_by_trick_table({"p": known_tallies()}, {2: bound})
+    assert df.trick.tolist() == list(range(25)) and df.received_exact.tolist() == bound
+    share = df.set_index("trick").scored
+    assert share[0] == 0 and share[9] == 0 and share[10] == 30 / 2000 and share[19] == 30 / 2000
+    assert share[20] == 50 / 2000 and share[24] == 50 / 2000
+    held = df.set_index("trick").held          # first held with 4 tricks played (bin 5)
+    assert held[3] == 0 and held[4] == 100 / 2000 and held[24] == 100 / 2000
+    assert (np.diff(df.scored) >= 0).all() and (df.scored_lo <= df.scored).all()
 
 
 def test_regression_known_slope():

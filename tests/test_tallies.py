@@ -73,7 +73,6 @@ def reference_tallies(rec, rules) -> Tallies:
     t.carte_blanche = (cols(RS_CARTE) > 0).sum(0)
     held = cols(RS_HELD_B)
     miss = cols(RS_DBL_MISS)
-    t.held_double = (held > 0).sum(0)
     unscored = (held > 0) & (bez < 2)
     t.unscored_played = (unscored & (miss == 1)).sum(0)
     t.unscored_talon = (unscored & (miss != 1)).sum(0)
@@ -99,6 +98,8 @@ def reference_tallies(rec, rules) -> Tallies:
         for k in range(3):
             first = np.clip(rec[:, b + RS_FIRST_B + k], 0, TRICK_BINS - 1)
             t.first_bezique[s, k] = np.bincount(first, minlength=TRICK_BINS)
+            held_k = np.clip(rec[:, b + RS_HELD_B + k], 0, TRICK_BINS - 1)
+            t.held_bezique[s, k] = np.bincount(held_k, minlength=TRICK_BINS)
         t.received[s] = [(recv[:, s] >= k).sum() for k in range(5)]
     t.trump_how = np.bincount(np.where(rec[:, REC_TRUMP] < 0, 3, rec[:, REC_TRUMP_HOW]),
                               minlength=4)[:4].astype(np.int64)
@@ -164,7 +165,7 @@ def test_held_but_unscored_reasons_are_exclusive_and_exhaustive(played):
     rules, rec = played
     t = Tallies.from_records(rec, rules)
     scored = t.bezique_level[:, 2:].sum(1)
-    assert np.array_equal(scored + t.unscored_played + t.unscored_talon, t.held_double)
+    assert np.array_equal(scored + t.unscored_played + t.unscored_talon, t.held_double())
     assert t.unscored_played.sum() > 0 and t.unscored_talon.sum() > 0
     df = study.double_bezique_table({"p": t}, {2: 0.5})
     r = df.iloc[0]
@@ -219,7 +220,7 @@ def test_double_rebuilt_and_scored_later_counts_as_scored():
     ])
     t = Tallies.from_records(rec, rules)
     assert_same(t, reference_tallies(rec, rules))
-    assert t.held_double.tolist() == [2, 1]
+    assert t.held_double().tolist() == [2, 1] and t.held_bezique[0, 0, 4] == 2 and t.held_bezique[1, 0, 1] == 1
     assert t.unscored_played.tolist() == [1, 0] and t.unscored_talon.tolist() == [0, 1]
 
 

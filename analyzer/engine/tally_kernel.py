@@ -43,7 +43,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
                 score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
                 double_bezique, declarations, decl_points, dealer_score, dealer_score_sq,
                 dealer_hands, score_hist, carte_blanche, bezique_level, trump_how, trump_trick,
-                first_bezique, held_double, unscored_played, unscored_talon, received,
+                first_bezique, held_bezique, unscored_played, unscored_talon, received,
                 reg_sx, reg_sy, reg_sxx, reg_sxy, reg_syy, winner_changed,
                 game_wins, game_net, game_net_sq, rubiconed, winner_points, winner_points_sq,
                 brisques_saved, brisques_broke_tie, game_hist):
@@ -87,7 +87,6 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
             carte_blanche[s] += rec[i, b + RS_CARTE] > 0
             bez = rec[i, b + RS_BEZ_MAX]
             held = rec[i, b + RS_HELD_B] > 0
-            held_double[s] += held
             # held a double but never scored one (one rebuilt and scored later counts as scored):
             # holding ends only when a card of it is played, or else lasts to the end of the talon
             unscored = held and bez < 2
@@ -105,6 +104,9 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
                 first = rec[i, b + RS_FIRST_B + k]
                 if first > 0:        # rare; bin 0 (never) is filled in at the end
                     first_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
+                first = rec[i, b + RS_HELD_B + k]
+                if first > 0:
+                    held_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
             for c in range(N_COMBOS):
                 by_trump[s, trump + 1, c] += rec[i, b + RS_NDECL + c]
         if n_best == 1:
@@ -160,3 +162,4 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
             received[s, k] = recv_hist[s, k:].sum()
         for k in range(3):
             first_bezique[s, k, 0] = n_rows - first_bezique[s, k].sum()
+            held_bezique[s, k, 0] = n_rows - held_bezique[s, k].sum()
