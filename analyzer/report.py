@@ -105,7 +105,7 @@ def build_charts(st: Study, tables: dict, out_dir) -> dict:
             tables["score_distribution"], f"{name}: P(hand score ≥ x) by policy ({sample})", out_dir),
         "brisque_value": charts.brisque_chart(tables["brisques"], rubicon, f"{name}: brisques ({sample})", out_dir),
         "combinations": charts.combinations_chart(
-            tables["combinations"], f"{name}: points per hand by combination ({sample})", out_dir),
+            tables["combinations"], f"{name}: combinations declared ({sample})", out_dir),
     }
     if rubicon:
         out["rubicon_rates"] = charts.rubicon_rate_chart(tables["rubicon"], f"{name}: rubicons ({sample})", out_dir)
@@ -185,7 +185,10 @@ def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command:
                  if rubicon else "Of this, 20 points are the brisque's own (10 to the seat that wins it, "
                  "10 fewer to the other); the rest is what else goes with winning it."), ""]
     lines += ["## Combinations", "", f"![combinations]({Path(chart_paths['combinations'][0]).name})", "",
-              _md_table(tables["combinations"], ["policy", "combination", "per_hand", "points_per_hand",
+              "Royal marriage and trump sequence: in the final trump suit; common marriage and plain "
+              "sequence: in any other suit.", "",
+              _md_table(tables["combinations"], ["policy", "combination", "declared_share", "declared_share_lo",
+                                                 "declared_share_hi", "per_hand", "points_per_hand",
                                                  "share_of_points"]), ""]
     lines += ["## Scores and seats", "", f"![scores]({Path(chart_paths['score_distribution'][0]).name})", "",
               f"![scores at least x]({Path(chart_paths['score_at_least'][0]).name})", "",

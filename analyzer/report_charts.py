@@ -176,19 +176,27 @@ def game_length_chart(df, title, out_dir) -> list:
 
 
 def combinations_chart(df, title, out_dir) -> list:
-    """Points per hand from each combination, per policy."""
+    """Per combination category and policy: the share of a seat's hands in which it declared
+    one at least once, with its 95 % interval, on a log scale; a category a policy never
+    declared shows its interval's upper bound (hollow triangle)."""
     combos = list(dict.fromkeys(df.combination))
     policies = list(dict.fromkeys(df.policy))
-    fig, ax = plt.subplots(figsize=(9, 0.32 * len(combos) + 1.8))
-    height = 0.8 / max(len(policies), 1)
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(combos) + 2))
+    step = 0.7 / max(len(policies), 1)
     for i, policy in enumerate(policies):
-        g = df[df.policy == policy].set_index("combination")["points_per_hand"].reindex(combos).fillna(0.0)
-        ax.barh(np.arange(len(combos)) + i * height, g.to_numpy(), height, label=policy)
-    ax.set_yticks(np.arange(len(combos)) + height * (len(policies) - 1) / 2, combos)
+        g = df[df.policy == policy].set_index("combination").reindex(combos)
+        y = np.arange(len(combos)) + (i - (len(policies) - 1) / 2) * step
+        seen = g.declared_share.to_numpy() > 0
+        x, lo, hi = (100 * g[c].to_numpy() for c in ("declared_share", "declared_share_lo", "declared_share_hi"))
+        bars = ax.errorbar(x[seen], y[seen], xerr=np.clip([x[seen] - lo[seen], hi[seen] - x[seen]], 0, None),
+                           fmt="o", ms=4, capsize=3, label=policy)
+        ax.plot(hi[~seen], y[~seen], "<", mfc="none", color=bars[0].get_color())
+    ax.set_xscale("log")
+    ax.set_yticks(np.arange(len(combos)), [c.replace("_", " ") for c in combos])
     ax.invert_yaxis()
-    ax.set_xlabel("points per hand from the combination (one seat)")
+    ax.set_xlabel("seat's hands in which it declares the combination at least once (%, log scale)")
     ax.set_title(title)
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(title="policy")
+    ax.grid(axis="x", alpha=0.3, which="both")
+    ax.legend(title="policy (self-play; bars: 95% CI;\n◁ none seen: upper bound)", fontsize=9)
     fig.tight_layout()
     return _save(fig, out_dir, "combinations")

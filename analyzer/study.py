@@ -10,26 +10,30 @@ import math
 import numpy as np
 import pandas as pd
 
-from .cards import COMBO_NAMES
 from .stats import Z95, mean_ci, score_bins, wilson_ci
-from .tallies import GAME_BIN, LENGTH_BINS, TARGETS
+from .tallies import CATEGORY_NAMES, GAME_BIN, LENGTH_BINS, TARGETS
 
 LEVELS = ("double", "treble", "quadruple")
 
 
 def combinations_table(by_policy: dict) -> pd.DataFrame:
-    """Per policy (both seats pooled) and combination: declarations per hand and points per hand."""
+    """Per policy (both seats pooled) and combination category (marriages and sequences split
+    into royal or trump and common or plain by the final trump suit): the share of a seat's
+    hands in which it declared one at least once (Wilson interval), declarations per hand,
+    points per hand and share of the declaration points. Categories no policy declared are
+    left out."""
+    declared = sum(t.cat_count.sum(0) for t in by_policy.values()) > 0
     rows = []
     for label, t in by_policy.items():
         seat_hands = t.hands * t.n_seats
-        total_pts = t.decl_points.sum()
-        for c, name in enumerate(COMBO_NAMES):
-            n = t.declarations[:, c].sum()
-            if n == 0:
-                continue
-            pts = t.decl_points[:, c].sum()
-            rows.append({"policy": label, "combination": name, "per_hand": n / seat_hands,
-                         "points_per_hand": pts / seat_hands, "share_of_points": pts / max(total_pts, 1)})
+        total_pts = max(t.cat_points.sum(), 1)
+        for g in np.flatnonzero(declared):
+            share, lo, hi = wilson_ci(t.cat_hands[:, g].sum(), seat_hands)
+            rows.append({"policy": label, "combination": CATEGORY_NAMES[g], "declared_share": float(share),
+                         "declared_share_lo": float(lo), "declared_share_hi": float(hi),
+                         "per_hand": t.cat_count[:, g].sum() / seat_hands,
+                         "points_per_hand": t.cat_points[:, g].sum() / seat_hands,
+                         "share_of_points": t.cat_points[:, g].sum() / total_pts})
     return pd.DataFrame(rows)
 
 

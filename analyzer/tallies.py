@@ -18,8 +18,10 @@ from .engine.layout import (
     RS_SCORE,
 )
 from .engine.tally_kernel import (  # noqa: F401 (the bins are part of this module's interface)
+    CATEGORY_NAMES,
     GAME_BIN,
     GAME_BINS,
+    N_CATEGORIES,
     RUBICON_SCORE_BIN,
     SCORE_BIN,
     SCORE_BINS,
@@ -51,6 +53,9 @@ FIELDS = {
     "game_wins": ("n",), "game_net": ("n",), "game_net_sq": ("n",), "rubiconed": ("n",),
     "winner_points": (), "winner_points_sq": (), "brisques_saved": (), "brisques_broke_tie": (),
     "game_hist": (GAME_BINS,),
+    # by combination category (CATEGORY_NAMES): hands with one declared at least once,
+    # declarations, points
+    "cat_hands": ("n", N_CATEGORIES), "cat_count": ("n", N_CATEGORIES), "cat_points": ("n", N_CATEGORIES),
     # ordinary games to a target (R2.24), filled in order by the driver
     "game_length": (len(TARGETS), LENGTH_BINS), "target_wins": (len(TARGETS), "n"),
 }

@@ -17,6 +17,8 @@ def known_tallies():
     t.declarations[1, 12] = 50          # 50 four aces by seat 1
     t.decl_points[0, 8] = 4000
     t.decl_points[1, 12] = 5000
+    t.cat_count[0, 4], t.cat_points[0, 4], t.cat_hands[0, 4] = 100, 4000, 80     # in 80 hands
+    t.cat_count[1, 8], t.cat_points[1, 8], t.cat_hands[1, 8] = 50, 5000, 50
     t.bezique_level[0] = [850, 100, 50, 0, 0]     # 50 doubles by seat 0
     t.bezique_level[1] = [1000, 0, 0, 0, 0]
     t.held_bezique[:, 0, 0] = [920, 980]           # held a double: 80 and 20 hands
@@ -37,6 +39,7 @@ def test_combinations_table_known():
     bez = df.set_index("combination").loc["bezique"]
     assert bez.per_hand == 100 / 2000 and bez.points_per_hand == 4000 / 2000
     assert bez.share_of_points == pytest.approx(4000 / 9000)
+    assert bez.declared_share == 80 / 2000 and bez.declared_share_lo < 0.04 < bez.declared_share_hi
 
 
 def test_double_bezique_table_known():

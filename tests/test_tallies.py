@@ -33,6 +33,7 @@ from analyzer.policies.registry import resolve_policy
 from analyzer.rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS, preset
 from analyzer.simulate import play_records
 from analyzer.tallies import (
+    CATEGORY_NAMES,
     FIELDS,
     GAME_BIN,
     GAME_BINS,
@@ -87,6 +88,14 @@ def reference_tallies(rec, rules) -> Tallies:
             pts[in_trump, suit] = counts[in_trump, suit] * arr[R_ROYAL_POINTS]
             pts[in_trump, 4 + suit] = counts[in_trump, 4 + suit] * arr[R_TRUMP_SEQ_POINTS]
         t.decl_points[s] = pts.sum(0)
+        in_trump = np.arange(4)[None, :] == trump[:, None]       # royal / trump sequence
+
+        def by_category(x):
+            return np.column_stack([(x[:, 0:4] * in_trump).sum(1), (x[:, 0:4] * ~in_trump).sum(1),
+                                    (x[:, 4:8] * in_trump).sum(1), (x[:, 4:8] * ~in_trump).sum(1), x[:, 8:]])
+        t.cat_hands[s] = (by_category(counts) > 0).sum(0)
+        t.cat_count[s] = by_category(counts).sum(0)
+        t.cat_points[s] = by_category(pts).sum(0)
         dealt = rec[:, REC_DEALER] == s
         t.dealer_score[s] = score[dealt, s].sum()
         t.dealer_score_sq[s] = (score[dealt, s] ** 2).sum()
@@ -224,6 +233,27 @@ def test_double_rebuilt_and_scored_later_counts_as_scored():
     assert t.unscored_played.tolist() == [1, 0] and t.unscored_talon.tolist() == [0, 1]
 
 
+def test_category_counted_once_per_hand():
+    """Hands with a category declared at least once: two common marriages (and a double
+    bézique declared twice, R3.6) count one hand each; Rubicon's back-door sequence is plain."""
+    rules = preset("rubicon")
+    rec = make_records([
+        {REC_TRUMP: 1, "seats": [{"marriage_S": 1, "marriage_C": 2, "double_bezique": 2, "sequence_D": 1},
+                                 {"marriage_H": 1, "sequence_H": 1}]},
+        {REC_TRUMP: -1, "seats": [{"four_aces": 3}, {}]},
+    ])
+    t = Tallies.from_records(rec, rules)
+    assert_same(t, reference_tallies(rec, rules))
+    names = list(CATEGORY_NAMES)
+    want0 = {"common_marriage": (1, 3, 60), "plain_sequence": (1, 1, 150), "double_bezique": (1, 2, 1000),
+             "four_aces": (1, 3, 300)}
+    want1 = {"royal_marriage": (1, 1, 40), "trump_sequence": (1, 1, 250)}
+    for s, want in enumerate((want0, want1)):
+        got = {names[g]: (t.cat_hands[s, g], t.cat_count[s, g], t.cat_points[s, g])
+               for g in range(len(names)) if t.cat_hands[s, g]}
+        assert got == want
+
+
 def test_chunks_add_up(played):
     rules, rec = played
     total = Tallies.from_records(rec[:1234], rules)
@@ -274,6 +304,9 @@ def test_hand_built_ordinary():
     assert t.trump_how.tolist() == [1, 1, 0, 0] and t.trump_trick[5] == 1 and t.trump_trick[0] == 1
     assert t.trump_trick.sum() == 2
     assert t.score_hist[0, 50] == 1 and t.score_hist[0, 20] == 1
+    # categories: seat 0 married in trumps (hand 1) and in a plain suit (hand 2)
+    assert t.cat_hands[0, :5].tolist() == [1, 1, 0, 0, 1] and t.cat_hands[1, :4].tolist() == [0, 1, 1, 0]
+    assert t.cat_points[0, :2].tolist() == [40, 20] and t.cat_points[1, 2] == 250
     assert (t.reg_sx, t.reg_sy, t.reg_sxy, t.winner_changed) == (10, 200, 2000, 0)
 
 

@@ -37,6 +37,25 @@ GAME_BIN = 100
 GAME_BINS = 120          # Rubicon game scores 0 .. 11900 in bins of 100
 TRICK_BINS = 66          # trick numbers 0 (never) .. 64
 
+# Combination categories: marriages and sequences split by the final trump suit (royal = in
+# trumps, common = any other suit), béziques by level, fours by rank.
+CATEGORY_NAMES = ("royal_marriage", "common_marriage", "trump_sequence", "plain_sequence",
+                  "bezique", "double_bezique", "treble_bezique", "quadruple_bezique",
+                  "four_aces", "four_kings", "four_queens", "four_knaves")
+N_CATEGORIES = len(CATEGORY_NAMES)
+
+
+def _categories() -> np.ndarray:
+    """CATEGORY[1 + trump suit, combination id] -> category (row 0: no trump fixed)."""
+    cat = np.zeros((5, N_COMBOS), np.int64)
+    for row in range(5):
+        for c in range(N_COMBOS):
+            cat[row, c] = 2 * (c // 4) + (c % 4 != row - 1) if c < 8 else c - 4
+    return cat
+
+
+CATEGORY = _categories()
+
 
 @njit(cache=True, nogil=True)
 def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
@@ -46,7 +65,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
                 first_bezique, held_bezique, unscored_played, unscored_talon, received,
                 reg_sx, reg_sy, reg_sxx, reg_sxy, reg_syy, winner_changed,
                 game_wins, game_net, game_net_sq, rubiconed, winner_points, winner_points_sq,
-                brisques_saved, brisques_broke_tie, game_hist):
+                brisques_saved, brisques_broke_tie, game_hist, cat_hands, cat_count, cat_points):
     """Add the hands of ``rec`` (rows of layout.REC_*) into the zeroed sums named as the
     fields of Tallies (scalars as 0-d arrays).
 
@@ -107,8 +126,14 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
                 first = rec[i, b + RS_HELD_B + k]
                 if first > 0:
                     held_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
+            seen = 0                    # bit g: the seat declared category g in this hand
             for c in range(N_COMBOS):
-                by_trump[s, trump + 1, c] += rec[i, b + RS_NDECL + c]
+                k = rec[i, b + RS_NDECL + c]
+                by_trump[s, trump + 1, c] += k
+                if k > 0:
+                    seen |= 1 << CATEGORY[trump + 1, c]
+            for g in range(N_CATEGORIES):
+                cat_hands[s, g] += (seen >> g) & 1
         if n_best == 1:
             for s in range(n_seats):
                 wins[s] += rec[i, REC_SEAT + s * REC_SEAT_W + RS_SCORE] == best
@@ -158,6 +183,8 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
             for c in range(N_COMBOS):
                 declarations[s, c] += by_trump[s, t, c]
                 decl_points[s, c] += by_trump[s, t, c] * combo_points[t, c]
+                cat_count[s, CATEGORY[t, c]] += by_trump[s, t, c]
+                cat_points[s, CATEGORY[t, c]] += by_trump[s, t, c] * combo_points[t, c]
         for k in range(5):
             received[s, k] = recv_hist[s, k:].sum()
         for k in range(3):
