@@ -71,6 +71,7 @@ def build_tables(st: Study) -> dict:
     if rubicon:
         tables["rubicon"] = study.rubicon_rates_table(st.by_pairing)
         tables["game_scores"] = study.game_score_table(st.by_pairing)
+        tables["loser_totals"] = study.loser_total_table(st.by_pairing, score_bin(st.rules))
     else:
         tables["sevens"] = study.sevens_table(st.by_policy)
         tables["game_length"] = study.game_length_table(st.by_policy)
@@ -111,6 +112,8 @@ def build_charts(st: Study, tables: dict, out_dir) -> dict:
         out["rubicon_rates"] = charts.rubicon_rate_chart(tables["rubicon"], f"{name}: rubicons ({sample})", out_dir)
         out["game_scores"] = charts.game_score_chart(tables["game_scores"],
                                                      f"{name}: winner's game score ({sample})", out_dir)
+        out["loser_totals"] = charts.loser_total_chart(tables["loser_totals"], score_bin(st.rules),
+                                                       f"{name}: the loser's total ({sample})", out_dir)
     else:
         out["game_length"] = charts.game_length_chart(
             tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})", out_dir)
@@ -164,6 +167,8 @@ def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command:
     lines.append("")
     if rubicon:
         lines += ["## Rubicons", "", f"![rubicon rates]({Path(chart_paths['rubicon_rates'][0]).name})", "",
+                  f"![loser's total]({Path(chart_paths['loser_totals'][0]).name})", "",
+                  "The loser is rubiconed when his total, even with his brisques added, is under 1000 (R3.9).", "",
                   f"![game scores]({Path(chart_paths['game_scores'][0]).name})", ""]
         for _, r in tables["rubicon"].iterrows():
             lines.append(f"- **{r.pairing}**: rubicon rate {_ci(r, 'rubicon_rate', 100)} %, saved by brisques "

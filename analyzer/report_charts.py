@@ -46,8 +46,11 @@ def bezique_by_trick_chart(df, title, out_dir) -> list:
     return _save(fig, out_dir, "double_bezique_by_trick")
 
 
-def _step_band(ax, x, y, lo, hi, label):
-    """A step line (each value held to the next x) with its 95 % band."""
+def _step_band(ax, x, y, lo, hi, label, width):
+    """A histogram as a step line (bins ``width`` wide from the lower edges ``x``) with its 95 %
+    band; NaN leaves a gap."""
+    x = np.append(np.asarray(x, dtype=float), np.asarray(x)[-1] + width)
+    y, lo, hi = (np.append(np.asarray(v, dtype=float), np.asarray(v)[-1]) for v in (y, lo, hi))
     line, = ax.step(x, y, where="post", label=label)
     ax.fill_between(x, lo, hi, step="post", color=line.get_color(), alpha=0.2, lw=0)
     return line
@@ -60,7 +63,7 @@ def score_distribution_chart(df, width, title, out_dir) -> list:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     right = 0
     for policy, g in df.groupby("policy", sort=False):
-        _step_band(ax, g.score, 100 * g.share, 100 * g.share_lo, 100 * g.share_hi, policy)
+        _step_band(ax, g.score, 100 * g.share, 100 * g.share_lo, 100 * g.share_hi, policy, width)
         right = max(right, g.score[g.at_least >= 0.01].max() + width)
     ax.set_xlim(0, right)
     ax.set_xlabel(f"hand score (points; bins of {width}; cut where 99 % of hands score less)")
@@ -98,21 +101,61 @@ def _bars(ax, labels, y, lo, hi, color="tab:blue"):
     ax.set_ylim(top=max(np.nanmax(hi), 0) * 1.12 or None)     # room for the labels
 
 
+def _dots(ax, labels, y, lo, hi, color="tab:blue"):
+    """One dot per label with its 95 % interval (percentages), the axis fitted to the
+    intervals (not from 0) within 0-100."""
+    y, lo, hi = (np.asarray(v, dtype=float) for v in (y, lo, hi))
+    x = np.arange(len(y))
+    ax.errorbar(x, y, yerr=np.clip(np.vstack([y - lo, hi - y]), 0, None), fmt="o", capsize=5, color=color,
+                clip_on=False)
+    ax.set_xticks(x, labels)
+    ax.set_xlim(-0.5, len(y) - 0.5)
+    pad = 0.15 * max(np.nanmax(hi) - np.nanmin(lo), 1e-6)
+    ax.set_ylim(max(np.nanmin(lo) - pad, 0), min(np.nanmax(hi) + pad, 100))
+    ax.grid(axis="y", alpha=0.3)
+    for i, v in enumerate(y):
+        ax.annotate(f"{v:.4g}", (i, v), textcoords="offset points", xytext=(8, 0), va="center", fontsize=9)
+
+
 def rubicon_rate_chart(df, title, out_dir) -> list:
-    """Rubicon rate and share saved by brisques, per pairing, with 95% CIs."""
+    """Rubicon rate and share saved by brisques, per pairing, with 95 % intervals, each axis
+    fitted to its values (the rates are near 99 %)."""
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    _bars(axes[0], df.pairing, 100 * df.rubicon_rate, 100 * df.rubicon_rate_lo, 100 * df.rubicon_rate_hi)
+    _dots(axes[0], df.pairing, 100 * df.rubicon_rate, 100 * df.rubicon_rate_lo, 100 * df.rubicon_rate_hi)
     axes[0].set_ylabel("games whose loser is rubiconed (%)")
-    axes[0].set_title("rubicon rate")
-    _bars(axes[1], df.pairing, 100 * df.saved_by_brisques, 100 * df.saved_by_brisques_lo,
+    axes[0].set_title("rubicon rate (axis not from 0)")
+    _dots(axes[1], df.pairing, 100 * df.saved_by_brisques, 100 * df.saved_by_brisques_lo,
           100 * df.saved_by_brisques_hi, color="tab:green")
     axes[1].set_ylabel("games saved from the rubicon by brisques (%)")
     axes[1].set_title("saved by brisques")
     for ax in axes:
         ax.tick_params(axis="x", rotation=15)
-    fig.suptitle(title)
+    fig.suptitle(title + "; bars: 95% CI")
     fig.tight_layout()
     return _save(fig, out_dir, "rubicon_rates")
+
+
+def loser_total_chart(df, width, title, out_dir) -> list:
+    """The Rubicon game loser's total by bin, per pairing, with 95 % bands and the 1000
+    line, on a log scale (the games near and over 1000 are few)."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for pairing, g in df.groupby("pairing", sort=False):
+        r = g.iloc[0]
+        share = np.where(g.games > 0, 100 * g.share, np.nan)         # none: a gap on the log scale
+        _step_band(ax, g.score, share, 100 * g.share_lo, 100 * g.share_hi,
+                   f"{pairing} (under 1000: {100 * r.under_1000:.3f} %)", width)
+    ax.axvline(1000, color="black", ls="--", lw=1)
+    ax.annotate("1000: under it, even with his\nbrisques, the loser is\nrubiconed (R3.9)", (1000, 0.97),
+                xycoords=("data", "axes fraction"), xytext=(6, 0), textcoords="offset points", va="top", fontsize=9)
+    ax.set_yscale("log")
+    ax.set_xlim(0, max(df.score.max() + width, 1000 + 3 * width))
+    ax.set_xlabel(f"the game loser's total without brisques (points; bins of {width})")
+    ax.set_ylabel("share of games (%, log scale)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(title="pairing (band: 95% CI)", fontsize=9, loc="lower left")
+    fig.tight_layout()
+    return _save(fig, out_dir, "loser_totals")
 
 
 def game_score_chart(df, title, out_dir) -> list:

@@ -52,7 +52,7 @@ FIELDS = {
     # Rubicon games (R3.9)
     "game_wins": ("n",), "game_net": ("n",), "game_net_sq": ("n",), "rubiconed": ("n",),
     "winner_points": (), "winner_points_sq": (), "brisques_saved": (), "brisques_broke_tie": (),
-    "game_hist": (GAME_BINS,),
+    "game_hist": (GAME_BINS,), "loser_hist": (SCORE_BINS,),     # the loser's total (R3.9) as score_hist
     # by combination category (CATEGORY_NAMES): hands with one declared at least once,
     # declarations, points
     "cat_hands": ("n", N_CATEGORIES), "cat_count": ("n", N_CATEGORIES), "cat_points": ("n", N_CATEGORIES),

@@ -80,6 +80,15 @@ def test_regression_known_slope():
     assert slope == pytest.approx(fit) and lo < slope < hi
 
 
+def test_loser_total_table_known():
+    t = Tallies(2)
+    t.hands = 100
+    t.loser_hist[[2, 9, 10, 12]] = [60, 30, 6, 4]      # bins of 100: 200-299, 900-999, ...
+    df = study.loser_total_table({"p": t}, 100)
+    assert df.bin.tolist()[-1] == "≥ 1200" and df.bin.tolist()[9] == "900–999"
+    assert df.share.sum() == pytest.approx(1) and df.under_1000.iloc[0] == 0.9
+
+
 def test_game_length_known():
     t = Tallies(2)
     t.game_length[0, 5] = 30
@@ -92,7 +101,7 @@ def test_game_length_known():
 
 @pytest.mark.parametrize("variant,extra", [
     ("ordinary", ["sevens", "game_length"]),
-    ("rubicon", ["rubicon", "game_scores"]),
+    ("rubicon", ["rubicon", "game_scores", "loser_totals"]),
 ])
 def test_small_report_writes_every_file(tmp_path, variant, extra):
     out = tmp_path / variant
@@ -105,7 +114,7 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
         assert (out / f"{name}.csv").stat().st_size > 0 and (out / f"{name}.parquet").exists(), name
     charts = {"double_bezique_by_trick": None, "score_distribution": (960, 540), "brisque_value": None,
               "combinations": None, "score_at_least": (960, 540)}
-    charts.update({"rubicon_rates": None, "game_scores": (960, 540)} if variant == "rubicon"
+    charts.update({"rubicon_rates": None, "game_scores": (960, 540), "loser_totals": (960, 540)} if variant == "rubicon"
                   else {"game_length": (960, 540)})
     report = (out / "report.md").read_text()
     for name, size in charts.items():

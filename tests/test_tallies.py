@@ -130,6 +130,8 @@ def reference_tallies(rec, rules) -> Tallies:
         t.game_hist = np.bincount(np.minimum(g["points"] // GAME_BIN, GAME_BINS - 1),
                                   minlength=GAME_BINS).astype(np.int64)
         y = net[:, 0]
+        loser = np.where(g["winner"] == 0, score[:, 1], score[:, 0])
+        t.loser_hist = np.bincount(np.minimum(loser // 100, SCORE_BINS - 1), minlength=SCORE_BINS).astype(np.int64)
         by_totals = np.where(score[:, 0] != score[:, 1], (score[:, 1] > score[:, 0]).astype(int),
                              rec[:, REC_LAST_WINNER])
         t.winner_changed = np.int64((by_totals != g["winner"]).sum())
@@ -326,3 +328,5 @@ def test_hand_built_rubicon():
     assert t.game_net.tolist() == [3200 - 500 + 1100, 500 - 3200 - 1100]
     assert (t.winner_points, t.brisques_saved, t.brisques_broke_tie, t.winner_changed) == (4800, 1, 1, 1)
     assert t.game_hist[32] == 1 and t.game_hist[5] == 1 and t.game_hist[11] == 1
+    # the losers' totals: 700, 1100 (lost on brisques), 950
+    assert t.loser_hist[7] == 1 and t.loser_hist[11] == 1 and t.loser_hist[9] == 1 and t.loser_hist.sum() == 3

@@ -65,7 +65,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
                 first_bezique, held_bezique, unscored_played, unscored_talon, received,
                 reg_sx, reg_sy, reg_sxx, reg_sxy, reg_syy, winner_changed,
                 game_wins, game_net, game_net_sq, rubiconed, winner_points, winner_points_sq,
-                brisques_saved, brisques_broke_tie, game_hist, cat_hands, cat_count, cat_points):
+                brisques_saved, brisques_broke_tie, game_hist, loser_hist, cat_hands, cat_count, cat_points):
     """Add the hands of ``rec`` (rows of layout.REC_*) into the zeroed sums named as the
     fields of Tallies (scalars as 0-d arrays).
 
@@ -168,6 +168,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
             brisques_saved[()] += saved
             brisques_broke_tie[()] += broke_tie
             game_hist[min(p // GAME_BIN, GAME_BINS - 1)] += 1
+            loser_hist[min((s1 if w == 0 else s0) // score_bin, SCORE_BINS - 1)] += 1
             by_totals = last if s0 == s1 else np.int64(s1 > s0)
             winner_changed[()] += by_totals != w
         else:
