@@ -17,6 +17,7 @@ from .exact import (
 from .output import atomic_write, write_table
 from .rules import RuleSet
 from .simulate import simulate
+from .stats import wilson_ci
 from .tallies import score_bin
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
@@ -59,7 +60,7 @@ def build_tables(st: Study) -> dict:
     rubicon = st.rules.brisques == "tiebreak"
     exact_receive = {k: p_receives_bezique(st.rules, k) for _, k in bezique_levels(st.rules)[1:]}
     tables = {
-        "odds": st.odds,
+        "odds": _odds_with_play(st),
         "summary": _stack({k: r.tables["summary"] for k, r in st.results.items()}, "pairing"),
         "combinations": study.combinations_table(st.by_policy),
         "double_bezique": study.double_bezique_table(st.by_policy, exact_receive),
@@ -76,6 +77,21 @@ def build_tables(st: Study) -> dict:
         tables["sevens"] = study.sevens_table(st.by_policy)
         tables["game_length"] = study.game_length_table(st.by_policy)
     return tables
+
+
+def _odds_with_play(st: Study):
+    """The odds table, its receive rows (which dealt hands alone cannot show) simulated by the
+    play of the first pairing: the share of seat-hands (both seats) that received the cards."""
+    label, t = next(iter(st.by_pairing.items()))
+    df = st.odds.copy()
+    n = t.hands * t.n_seats
+    for name, k in bezique_levels(st.rules)[1:]:
+        row = df.event == f"receives_{name}"
+        share, lo, hi = (float(v) for v in wilson_ci(t.received[:, k].sum(), n))
+        df.loc[row, ["simulated", "simulated_lo", "simulated_hi", "sample"]] = [share, lo, hi, n]
+        df.loc[row, "within_ci"] = bool(lo <= df.loc[row, "exact_decimal"].iloc[0] <= hi)
+        df.loc[row, "description"] += f"; simulated: the hands of {label}, both seats"
+    return df
 
 
 def _receive_bound_by_trick(rules: RuleSet) -> dict:
@@ -97,6 +113,8 @@ def build_charts(st: Study, tables: dict, out_dir) -> dict:
     sample = f"{st.hands:,} hands per pairing, seed {st.seed}"
     rubicon = st.rules.brisques == "tiebreak"
     out = {
+        "odds": charts.odds_chart(tables["odds"], f"{name}: deal-time odds, exact and simulated "
+                                  f"({st.hands:,} deals, seed {st.seed})", out_dir),
         "double_bezique_by_trick": charts.bezique_by_trick_chart(
             tables["double_bezique_by_trick"], f"{name}: béziques held and scored by trick ({sample})", out_dir),
         "score_distribution": charts.score_distribution_chart(
@@ -143,7 +161,9 @@ def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command:
              "(every pairing plays the same deals); hand *i* is dealt by seat *i* mod 2",
              "- every share has its 95 % Wilson interval, every mean its 95 % normal interval "
              "(in brackets); definitions: RULES.md section 5", ""]
-    lines += ["## Deal-time odds: exact and simulated", "",
+    lines += ["## Deal-time odds: exact and simulated", "", f"![odds]({Path(chart_paths['odds'][0]).name})", "",
+              "In a dealt hand (both seats' hands of each deal counted; the turn-up once per deal) and, "
+              "for the cards received over the hand, in the play of the first pairing.", "",
               _md_table(tables["odds"], ["event", "exact", "exact_decimal", "simulated", "simulated_lo",
                                          "simulated_hi", "within_ci"]), ""]
     lines += ["## Double bézique", "",

@@ -12,6 +12,31 @@ def _save(fig, out_dir, name) -> list:
     return paths
 
 
+def odds_chart(df, title, out_dir) -> list:
+    """Every event of the odds table: the exact probability (black bar) and the simulated
+    frequency (dot) with its 95 % interval, on a log scale; an event never seen in the
+    simulation shows its interval's upper bound (hollow triangle)."""
+    fig, ax = plt.subplots(figsize=(9, 0.42 * len(df) + 1.8))
+    y = np.arange(len(df))
+    sim, lo, hi = (df[c].to_numpy(dtype=float) for c in ("simulated", "simulated_lo", "simulated_hi"))
+    seen = sim > 0
+    ax.errorbar(sim[seen], y[seen], xerr=np.clip([sim[seen] - lo[seen], hi[seen] - sim[seen]], 0, None),
+                fmt="o", ms=5, capsize=3, color="tab:blue", label="simulated (95% CI)")
+    if (~seen & (hi > 0)).any():
+        ax.plot(hi[~seen & (hi > 0)], y[~seen & (hi > 0)], "<", mfc="none", color="tab:blue",
+                label="never seen: 95% upper bound")
+    ax.plot(df.exact_decimal, y, "|", color="black", ms=16, mew=2, label="exact", zorder=1)
+    ax.set_xscale("log")
+    ax.set_yticks(y, [f"{e.replace('_', ' ')} (n = {n:,})" for e, n in zip(df.event, df["sample"])])
+    ax.invert_yaxis()
+    ax.set_xlabel("probability (log scale)")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3, which="both")
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    return _save(fig, out_dir, "odds")
+
+
 def bezique_by_trick_chart(df, title, out_dir) -> list:
     """Per bézique level: the cumulative share of a seat's hands in which it has scored the
     bézique (solid) and held all its cards (dashed) by each trick, per policy, with 95 %

@@ -113,7 +113,7 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
     for name in tables:
         assert (out / f"{name}.csv").stat().st_size > 0 and (out / f"{name}.parquet").exists(), name
     charts = {"double_bezique_by_trick": None, "score_distribution": (960, 540), "brisque_value": None,
-              "combinations": None, "score_at_least": (960, 540)}
+              "combinations": None, "score_at_least": (960, 540), "odds": None}
     charts.update({"rubicon_rates": None, "game_scores": (960, 540), "loser_totals": (960, 540)} if variant == "rubicon"
                   else {"game_length": (960, 540)})
     report = (out / "report.md").read_text()
@@ -127,6 +127,9 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
             assert len(np.unique(np.asarray(im.convert("L")))) > 20      # not a blank image
         assert f"({name}.png)" in report
     assert "bezique report --variant" in report and "1,500 hands" in report
+    import pandas as pd
+    odds = pd.read_csv(out / "odds.csv")
+    assert (odds["sample"] > 0).all() and odds.simulated.notna().all()      # receive rows from the play
 
 
 def test_report_bad_input():
