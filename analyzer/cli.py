@@ -383,7 +383,7 @@ def report(variant, rule_items, hands, seed, threads, out):
     """
     from tqdm import tqdm
 
-    from .report import PAIRINGS, write_report
+    from .report import hands_played, write_report
     from .simulate import SimulationError
 
     _check_run(hands, seed, threads)
@@ -391,7 +391,7 @@ def report(variant, rule_items, hands, seed, threads, out):
     out = out or f"results/report-{rules.name}"
     command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
                + "".join(f" --rule {r}" for r in rule_items))
-    with tqdm(total=hands * len(PAIRINGS), unit="hand", unit_scale=True, desc="report",
+    with tqdm(total=hands_played(hands), unit="hand", unit_scale=True, desc="report",
               file=sys.stderr, disable=None) as bar:
         try:
             res = write_report(rules, hands, seed, out, threads=threads, progress=bar.update,

@@ -1,6 +1,7 @@
 """The published study: simulate policy pairings, build every table and chart, write report.md."""
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,14 @@ from .stats import wilson_ci
 from .tallies import score_bin
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
+HEAD_TO_HEAD = ("hints", "greedy", "random")     # compared pair by pair, seats swapped
+
+
+def hands_played(hands: int) -> int:
+    """Hands a report of ``hands`` hands per pairing plays: the pairings, then each pair of
+    HEAD_TO_HEAD on ``hands`` deals played twice."""
+    n = len(HEAD_TO_HEAD)
+    return hands * len(PAIRINGS) + 2 * hands * n * (n - 1) // 2
 
 
 @dataclass
@@ -32,6 +41,7 @@ class Study:
     seed: int
     results: dict           # "A vs B" -> simulate Result
     odds: object            # DataFrame
+    pairwise: object = None  # DataFrame: compare.compare's pairs among HEAD_TO_HEAD
 
     @property
     def by_pairing(self) -> dict:
@@ -46,13 +56,20 @@ class Study:
 
 
 def run_study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
-              pairings=PAIRINGS, progress=None) -> Study:
-    """Simulate ``hands`` hands of each pairing (same seed, so the same deals) and the
-    deal-time odds on ``hands`` deals."""
+              pairings=PAIRINGS, progress=None, head_to_head=HEAD_TO_HEAD) -> Study:
+    """Simulate ``hands`` hands of each pairing (same seed, so the same deals), the deal-time
+    odds on ``hands`` deals, and compare the ``head_to_head`` policies pair by pair on the
+    same ``hands`` deals, each played twice with the seats swapped."""
+    from .compare import compare
     results = {}
     for a, b in pairings:
         results[f"{a} vs {b}"] = simulate(rules, [a, b], hands, seed, threads=threads, progress=progress)
-    return Study(rules, hands, seed, results, odds_table(rules, hands, seed))
+    pairwise = None
+    if len(head_to_head) >= 2:
+        deals = (lambda d: progress(2 * d)) if progress else None
+        pairwise = compare(rules, list(head_to_head), hands, seed, threads=threads or os.cpu_count() or 1,
+                           progress=deals)["pairs"]
+    return Study(rules, hands, seed, results, odds_table(rules, hands, seed), pairwise)
 
 
 def build_tables(st: Study) -> dict:
@@ -69,6 +86,8 @@ def build_tables(st: Study) -> dict:
         "score_distribution": study.score_distribution_table(st.by_policy, score_bin(st.rules)),
         "seat_advantage": study.seat_table(st.by_pairing),
     }
+    if st.pairwise is not None:
+        tables["pairwise"] = st.pairwise
     if rubicon:
         tables["rubicon"] = study.rubicon_rates_table(st.by_pairing)
         tables["game_scores"] = study.game_score_table(st.by_pairing)
@@ -135,6 +154,12 @@ def build_charts(st: Study, tables: dict, out_dir) -> dict:
     else:
         out["game_length"] = charts.game_length_chart(
             tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})", out_dir)
+    if "pairwise" in tables:
+        out["pairwise"] = charts.pairwise_chart(
+            tables["pairwise"], list(dict.fromkeys([*tables["pairwise"].policy_a, *tables["pairwise"].policy_b])),
+            "games" if rubicon else "hands",
+            f"{name}: head to head\n({st.hands:,} deals per pair, each played twice with the seats swapped; "
+            f"seed {st.seed})", out_dir)
     return out
 
 
@@ -225,6 +250,18 @@ def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command:
                   f"![game length]({Path(chart_paths['game_length'][0]).name})", "",
                   _md_table(tables["game_length"], ["policy", "target", "games", "mean_hands", "mean_hands_lo",
                                                     "mean_hands_hi", "median_hands", "p90_hands"]), ""]
+    if "pairwise" in tables:
+        pw = tables["pairwise"]
+        what = "net game points per game" if rubicon else "points per hand"
+        lines += ["## Head to head", "", f"![head to head]({Path(chart_paths['pairwise'][0]).name})", "",
+                  f"Each pair plays the study's {st.hands:,} deals (seed {st.seed}) twice, the seats "
+                  f"swapped; the score share counts wins and half the draws of the {2 * st.hands:,} "
+                  f"{'games' if rubicon else 'hands'}, the mean difference is in {what}.", ""]
+        for _, r in pw.iterrows():
+            lines.append(f"- **{r.policy_a} against {r.policy_b}**: score share {_ci(r, 'score_a', 100)} %, Elo "
+                         f"{r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}], mean difference "
+                         f"{_ci(r, 'mean_diff')}")
+        lines.append("")
     lines += ["## Files", "", "Every table is in this directory as CSV and Parquet; every chart as PNG and SVG.", ""]
     return atomic_write(Path(out_dir) / "report.md", lambda p: Path(p).write_text("\n".join(lines), encoding="utf-8"))
 

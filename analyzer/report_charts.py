@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .plots import plt, save_figure
+from .plots import heatmap_figure, plt, save_figure
 
 
 def _save(fig, out_dir, name) -> list:
@@ -268,3 +268,10 @@ def combinations_chart(df, title, out_dir) -> list:
     ax.legend(title="policy (self-play; bars: 95% CI;\n◁ none seen: upper bound)", fontsize=9)
     fig.tight_layout()
     return _save(fig, out_dir, "combinations")
+
+
+def pairwise_chart(pairs, names, unit, title, out_dir) -> list:
+    """The row policy's share of the ``unit`` (hands or games) won against the column policy
+    (wins + half the draws), with 95 % intervals."""
+    fig = heatmap_figure(pairs, names, "score_a", f"row's share of {unit} won, wins + ½ draws (%)", title)
+    return _save(fig, out_dir, "pairwise")

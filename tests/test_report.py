@@ -109,11 +109,11 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
                                     "--threads", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
     tables = ["odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
-              "score_distribution", "seat_advantage"] + extra
+              "score_distribution", "seat_advantage", "pairwise"] + extra
     for name in tables:
         assert (out / f"{name}.csv").stat().st_size > 0 and (out / f"{name}.parquet").exists(), name
     charts = {"double_bezique_by_trick": None, "score_distribution": (960, 540), "brisque_value": None,
-              "combinations": None, "score_at_least": (960, 540), "odds": None}
+              "combinations": None, "score_at_least": (960, 540), "odds": None, "pairwise": None}
     charts.update({"rubicon_rates": None, "game_scores": (960, 540), "loser_totals": (960, 540)} if variant == "rubicon"
                   else {"game_length": (960, 540)})
     report = (out / "report.md").read_text()
@@ -130,6 +130,8 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
     import pandas as pd
     odds = pd.read_csv(out / "odds.csv")
     assert (odds["sample"] > 0).all() and odds.simulated.notna().all()      # receive rows from the play
+    pairs = pd.read_csv(out / "pairwise.csv")
+    assert len(pairs) == 3 and (pairs.deals == 1500).all() and (pairs.games == 3000).all()
 
 
 def test_report_bad_input():
