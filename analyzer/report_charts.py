@@ -184,15 +184,21 @@ def loser_total_chart(df, width, title, out_dir) -> list:
 
 
 def game_score_chart(df, title, out_dir) -> list:
-    """Distribution of the winner's game score, per pairing."""
+    """Distribution of the winner's game score, per pairing, with 95 % bands; the x axis
+    stops where 99.5 % of every pairing's games score less."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
+    width = int(df.game_score.iloc[1] - df.game_score.iloc[0]) if len(df) > 1 else 100
+    right = 0
     for pairing, g in df.groupby("pairing", sort=False):
-        ax.step(g.game_score, 100 * g.share, where="post", label=pairing)
-    ax.set_xlabel("winner's game score (points; bins of 100)")
+        _step_band(ax, g.game_score, 100 * g.share, 100 * g.share_lo, 100 * g.share_hi, pairing, width)
+        tail = g.share[::-1].cumsum()[::-1]              # share of games from this bin up
+        right = max(right, g.game_score[tail >= 0.005].max() + width)
+    ax.set_xlim(0, right)
+    ax.set_xlabel(f"winner's game score (points; bins of {width}; cut where 99.5 % of games score less)")
     ax.set_ylabel("share of games (%)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(title="pairing")
+    ax.legend(title="pairing (band: 95% CI)")
     fig.tight_layout()
     return _save(fig, out_dir, "game_scores")
 

@@ -106,13 +106,15 @@ def rubicon_rates_table(by_pairing: dict) -> pd.DataFrame:
 
 
 def game_score_table(by_pairing: dict) -> pd.DataFrame:
-    """Distribution of the winner's Rubicon game score (bins of 100) per pairing."""
+    """Distribution of the winner's Rubicon game score (bins of 100, the last open, "≥ X")
+    per pairing: games and share of games, with Wilson intervals."""
     frames = []
     for label, t in by_pairing.items():
-        last = int(np.max(np.nonzero(t.game_hist)[0], initial=0))
-        frames.append(pd.DataFrame({"pairing": label, "game_score": np.arange(last + 1) * GAME_BIN,
-                                    "games": t.game_hist[:last + 1],
-                                    "share": t.game_hist[:last + 1] / max(t.hands, 1)}))
+        df = score_bins(t.game_hist, GAME_BIN).rename(columns={"score": "game_score"})
+        df.insert(0, "pairing", label)
+        df["games"] = t.game_hist[:len(df)]
+        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(df.games, max(t.hands, 1))
+        frames.append(df)
     return pd.concat(frames, ignore_index=True)
 
 
