@@ -70,6 +70,18 @@ def score_bin(rules) -> int:
 
 
 @functools.cache
+def _combo_points(rules) -> np.ndarray:
+    """Row 1 + trump suit: the points of each combination with that trump suit (the
+    engine's own scoring); row 0, no trump at the end, only ever meets béziques and fours.
+    Cached per rule set: it is asked for once per chunk of hands."""
+    from .engine.melds import combo_points as points_now
+    arr = rules.to_array()
+    pts = np.array([[points_now(arr, trump, c) for c in range(N_COMBOS)] for trump in range(-1, 4)], np.int64)
+    pts.flags.writeable = False
+    return pts
+
+
+@functools.cache
 def _shapes(n_seats: int) -> list:
     return [(name, tuple(n_seats if d == "n" else d for d in shape)) for name, shape in FIELDS.items()]
 
@@ -97,15 +109,9 @@ class Tallies:
     def from_records(cls, rec: np.ndarray, rules) -> Tallies:
         """Reduce per-hand records (rows of layout.REC_*) of ``rules`` to sums; Rubicon
         hands are scored as games (R3.9)."""
-        from .engine.melds import combo_points as points_now
-        arr = rules.to_array()
-        # row 1 + trump: the points of each combination with that trump suit (the engine's
-        # own scoring); row 0, no trump at the end, only ever meets béziques and fours
-        combo_points = np.array([[points_now(arr, trump, c) for c in range(N_COMBOS)]
-                                 for trump in range(-1, 4)], np.int64)
         t = cls(rules.players)
         t.hands = len(rec)
-        tally_hands(rec, rules.players, combo_points, rules.brisques == "tiebreak", score_bin(rules),
+        tally_hands(rec, rules.players, _combo_points(rules), rules.brisques == "tiebreak", score_bin(rules),
                     **{name: getattr(t, name) for name in FIELDS if name not in CHAINED})
         for name, shape in FIELDS.items():
             if shape == ():

@@ -126,14 +126,19 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
                 first = rec[i, b + RS_HELD_B + k]
                 if first > 0:
                     held_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
-            seen = 0                    # bit g: the seat declared category g in this hand
+            nd = b + RS_NDECL
             for c in range(N_COMBOS):
-                k = rec[i, b + RS_NDECL + c]
-                by_trump[s, trump + 1, c] += k
-                if k > 0:
-                    seen |= 1 << CATEGORY[trump + 1, c]
-            for g in range(N_CATEGORIES):
-                cat_hands[s, g] += (seen >> g) & 1
+                by_trump[s, trump + 1, c] += rec[i, nd + c]
+            # hands with each category declared at least once (CATEGORY_NAMES' order)
+            fixed = trump >= 0
+            royal = fixed * rec[i, nd + max(trump, 0)]
+            in_trumps = fixed * rec[i, nd + 4 + max(trump, 0)]
+            cat_hands[s, 0] += royal > 0
+            cat_hands[s, 1] += rec[i, nd] + rec[i, nd + 1] + rec[i, nd + 2] + rec[i, nd + 3] > royal
+            cat_hands[s, 2] += in_trumps > 0
+            cat_hands[s, 3] += rec[i, nd + 4] + rec[i, nd + 5] + rec[i, nd + 6] + rec[i, nd + 7] > in_trumps
+            for c in range(8, N_COMBOS):
+                cat_hands[s, c - 4] += rec[i, nd + c] > 0
         if n_best == 1:
             for s in range(n_seats):
                 wins[s] += rec[i, REC_SEAT + s * REC_SEAT_W + RS_SCORE] == best
