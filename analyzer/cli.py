@@ -364,7 +364,8 @@ def odds(variant, rule_items, hands, seed, out):
 @main.command()
 @rule_options
 @click.option("--hands", default=100_000, show_default=True,
-              help="Hands per policy pairing (hints, greedy, random self-play and hints vs greedy).")
+              help="Hands per policy pairing (hints, greedy, random self-play and hints vs greedy), "
+                   "and deals per pair head to head (each played twice).")
 @click.option("--seed", default=1, show_default=True, help="Master seed: every pairing plays the same deals.")
 @click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
@@ -373,9 +374,10 @@ def report(variant, rule_items, hands, seed, threads, out):
     """Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.
 
     Exact and simulated deal-time odds; double bézique over the play (by trick,
-    held but never scored, and why); rubicon rates (Rubicon); brisque value;
-    combinations; score distributions; seat advantage; the seven of trumps and
-    the hands needed to reach 1000, 1500, 2000 (ordinary).
+    held but never scored, and why); rubicon rates and the loser's total
+    (Rubicon); brisque value; combinations; score distributions; seat advantage;
+    the policies head to head; the seven of trumps and the hands needed to reach
+    1000, 1500, 2000 (ordinary).
 
     Example:
 
@@ -383,7 +385,7 @@ def report(variant, rule_items, hands, seed, threads, out):
     """
     from tqdm import tqdm
 
-    from .report import PAIRINGS, write_report
+    from .report import hands_played, write_report
     from .simulate import SimulationError
 
     _check_run(hands, seed, threads)
@@ -391,7 +393,7 @@ def report(variant, rule_items, hands, seed, threads, out):
     out = out or f"results/report-{rules.name}"
     command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
                + "".join(f" --rule {r}" for r in rule_items))
-    with tqdm(total=hands * len(PAIRINGS), unit="hand", unit_scale=True, desc="report",
+    with tqdm(total=hands_played(hands), unit="hand", unit_scale=True, desc="report",
               file=sys.stderr, disable=None) as bar:
         try:
             res = write_report(rules, hands, seed, out, threads=threads, progress=bar.update,

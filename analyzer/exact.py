@@ -60,6 +60,24 @@ def p_receives_bezique(rules: RuleSet, level: int) -> Fraction:
     return p_holds(rules.n_cards, rules.n_cards // rules.players, [(rules.packs, level)] * 2)
 
 
+def first_stage_tricks(rules: RuleSet) -> int:
+    """Tricks of the first stage: after each, every player draws one card until the talon
+    (with the turn-up) is gone."""
+    return (rules.n_cards - rules.players * rules.hand_size) // rules.players
+
+
+def p_receives_bezique_by_trick(rules: RuleSet, level: int, tricks: int) -> Fraction:
+    """Probability that one player has received at least ``level`` Q♠ and ``level`` J♦ once
+    ``tricks`` tricks have been played (his dealt hand and one draw per first-stage trick):
+    an upper bound on having held, and so on having scored, that bézique by then.
+
+    As in :func:`p_receives_bezique`, each pair of talon cards is split on a trick decided
+    before either card is seen, so the cards received so far are a uniformly random subset
+    of the packs of that size: a hypergeometric probability."""
+    size = rules.hand_size + min(max(tricks, 0), first_stage_tricks(rules))
+    return p_holds(rules.n_cards, size, [(rules.packs, level)] * 2)
+
+
 def bezique_levels(rules: RuleSet) -> list[tuple[str, int]]:
     """The bézique multiplicities this rule set scores: single, double, treble, quadruple."""
     names = ["bezique", "double_bezique", "treble_bezique", "quadruple_bezique"]

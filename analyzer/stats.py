@@ -24,10 +24,15 @@ def mean_ci(total, total_sq, n):
 
 
 def wilson_ci(successes, n):
-    """Share and 95 % Wilson interval."""
+    """Share and 95 % Wilson interval. The bounds are exactly 0 when nothing happened and
+    exactly 1 when everything did (the formula leaves rounding residue such as 2e-22)."""
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     lo, hi = proportion_confint(successes, n, alpha=0.05, method="wilson")
+    lo = np.where(successes <= 0, 0.0, lo)
+    hi = np.where(successes >= n, 1.0, hi)
+    if lo.ndim == 0:
+        lo, hi = lo[()], hi[()]
     return successes / n, lo, hi
 
 
@@ -64,15 +69,24 @@ def declarations_table(result) -> pd.DataFrame:
     return df[(df > 0).any(axis=1)] if len(df) else df
 
 
+def score_bins(counts, width: int) -> pd.DataFrame:
+    """Hand-score bins ``width`` points wide up to the last non-empty one of ``counts`` (hands
+    by bin): the lower edge ``score`` and a label ``bin``, "120–129"; the last bin holds every
+    score from its lower edge up and is labelled "≥ X"."""
+    rows = int(np.max(np.nonzero(counts)[0], initial=0)) + 1
+    lower = np.arange(rows) * width
+    labels = [f"{x}–{x + width - 1}" for x in lower[:-1]] + [f"≥ {lower[-1]}"]
+    return pd.DataFrame({"score": lower, "bin": labels})
+
+
 def score_histogram(result) -> pd.DataFrame:
-    """Hands by score bin (10 points wide) and seat."""
-    from .tallies import SCORE_BIN
+    """Hands by score bin (``tallies.score_bin`` points wide; the last bin open) and seat."""
+    from .tallies import score_bin
     t = result.tallies
-    bins = np.arange(t.score_hist.shape[1]) * SCORE_BIN
-    df = pd.DataFrame({f"seat {s} ({result.policies[s]})": t.score_hist[s] for s in range(t.n_seats)})
-    df.insert(0, "score", bins)
-    last = int(np.max(np.nonzero(t.score_hist.sum(0))[0], initial=0))
-    return df.iloc[:last + 1]
+    df = score_bins(t.score_hist.sum(0), score_bin(result.rules))
+    for s in range(t.n_seats):
+        df[f"seat {s} ({result.policies[s]})"] = t.score_hist[s, :len(df)]
+    return df
 
 
 def rubicon_table(result) -> pd.DataFrame:

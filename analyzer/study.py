@@ -10,33 +10,38 @@ import math
 import numpy as np
 import pandas as pd
 
-from .cards import COMBO_NAMES
-from .stats import Z95, mean_ci, wilson_ci
-from .tallies import GAME_BIN, LENGTH_BINS, SCORE_BIN, TARGETS
+from .stats import Z95, mean_ci, score_bins, wilson_ci
+from .tallies import CATEGORY_NAMES, GAME_BIN, LENGTH_BINS, TARGETS
 
 LEVELS = ("double", "treble", "quadruple")
 
 
 def combinations_table(by_policy: dict) -> pd.DataFrame:
-    """Per policy (both seats pooled) and combination: declarations per hand and points per hand."""
+    """Per policy (both seats pooled) and combination category (marriages and sequences split
+    into royal or trump and common or plain by the final trump suit): the share of a seat's
+    hands in which it declared one at least once (Wilson interval), declarations per hand,
+    points per hand and share of the declaration points. Categories no policy declared are
+    left out."""
+    declared = sum(t.cat_count.sum(0) for t in by_policy.values()) > 0
     rows = []
     for label, t in by_policy.items():
         seat_hands = t.hands * t.n_seats
-        total_pts = t.decl_points.sum()
-        for c, name in enumerate(COMBO_NAMES):
-            n = t.declarations[:, c].sum()
-            if n == 0:
-                continue
-            pts = t.decl_points[:, c].sum()
-            rows.append({"policy": label, "combination": name, "per_hand": n / seat_hands,
-                         "points_per_hand": pts / seat_hands, "share_of_points": pts / max(total_pts, 1)})
+        total_pts = max(t.cat_points.sum(), 1)
+        for g in np.flatnonzero(declared):
+            share, lo, hi = wilson_ci(t.cat_hands[:, g].sum(), seat_hands)
+            rows.append({"policy": label, "combination": CATEGORY_NAMES[g], "declared_share": float(share),
+                         "declared_share_lo": float(lo), "declared_share_hi": float(hi),
+                         "per_hand": t.cat_count[:, g].sum() / seat_hands,
+                         "points_per_hand": t.cat_points[:, g].sum() / seat_hands,
+                         "share_of_points": t.cat_points[:, g].sum() / total_pts})
     return pd.DataFrame(rows)
 
 
 def double_bezique_table(by_policy: dict, exact_receive: dict) -> pd.DataFrame:
-    """Per policy: share of a seat's hands in which it scores a double (treble, quadruple)
-    bézique; holds all four cards of a double at some moment; held it but never scored it
-    because a card was played or because the talon ran out; and received the cards (with
+    """Per policy, as shares of a seat's hands: scores a double (treble, quadruple) bézique;
+    holds all four cards of a double at some moment; held one but never scored one (a double
+    rebuilt and scored later counts as scored), split into the two exclusive reasons, a card
+    of it was played or the talon ran out, which add up to it; and received the cards (with
     the exact upper bound)."""
     rows = []
     for label, t in by_policy.items():
@@ -50,30 +55,36 @@ def double_bezique_table(by_policy: dict, exact_receive: dict) -> pd.DataFrame:
             recv = t.received[:, k + 2].sum()
             row[f"received_{name}"] = float(recv / n)
             row[f"received_{name}_exact"] = float(exact_receive[k + 2])
-        held = t.held_double.sum()
-        row["held_double"], row["held_double_lo"], row["held_double_hi"] = map(float, wilson_ci(held, n))
-        for why, arr in (("card_played", t.missed_played), ("talon_ran_out", t.missed_talon)):
-            s, lo, hi = wilson_ci(arr.sum(), max(held, 1))
-            row[f"held_not_scored_{why}"], row[f"held_not_scored_{why}_lo"], row[f"held_not_scored_{why}_hi"] = float(s), float(lo), float(hi)
+        played, talon = t.unscored_played.sum(), t.unscored_talon.sum()
+        for key, hits in (("held_double", t.held_double().sum()), ("held_not_scored", played + talon),
+                          ("held_not_scored_card_played", played), ("held_not_scored_talon_ran_out", talon)):
+            row[key], row[f"{key}_lo"], row[f"{key}_hi"] = map(float, wilson_ci(hits, n))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def bezique_by_trick_table(by_policy: dict, levels: int) -> pd.DataFrame:
-    """Cumulative share of a seat's hands with a double (treble, quadruple) bézique scored
-    by the end of each trick, with Wilson intervals."""
+def bezique_by_trick_table(by_policy: dict, received_exact: dict) -> pd.DataFrame:
+    """Per policy, bézique level and number of tricks played (0: at the deal, to the end of
+    the first stage): the share of a seat's hands in which it has scored the bézique so far
+    and in which it has held all its cards so far, with Wilson intervals, beside the exact
+    chance of having received them (``received_exact[level]``, one value per trick: the
+    upper bound of both)."""
     rows = []
     for label, t in by_policy.items():
         n = t.hands * t.n_seats
-        for k in range(levels):
-            hist = t.first_bezique[:, k, :].sum(0)
-            cum = np.cumsum(hist[1:])
-            last = int(np.max(np.nonzero(hist[1:])[0], initial=-1)) + 1
-            for trick in range(1, max(last, 1) + 1):
-                s, lo, hi = wilson_ci(cum[trick - 1] if trick - 1 < len(cum) else cum[-1], n)
-                rows.append({"policy": label, "level": LEVELS[k], "trick": trick,
-                             "share": float(s), "share_lo": float(lo), "share_hi": float(hi)})
-    return pd.DataFrame(rows)
+        for level, bound in received_exact.items():
+            k = level - 2
+            tricks = np.arange(len(bound))
+            scored = np.cumsum(t.first_bezique[:, k, :].sum(0)[1:])      # bin j: after trick j + 1
+            held = np.cumsum(t.held_bezique[:, k, :].sum(0)[1:])         # bin j: j tricks played
+            scored = np.concatenate([[0], scored])[np.minimum(tricks, len(scored))]
+            held = held[np.minimum(tricks, len(held) - 1)]
+            df = pd.DataFrame({"policy": label, "level": LEVELS[k], "trick": tricks})
+            df["scored"], df["scored_lo"], df["scored_hi"] = wilson_ci(scored, n)
+            df["held"], df["held_lo"], df["held_hi"] = wilson_ci(held, n)
+            df["received_exact"] = np.asarray(bound, dtype=float)
+            rows.append(df)
+    return pd.concat(rows, ignore_index=True)
 
 
 def rubicon_rates_table(by_pairing: dict) -> pd.DataFrame:
@@ -95,19 +106,40 @@ def rubicon_rates_table(by_pairing: dict) -> pd.DataFrame:
 
 
 def game_score_table(by_pairing: dict) -> pd.DataFrame:
-    """Distribution of the winner's Rubicon game score (bins of 100) per pairing."""
+    """Distribution of the winner's Rubicon game score (bins of 100, the last open, "≥ X")
+    per pairing: games and share of games, with Wilson intervals."""
     frames = []
     for label, t in by_pairing.items():
-        last = int(np.max(np.nonzero(t.game_hist)[0], initial=0))
-        frames.append(pd.DataFrame({"pairing": label, "game_score": np.arange(last + 1) * GAME_BIN,
-                                    "games": t.game_hist[:last + 1],
-                                    "share": t.game_hist[:last + 1] / max(t.hands, 1)}))
+        df = score_bins(t.game_hist, GAME_BIN).rename(columns={"score": "game_score"})
+        df.insert(0, "pairing", label)
+        df["games"] = t.game_hist[:len(df)]
+        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(df.games, max(t.hands, 1))
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+def loser_total_table(by_pairing: dict, width: int) -> pd.DataFrame:
+    """Per pairing: the Rubicon game loser's total (R3.9: combinations, carte blanche and
+    last trick, no brisques) in bins ``width`` points wide (the last open, "≥ X"), the share
+    of games in each bin and the share in which he stayed under 1000, with Wilson intervals."""
+    from .engine.games import RUBICON_LIMIT
+    frames = []
+    for label, t in by_pairing.items():
+        df = score_bins(t.loser_hist, width)
+        df.insert(0, "pairing", label)
+        df["games"] = t.loser_hist[:len(df)]
+        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(df.games, t.hands)
+        under = t.loser_hist[:RUBICON_LIMIT // width].sum()
+        df["under_1000"], df["under_1000_lo"], df["under_1000_hi"] = map(float, wilson_ci(under, t.hands))
+        frames.append(df)
     return pd.concat(frames, ignore_index=True)
 
 
 def regression(t) -> tuple[float, float, float]:
-    """Slope of the final margin (seat 0 - seat 1) on the brisques-won difference, with its
-    95 % interval (ordinary least squares from the running sums)."""
+    """Slope of the final margin (seat 0 - seat 1) on the brisques won by seat 0, with its
+    95 % interval (ordinary least squares from the running sums). The brisques of a hand
+    are fixed, so one brisque won by seat 0 is one lost by seat 1: the slope is twice the
+    slope on the difference of brisques won."""
     n = t.hands
     sxx = t.reg_sxx - t.reg_sx ** 2 / n
     sxy = t.reg_sxy - t.reg_sx * t.reg_sy / n
@@ -120,9 +152,18 @@ def regression(t) -> tuple[float, float, float]:
     return slope, slope - Z95 * se, slope + Z95 * se
 
 
-def brisque_table(by_pairing: dict, unit: str) -> pd.DataFrame:
+def margin_unit(rubicon: bool) -> str:
+    """What the brisque regression slope measures, with its unit."""
+    if rubicon:
+        return ("game points of the game margin (seat 0 - seat 1) per brisque won by seat 0: an "
+                "association, not a value (brisques do not score in Rubicon, R3.8)")
+    return "points of the hand margin (seat 0 - seat 1) per brisque won by seat 0"
+
+
+def brisque_table(by_pairing: dict, rubicon: bool) -> pd.DataFrame:
     """Per pairing: brisque points per hand by seat, the share of hands (Rubicon: games)
-    whose winner changes when brisques are counted, and the margin per extra brisque won."""
+    whose winner changes when brisques are counted, and the final margin per brisque won
+    by seat 0 (``margin_unit``)."""
     rows = []
     for label, t in by_pairing.items():
         n = t.hands
@@ -132,9 +173,8 @@ def brisque_table(by_pairing: dict, unit: str) -> pd.DataFrame:
             row[f"brisque_points_seat{s}"], row[f"brisque_points_seat{s}_lo"], row[f"brisque_points_seat{s}_hi"] = float(m), float(lo), float(hi)
         w = wilson_ci(t.winner_changed, n)
         row["winner_changes"], row["winner_changes_lo"], row["winner_changes_hi"] = map(float, w)
-        slope, lo, hi = regression(t)
-        row[f"margin_per_brisque ({unit})"] = slope
-        row["margin_per_brisque_lo"], row["margin_per_brisque_hi"] = lo, hi
+        row["margin_per_brisque"], row["margin_per_brisque_lo"], row["margin_per_brisque_hi"] = regression(t)
+        row["margin_unit"] = margin_unit(rubicon)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -183,12 +223,20 @@ def game_length_table(by_policy: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def score_distribution_table(by_policy: dict) -> pd.DataFrame:
-    """Share of a seat's hands by hand score (bins of 10), by policy."""
+def score_distribution_table(by_policy: dict, width: int) -> pd.DataFrame:
+    """Per policy (both seats pooled) and hand-score bin (``width`` points wide, the last one
+    open, "≥ X"): the share of a seat's hands in the bin and the share scoring at least the
+    bin's lower edge, each with its Wilson interval."""
     frames = []
     for label, t in by_policy.items():
         hist = t.score_hist.sum(0)
-        last = int(np.max(np.nonzero(hist)[0], initial=0))
-        frames.append(pd.DataFrame({"policy": label, "score": np.arange(last + 1) * SCORE_BIN,
-                                    "share": hist[:last + 1] / hist.sum()}))
+        n = hist.sum()
+        df = score_bins(hist, width)
+        counts = hist[:len(df)]
+        at_least = n - np.concatenate([[0], np.cumsum(counts)[:-1]])
+        df.insert(0, "policy", label)
+        df["hands"] = counts
+        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(counts, n)
+        df["at_least"], df["at_least_lo"], df["at_least_hi"] = wilson_ci(at_least, n)
+        frames.append(df)
     return pd.concat(frames, ignore_index=True)

@@ -18,8 +18,11 @@ from .engine.layout import (
     RS_SCORE,
 )
 from .engine.tally_kernel import (  # noqa: F401 (the bins are part of this module's interface)
+    CATEGORY_NAMES,
     GAME_BIN,
     GAME_BINS,
+    N_CATEGORIES,
+    RUBICON_SCORE_BIN,
     SCORE_BIN,
     SCORE_BINS,
     TRICK_BINS,
@@ -38,19 +41,44 @@ FIELDS = {
     "score_hist": ("n", SCORE_BINS), "carte_blanche": ("n",), "bezique_level": ("n", 5),
     "trump_how": (4,), "trump_trick": (65,),
     # section 5: double bézique over the play
-    "first_bezique": ("n", 3, TRICK_BINS), "held_double": ("n",), "missed_played": ("n",),
-    "missed_talon": ("n",), "received": ("n", 5),
-    # brisque value: margin (seat 0 - seat 1) regressed on the brisques difference
+    # by level (double, treble, quadruple): hands by the trick (from 1) after which it was
+    # first scored, and by 1 + the tricks played when its cards were first all held (0: never)
+    "first_bezique": ("n", 3, TRICK_BINS), "held_bezique": ("n", 3, TRICK_BINS),
+    # held a double but never scored one: a card of it was played / else the talon ran out
+    "unscored_played": ("n",), "unscored_talon": ("n",), "received": ("n", 5),
+    # brisque value: final margin (seat 0 - seat 1) regressed on the brisques won by seat 0
     "reg_sx": (), "reg_sy": (), "reg_sxx": (), "reg_sxy": (), "reg_syy": (),
     "winner_changed": (),
     # Rubicon games (R3.9)
     "game_wins": ("n",), "game_net": ("n",), "game_net_sq": ("n",), "rubiconed": ("n",),
     "winner_points": (), "winner_points_sq": (), "brisques_saved": (), "brisques_broke_tie": (),
-    "game_hist": (GAME_BINS,),
+    "game_hist": (GAME_BINS,), "loser_hist": (SCORE_BINS,),     # the loser's total (R3.9) as score_hist
+    # by combination category (CATEGORY_NAMES): hands with one declared at least once,
+    # declarations, points
+    "cat_hands": ("n", N_CATEGORIES), "cat_count": ("n", N_CATEGORIES), "cat_points": ("n", N_CATEGORIES),
     # ordinary games to a target (R2.24), filled in order by the driver
     "game_length": (len(TARGETS), LENGTH_BINS), "target_wins": (len(TARGETS), "n"),
 }
 CHAINED = ("game_length", "target_wins")     # not from single hands: see GameChainer
+
+
+def score_bin(rules) -> int:
+    """Width in points of the hand-score bins of ``rules``: 10 in the ordinary game, 100 in
+    Rubicon, whose scores are built of 100s (four aces), 20s and 50s: narrower bins alternate
+    full and empty (10 points) or full and half-full (50 points)."""
+    return RUBICON_SCORE_BIN if rules.brisques == "tiebreak" else SCORE_BIN
+
+
+@functools.cache
+def _combo_points(rules) -> np.ndarray:
+    """Row 1 + trump suit: the points of each combination with that trump suit (the
+    engine's own scoring); row 0, no trump at the end, only ever meets béziques and fours.
+    Cached per rule set: it is asked for once per chunk of hands."""
+    from .engine.combos import combo_points as points_now
+    arr = rules.to_array()
+    pts = np.array([[points_now(arr, trump, c) for c in range(N_COMBOS)] for trump in range(-1, 4)], np.int64)
+    pts.flags.writeable = False
+    return pts
 
 
 @functools.cache
@@ -67,6 +95,10 @@ class Tallies:
         for name, shape in _shapes(n_seats):
             setattr(self, name, np.zeros(shape, np.int64))
 
+    def held_double(self) -> np.ndarray:
+        """Hands in which each seat held all the cards of a double bézique at some moment."""
+        return self.hands - self.held_bezique[:, 0, 0]
+
     def add(self, other: Tallies) -> None:
         """Add another chunk's sums into this one."""
         self.hands += other.hands
@@ -77,15 +109,9 @@ class Tallies:
     def from_records(cls, rec: np.ndarray, rules) -> Tallies:
         """Reduce per-hand records (rows of layout.REC_*) of ``rules`` to sums; Rubicon
         hands are scored as games (R3.9)."""
-        from .engine.combos import combo_points as points_now
-        arr = rules.to_array()
-        # row 1 + trump: the points of each combination with that trump suit (the engine's
-        # own scoring); row 0, no trump at the end, only ever meets béziques and fours
-        combo_points = np.array([[points_now(arr, trump, c) for c in range(N_COMBOS)]
-                                 for trump in range(-1, 4)], np.int64)
         t = cls(rules.players)
         t.hands = len(rec)
-        tally_hands(rec, rules.players, combo_points, rules.brisques == "tiebreak",
+        tally_hands(rec, rules.players, _combo_points(rules), rules.brisques == "tiebreak", score_bin(rules),
                     **{name: getattr(t, name) for name in FIELDS if name not in CHAINED})
         for name, shape in FIELDS.items():
             if shape == ():

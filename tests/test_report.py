@@ -17,11 +17,14 @@ def known_tallies():
     t.declarations[1, 12] = 50          # 50 four aces by seat 1
     t.decl_points[0, 8] = 4000
     t.decl_points[1, 12] = 5000
+    t.cat_count[0, 4], t.cat_points[0, 4], t.cat_hands[0, 4] = 100, 4000, 80     # in 80 hands
+    t.cat_count[1, 8], t.cat_points[1, 8], t.cat_hands[1, 8] = 50, 5000, 50
     t.bezique_level[0] = [850, 100, 50, 0, 0]     # 50 doubles by seat 0
     t.bezique_level[1] = [1000, 0, 0, 0, 0]
-    t.held_double[:] = [80, 20]
-    t.missed_played[:] = [10, 15]
-    t.missed_talon[:] = [20, 5]
+    t.held_bezique[:, 0, 0] = [920, 980]           # held a double: 80 and 20 hands
+    t.held_bezique[:, 0, 5] = [80, 20]
+    t.unscored_played[:] = [10, 15]
+    t.unscored_talon[:] = [20, 5]
     t.received[:, 2] = [60, 40]
     t.first_bezique[0, 0, 0] = 950
     t.first_bezique[0, 0, 10] = 30
@@ -36,6 +39,7 @@ def test_combinations_table_known():
     bez = df.set_index("combination").loc["bezique"]
     assert bez.per_hand == 100 / 2000 and bez.points_per_hand == 4000 / 2000
     assert bez.share_of_points == pytest.approx(4000 / 9000)
+    assert bez.declared_share == 80 / 2000 and bez.declared_share_lo < 0.04 < bez.declared_share_hi
 
 
 def test_double_bezique_table_known():
@@ -44,15 +48,21 @@ def test_double_bezique_table_known():
     assert r.seat_hands == 2000
     assert r.scored_double == 50 / 2000
     assert r.held_double == 100 / 2000
-    assert r.held_not_scored_card_played == 25 / 100 and r.held_not_scored_talon_ran_out == 25 / 100
+    assert r.held_not_scored == 50 / 2000
+    assert r.held_not_scored_card_played == 25 / 2000 and r.held_not_scored_talon_ran_out == 25 / 2000
     assert r.received_double == 100 / 2000 and r.received_double_exact == 0.05
 
 
 def test_bezique_by_trick_is_cumulative():
-    df = study.bezique_by_trick_table({"p": known_tallies()}, 1)
-    share = df.set_index("trick").share
-    assert share[9] == 0 and share[10] == 30 / 2000 and share[19] == 30 / 2000 and share[20] == 50 / 2000
-    assert (np.diff(df.share) >= 0).all()
+    bound = [0.01 * k for k in range(25)]
+    df = study.bezique_by_trick_table({"p": known_tallies()}, {2: bound})
+    assert df.trick.tolist() == list(range(25)) and df.received_exact.tolist() == bound
+    share = df.set_index("trick").scored
+    assert share[0] == 0 and share[9] == 0 and share[10] == 30 / 2000 and share[19] == 30 / 2000
+    assert share[20] == 50 / 2000 and share[24] == 50 / 2000
+    held = df.set_index("trick").held          # first held with 4 tricks played (bin 5)
+    assert held[3] == 0 and held[4] == 100 / 2000 and held[24] == 100 / 2000
+    assert (np.diff(df.scored) >= 0).all() and (df.scored_lo <= df.scored).all()
 
 
 def test_regression_known_slope():
@@ -70,6 +80,15 @@ def test_regression_known_slope():
     assert slope == pytest.approx(fit) and lo < slope < hi
 
 
+def test_loser_total_table_known():
+    t = Tallies(2)
+    t.hands = 100
+    t.loser_hist[[2, 9, 10, 12]] = [60, 30, 6, 4]      # bins of 100: 200-299, 900-999, ...
+    df = study.loser_total_table({"p": t}, 100)
+    assert df.bin.tolist()[-1] == "≥ 1200" and df.bin.tolist()[9] == "900–999"
+    assert df.share.sum() == pytest.approx(1) and df.under_1000.iloc[0] == 0.9
+
+
 def test_game_length_known():
     t = Tallies(2)
     t.game_length[0, 5] = 30
@@ -82,7 +101,7 @@ def test_game_length_known():
 
 @pytest.mark.parametrize("variant,extra", [
     ("ordinary", ["sevens", "game_length"]),
-    ("rubicon", ["rubicon", "game_scores"]),
+    ("rubicon", ["rubicon", "game_scores", "loser_totals"]),
 ])
 def test_small_report_writes_every_file(tmp_path, variant, extra):
     out = tmp_path / variant
@@ -90,12 +109,12 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
                                     "--threads", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
     tables = ["odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
-              "score_distribution", "seat_advantage"] + extra
+              "score_distribution", "seat_advantage", "pairwise"] + extra
     for name in tables:
         assert (out / f"{name}.csv").stat().st_size > 0 and (out / f"{name}.parquet").exists(), name
     charts = {"double_bezique_by_trick": None, "score_distribution": (960, 540), "brisque_value": None,
-              "combinations": None}
-    charts.update({"rubicon_rates": None, "game_scores": (960, 540)} if variant == "rubicon"
+              "combinations": None, "score_at_least": (960, 540), "odds": None, "pairwise": None}
+    charts.update({"rubicon_rates": None, "game_scores": (960, 540), "loser_totals": (960, 540)} if variant == "rubicon"
                   else {"game_length": (960, 540)})
     report = (out / "report.md").read_text()
     for name, size in charts.items():
@@ -108,6 +127,11 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
             assert len(np.unique(np.asarray(im.convert("L")))) > 20      # not a blank image
         assert f"({name}.png)" in report
     assert "bezique report --variant" in report and "1,500 hands" in report
+    import pandas as pd
+    odds = pd.read_csv(out / "odds.csv")
+    assert (odds["sample"] > 0).all() and odds.simulated.notna().all()      # receive rows from the play
+    pairs = pd.read_csv(out / "pairwise.csv")
+    assert len(pairs) == 3 and (pairs.deals == 1500).all() and (pairs.games == 3000).all()
 
 
 def test_report_bad_input():
@@ -127,3 +151,19 @@ def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
                        "saved_by_brisques_lo": [1e-18], "saved_by_brisques_hi": [0.01]})
     paths = report_charts.rubicon_rate_chart(df, "t", tmp_path)
     assert all(p.stat().st_size > 1000 for p in paths)
+
+
+def test_wilson_bounds_at_0_and_1_print_exactly():
+    """No residue such as 2e-22 for a share never seen (or 0.9999999999999999 for one always
+    seen), at the sample sizes of the committed study."""
+    from analyzer.report import _ci
+    from analyzer.stats import wilson_ci
+    n = 2_000_000
+    share, lo, hi = wilson_ci(0, n)
+    assert lo == 0.0 and f"{lo:.4g}" == "0" and 0 < hi < 1e-5
+    share, lo, hi = wilson_ci(n, n)
+    assert hi == 1.0 and f"{hi:.4g}" == "1" and 1 - 1e-5 < lo < 1
+    row = dict(zip(["x", "x_lo", "x_hi"], wilson_ci(0, n)))
+    assert _ci(row, "x", 100).startswith("0 [0, ")
+    share, lo, hi = wilson_ci(np.array([0, 5, 10]), np.array([10, 10, 10]))
+    assert lo[0] == 0.0 and hi[2] == 1.0 and 0 < lo[1] < 0.5 < hi[1] < 1

@@ -27,18 +27,20 @@ from analyzer.engine.layout import (
     RS_SCORE,
     RS_SEVEN,
 )
+from analyzer import study
 from analyzer.game import rubicon_results
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS, preset
 from analyzer.simulate import play_records
 from analyzer.tallies import (
+    CATEGORY_NAMES,
     FIELDS,
     GAME_BIN,
     GAME_BINS,
-    SCORE_BIN,
     SCORE_BINS,
     TRICK_BINS,
     Tallies,
+    score_bin,
 )
 
 
@@ -72,9 +74,9 @@ def reference_tallies(rec, rules) -> Tallies:
     t.carte_blanche = (cols(RS_CARTE) > 0).sum(0)
     held = cols(RS_HELD_B)
     miss = cols(RS_DBL_MISS)
-    t.held_double = (held > 0).sum(0)
-    t.missed_played = (miss == 1).sum(0)
-    t.missed_talon = (miss == 2).sum(0)
+    unscored = (held > 0) & (bez < 2)
+    t.unscored_played = (unscored & (miss == 1)).sum(0)
+    t.unscored_talon = (unscored & (miss != 1)).sum(0)
     recv = np.minimum(cols(RS_RECV_QS), cols(RS_RECV_JD))
     for s in seats:
         b = REC_SEAT + s * REC_SEAT_W
@@ -86,16 +88,27 @@ def reference_tallies(rec, rules) -> Tallies:
             pts[in_trump, suit] = counts[in_trump, suit] * arr[R_ROYAL_POINTS]
             pts[in_trump, 4 + suit] = counts[in_trump, 4 + suit] * arr[R_TRUMP_SEQ_POINTS]
         t.decl_points[s] = pts.sum(0)
+        in_trump = np.arange(4)[None, :] == trump[:, None]       # royal / trump sequence
+
+        def by_category(x):
+            return np.column_stack([(x[:, 0:4] * in_trump).sum(1), (x[:, 0:4] * ~in_trump).sum(1),
+                                    (x[:, 4:8] * in_trump).sum(1), (x[:, 4:8] * ~in_trump).sum(1), x[:, 8:]])
+        t.cat_hands[s] = (by_category(counts) > 0).sum(0)
+        t.cat_count[s] = by_category(counts).sum(0)
+        t.cat_points[s] = by_category(pts).sum(0)
         dealt = rec[:, REC_DEALER] == s
         t.dealer_score[s] = score[dealt, s].sum()
         t.dealer_score_sq[s] = (score[dealt, s] ** 2).sum()
         t.dealer_hands[s] = dealt.sum()
-        t.score_hist[s] = np.bincount(np.minimum(score[:, s] // SCORE_BIN, SCORE_BINS - 1),
+        width = 100 if rubicon else 10
+        t.score_hist[s] = np.bincount(np.minimum(score[:, s] // width, SCORE_BINS - 1),
                                       minlength=SCORE_BINS)
         t.bezique_level[s] = np.bincount(bez[:, s], minlength=5)[:5]
         for k in range(3):
             first = np.clip(rec[:, b + RS_FIRST_B + k], 0, TRICK_BINS - 1)
             t.first_bezique[s, k] = np.bincount(first, minlength=TRICK_BINS)
+            held_k = np.clip(rec[:, b + RS_HELD_B + k], 0, TRICK_BINS - 1)
+            t.held_bezique[s, k] = np.bincount(held_k, minlength=TRICK_BINS)
         t.received[s] = [(recv[:, s] >= k).sum() for k in range(5)]
     t.trump_how = np.bincount(np.where(rec[:, REC_TRUMP] < 0, 3, rec[:, REC_TRUMP_HOW]),
                               minlength=4)[:4].astype(np.int64)
@@ -103,7 +116,7 @@ def reference_tallies(rec, rules) -> Tallies:
     t.trump_trick = np.bincount(np.clip(rec[fixed, REC_TRUMP_TRICK], 0, 64), minlength=65).astype(np.int64)
     if n_seats != 2:
         return t
-    x = (brisq[:, 0] - brisq[:, 1]) // 10
+    x = brisq[:, 0] // 10
     if rubicon:
         g = rubicon_results(score, brisq, rec[:, REC_LAST_WINNER])
         won = np.stack([g["winner"] == 0, g["winner"] == 1], axis=1)
@@ -117,6 +130,8 @@ def reference_tallies(rec, rules) -> Tallies:
         t.game_hist = np.bincount(np.minimum(g["points"] // GAME_BIN, GAME_BINS - 1),
                                   minlength=GAME_BINS).astype(np.int64)
         y = net[:, 0]
+        loser = np.where(g["winner"] == 0, score[:, 1], score[:, 0])
+        t.loser_hist = np.bincount(np.minimum(loser // 100, SCORE_BINS - 1), minlength=SCORE_BINS).astype(np.int64)
         by_totals = np.where(score[:, 0] != score[:, 1], (score[:, 1] > score[:, 0]).astype(int),
                              rec[:, REC_LAST_WINNER])
         t.winner_changed = np.int64((by_totals != g["winner"]).sum())
@@ -153,6 +168,92 @@ def test_played_hands_match_reference(played):
     assert got.decl_points.sum() > 0 and got.first_bezique[:, 0, 1:].sum() > 0
     if rules.brisques == "tiebreak":
         assert got.rubiconed.sum() > 0
+
+
+def test_held_but_unscored_reasons_are_exclusive_and_exhaustive(played):
+    """Every seat-hand that held a double scored one or did not, and then either a card of it
+    was played or the talon ran out: the reasons add up to held-but-unscored exactly."""
+    rules, rec = played
+    t = Tallies.from_records(rec, rules)
+    scored = t.bezique_level[:, 2:].sum(1)
+    assert np.array_equal(scored + t.unscored_played + t.unscored_talon, t.held_double())
+    assert t.unscored_played.sum() > 0 and t.unscored_talon.sum() > 0
+    df = study.double_bezique_table({"p": t}, {2: 0.5})
+    r = df.iloc[0]
+    assert r.held_not_scored_card_played + r.held_not_scored_talon_ran_out == pytest.approx(r.held_not_scored)
+    assert r.scored_double + r.held_not_scored == pytest.approx(r.held_double)
+
+
+def test_slope_per_brisque_won_is_twice_the_slope_on_the_difference(played):
+    """A brisque won by seat 0 is one lost by seat 1 (the total is fixed), so the margin per
+    brisque won is twice the margin per unit of the brisques difference."""
+    rules, rec = played
+    cols = [REC_SEAT + s * REC_SEAT_W for s in (0, 1)]
+    score = np.stack([rec[:, c + RS_SCORE] for c in cols], 1).astype(np.int64)
+    brisq = np.stack([rec[:, c + RS_BRISQ] for c in cols], 1).astype(np.int64)
+    assert len(np.unique(brisq.sum(1))) == 1 and brisq.sum(1)[0] == 8 * rules.packs
+    if rules.brisques == "tiebreak":
+        g = rubicon_results(score, brisq * 10, rec[:, REC_LAST_WINNER])
+        margin = np.where(g["winner"] == 0, g["points"], -g["points"])
+    else:
+        margin = score[:, 0] - score[:, 1]
+    on_difference = np.polyfit(brisq[:, 0] - brisq[:, 1], margin, 1)[0]
+    slope, lo, hi = study.regression(Tallies.from_records(rec, rules))
+    assert slope == pytest.approx(2 * on_difference, rel=1e-9) and lo < slope < hi
+    assert slope == pytest.approx(np.polyfit(brisq[:, 0], margin, 1)[0], rel=1e-9)
+
+
+def test_score_histogram_mean_within_one_bin_and_no_comb(played):
+    """The mean recomputed from the bins (midpoints; the open last bin at its lower edge) is
+    the true mean within one bin width; the last bin is labelled "≥ X"; and no bin below the
+    90th percentile is empty (10-point bins in Rubicon, whose scores are mostly multiples of
+    20 and 50, would leave every other one empty)."""
+    rules, rec = played
+    t = Tallies.from_records(rec, rules)
+    width = score_bin(rules)
+    df = study.score_distribution_table({"p": t}, width)
+    assert df.bin.iloc[-1] == f"≥ {df.score.iloc[-1]}" and df.bin.iloc[0] == f"0–{width - 1}"
+    mid = df.score + np.where(np.arange(len(df)) < len(df) - 1, width / 2, 0)
+    true_mean = t.score.sum() / (t.hands * t.n_seats)
+    assert abs((mid * df.hands).sum() / df.hands.sum() - true_mean) <= width
+    assert df.at_least.iloc[0] == 1 and (np.diff(df.at_least) <= 0).all()
+    p90 = np.quantile(np.concatenate([rec[:, REC_SEAT + s * REC_SEAT_W + RS_SCORE] for s in (0, 1)]), 0.9)
+    assert (df.hands[df.score + width <= p90] > 0).all()
+
+
+def test_double_rebuilt_and_scored_later_counts_as_scored():
+    rules = preset("rubicon")
+    rec = make_records([
+        # held at trick 3, a card played (miss 1), rebuilt and scored at trick 20
+        {"seats": [{RS_HELD_B: 4, RS_DBL_MISS: 1, RS_BEZ_MAX: 2, RS_FIRST_B: 20}, {}]},
+        # held, a card played, never scored
+        {"seats": [{RS_HELD_B: 4, RS_DBL_MISS: 1, RS_BEZ_MAX: 1}, {RS_HELD_B: 1, RS_DBL_MISS: 2}]},
+    ])
+    t = Tallies.from_records(rec, rules)
+    assert_same(t, reference_tallies(rec, rules))
+    assert t.held_double().tolist() == [2, 1] and t.held_bezique[0, 0, 4] == 2 and t.held_bezique[1, 0, 1] == 1
+    assert t.unscored_played.tolist() == [1, 0] and t.unscored_talon.tolist() == [0, 1]
+
+
+def test_category_counted_once_per_hand():
+    """Hands with a category declared at least once: two common marriages (and a double
+    bézique declared twice, R3.6) count one hand each; Rubicon's back-door sequence is plain."""
+    rules = preset("rubicon")
+    rec = make_records([
+        {REC_TRUMP: 1, "seats": [{"marriage_S": 1, "marriage_C": 2, "double_bezique": 2, "sequence_D": 1},
+                                 {"marriage_H": 1, "sequence_H": 1}]},
+        {REC_TRUMP: -1, "seats": [{"four_aces": 3}, {}]},
+    ])
+    t = Tallies.from_records(rec, rules)
+    assert_same(t, reference_tallies(rec, rules))
+    names = list(CATEGORY_NAMES)
+    want0 = {"common_marriage": (1, 3, 60), "plain_sequence": (1, 1, 150), "double_bezique": (1, 2, 1000),
+             "four_aces": (1, 3, 300)}
+    want1 = {"royal_marriage": (1, 1, 40), "trump_sequence": (1, 1, 250)}
+    for s, want in enumerate((want0, want1)):
+        got = {names[g]: (t.cat_hands[s, g], t.cat_count[s, g], t.cat_points[s, g])
+               for g in range(len(names)) if t.cat_hands[s, g]}
+        assert got == want
 
 
 def test_chunks_add_up(played):
@@ -205,7 +306,10 @@ def test_hand_built_ordinary():
     assert t.trump_how.tolist() == [1, 1, 0, 0] and t.trump_trick[5] == 1 and t.trump_trick[0] == 1
     assert t.trump_trick.sum() == 2
     assert t.score_hist[0, 50] == 1 and t.score_hist[0, 20] == 1
-    assert (t.reg_sx, t.reg_sy, t.reg_sxy, t.winner_changed) == (5, 200, 1000, 0)
+    # categories: seat 0 married in trumps (hand 1) and in a plain suit (hand 2)
+    assert t.cat_hands[0, :5].tolist() == [1, 1, 0, 0, 1] and t.cat_hands[1, :4].tolist() == [0, 1, 1, 0]
+    assert t.cat_points[0, :2].tolist() == [40, 20] and t.cat_points[1, 2] == 250
+    assert (t.reg_sx, t.reg_sy, t.reg_sxy, t.winner_changed) == (10, 200, 2000, 0)
 
 
 def test_hand_built_rubicon():
@@ -224,3 +328,5 @@ def test_hand_built_rubicon():
     assert t.game_net.tolist() == [3200 - 500 + 1100, 500 - 3200 - 1100]
     assert (t.winner_points, t.brisques_saved, t.brisques_broke_tie, t.winner_changed) == (4800, 1, 1, 1)
     assert t.game_hist[32] == 1 and t.game_hist[5] == 1 and t.game_hist[11] == 1
+    # the losers' totals: 700, 1100 (lost on brisques), 950
+    assert t.loser_hist[7] == 1 and t.loser_hist[11] == 1 and t.loser_hist[9] == 1 and t.loser_hist.sum() == 3

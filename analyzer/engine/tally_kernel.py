@@ -30,29 +30,50 @@ from .layout import (
     RS_SEVEN,
 )
 
-SCORE_BIN = 10
-SCORE_BINS = 400         # hand scores 0 .. 3990 in bins of 10 (the last bin takes the rest)
+SCORE_BIN = 10           # hand-score bin width, ordinary game
+RUBICON_SCORE_BIN = 100  # Rubicon: scores run to thousands, mostly 100s (four aces) plus 20s and 50s
+SCORE_BINS = 400         # hand-score bins; the last takes the rest (3990 and over, Rubicon 39900)
 GAME_BIN = 100
 GAME_BINS = 120          # Rubicon game scores 0 .. 11900 in bins of 100
 TRICK_BINS = 66          # trick numbers 0 (never) .. 64
 
+# Combination categories: marriages and sequences split by the final trump suit (royal = in
+# trumps, common = any other suit), béziques by level, fours by rank.
+CATEGORY_NAMES = ("royal_marriage", "common_marriage", "trump_sequence", "plain_sequence",
+                  "bezique", "double_bezique", "treble_bezique", "quadruple_bezique",
+                  "four_aces", "four_kings", "four_queens", "four_knaves")
+N_CATEGORIES = len(CATEGORY_NAMES)
+
+
+def _categories() -> np.ndarray:
+    """CATEGORY[1 + trump suit, combination id] -> category (row 0: no trump fixed)."""
+    cat = np.zeros((5, N_COMBOS), np.int64)
+    for row in range(5):
+        for c in range(N_COMBOS):
+            cat[row, c] = 2 * (c // 4) + (c % 4 != row - 1) if c < 8 else c - 4
+    return cat
+
+
+CATEGORY = _categories()
+
 
 @njit(cache=True, nogil=True)
-def tally_hands(rec, n_seats, combo_points, rubicon,
+def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
                 score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
                 double_bezique, declarations, decl_points, dealer_score, dealer_score_sq,
                 dealer_hands, score_hist, carte_blanche, bezique_level, trump_how, trump_trick,
-                first_bezique, held_double, missed_played, missed_talon, received,
+                first_bezique, held_bezique, unscored_played, unscored_talon, received,
                 reg_sx, reg_sy, reg_sxx, reg_sxy, reg_syy, winner_changed,
                 game_wins, game_net, game_net_sq, rubiconed, winner_points, winner_points_sq,
-                brisques_saved, brisques_broke_tie, game_hist):
+                brisques_saved, brisques_broke_tie, game_hist, loser_hist, cat_hands, cat_count, cat_points):
     """Add the hands of ``rec`` (rows of layout.REC_*) into the zeroed sums named as the
     fields of Tallies (scalars as 0-d arrays).
 
-    ``combo_points[1 + suit, c]`` are the points of combination ``c`` with ``suit`` as
-    trumps (row 0: no trump fixed). Brisques count 10 points each. With two seats the
-    brisque-value regression is summed too: on the hand margins, or with ``rubicon`` on
-    each hand scored as a Rubicon game (R3.9), whose sums are added as well.
+    Hand scores are binned ``score_bin`` points wide. ``combo_points[1 + suit, c]`` are the
+    points of combination ``c`` with ``suit`` as trumps (row 0: no trump fixed). Brisques
+    count 10 points each. With two seats the sums of the brisque-value regression are added
+    too: the final margin (seat 0 - seat 1; with ``rubicon`` each hand scored as a Rubicon
+    game, R3.9, whose sums are added as well) on the brisques won by seat 0.
     """
     n_rows = rec.shape[0]
     by_trump = np.zeros((n_seats, 5, N_COMBOS), np.int64)    # declarations by trump suit + 1
@@ -83,24 +104,41 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
             dealer_hands[s] += dealt
             last_trick[s] += rec[i, b + RS_LAST] > 0
             carte_blanche[s] += rec[i, b + RS_CARTE] > 0
-            held_double[s] += rec[i, b + RS_HELD_B] > 0
-            miss = rec[i, b + RS_DBL_MISS]
-            missed_played[s] += miss == 1
-            missed_talon[s] += miss == 2
             bez = rec[i, b + RS_BEZ_MAX]
+            held = rec[i, b + RS_HELD_B] > 0
+            # held a double but never scored one (one rebuilt and scored later counts as scored):
+            # holding ends only when a card of it is played, or else lasts to the end of the talon
+            unscored = held and bez < 2
+            played = rec[i, b + RS_DBL_MISS] == 1
+            unscored_played[s] += unscored and played
+            unscored_talon[s] += unscored and not played
             double_bezique[s] += bez >= 2
             if 0 <= bez < 5:
                 bezique_level[s, bez] += 1
             recv = min(rec[i, b + RS_RECV_QS], rec[i, b + RS_RECV_JD])
             if recv >= 0:
                 recv_hist[s, min(recv, 4)] += 1
-            score_hist[s, min(sc // SCORE_BIN, SCORE_BINS - 1)] += 1
+            score_hist[s, min(sc // score_bin, SCORE_BINS - 1)] += 1
             for k in range(3):
                 first = rec[i, b + RS_FIRST_B + k]
                 if first > 0:        # rare; bin 0 (never) is filled in at the end
                     first_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
+                first = rec[i, b + RS_HELD_B + k]
+                if first > 0:
+                    held_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
+            nd = b + RS_NDECL
             for c in range(N_COMBOS):
-                by_trump[s, trump + 1, c] += rec[i, b + RS_NDECL + c]
+                by_trump[s, trump + 1, c] += rec[i, nd + c]
+            # hands with each category declared at least once (CATEGORY_NAMES' order)
+            fixed = trump >= 0
+            royal = fixed * rec[i, nd + max(trump, 0)]
+            in_trumps = fixed * rec[i, nd + 4 + max(trump, 0)]
+            cat_hands[s, 0] += royal > 0
+            cat_hands[s, 1] += rec[i, nd] + rec[i, nd + 1] + rec[i, nd + 2] + rec[i, nd + 3] > royal
+            cat_hands[s, 2] += in_trumps > 0
+            cat_hands[s, 3] += rec[i, nd + 4] + rec[i, nd + 5] + rec[i, nd + 6] + rec[i, nd + 7] > in_trumps
+            for c in range(8, N_COMBOS):
+                cat_hands[s, c - 4] += rec[i, nd + c] > 0
         if n_best == 1:
             for s in range(n_seats):
                 wins[s] += rec[i, REC_SEAT + s * REC_SEAT_W + RS_SCORE] == best
@@ -119,7 +157,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
         s1 = np.int64(rec[i, REC_SEAT + REC_SEAT_W + RS_SCORE])
         b0 = np.int64(rec[i, REC_SEAT + RS_BRISQ])
         b1 = np.int64(rec[i, REC_SEAT + REC_SEAT_W + RS_BRISQ])
-        x = b0 - b1
+        x = b0                 # the brisques of a hand are fixed: b1 = total - b0
         if rubicon:
             last = np.int64(rec[i, REC_LAST_WINNER])
             w, p, rubiconed_loser, saved, broke_tie = rubicon_game(s0, s1, 10 * b0, 10 * b1, last)
@@ -135,11 +173,12 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
             brisques_saved[()] += saved
             brisques_broke_tie[()] += broke_tie
             game_hist[min(p // GAME_BIN, GAME_BINS - 1)] += 1
+            loser_hist[min((s1 if w == 0 else s0) // score_bin, SCORE_BINS - 1)] += 1
             by_totals = last if s0 == s1 else np.int64(s1 > s0)
             winner_changed[()] += by_totals != w
         else:
             y = s0 - s1
-            winner_changed[()] += np.sign(y) != np.sign(y - 10 * x)
+            winner_changed[()] += np.sign(y) != np.sign(y - 10 * (b0 - b1))
         reg_sx[()] += x
         reg_sy[()] += y
         reg_sxx[()] += x * x
@@ -150,7 +189,10 @@ def tally_hands(rec, n_seats, combo_points, rubicon,
             for c in range(N_COMBOS):
                 declarations[s, c] += by_trump[s, t, c]
                 decl_points[s, c] += by_trump[s, t, c] * combo_points[t, c]
+                cat_count[s, CATEGORY[t, c]] += by_trump[s, t, c]
+                cat_points[s, CATEGORY[t, c]] += by_trump[s, t, c] * combo_points[t, c]
         for k in range(5):
             received[s, k] = recv_hist[s, k:].sum()
         for k in range(3):
             first_bezique[s, k, 0] = n_rows - first_bezique[s, k].sum()
+            held_bezique[s, k, 0] = n_rows - held_bezique[s, k].sum()
