@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from analyzer.report import PAIRINGS, write_report
+from analyzer.report import hands_played, write_report
 from analyzer.rules import preset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +31,7 @@ def main() -> None:
         t0 = time.perf_counter()
         command = (f"python scripts/make_results.py --hands {args.hands} --seed {args.seed} "
                    f"--variants {variant}")
-        with tqdm(total=args.hands * len(PAIRINGS), unit="hand", unit_scale=True, desc=variant,
+        with tqdm(total=hands_played(args.hands), unit="hand", unit_scale=True, desc=variant,
                   file=sys.stderr) as bar:
             res = write_report(preset(variant), args.hands, args.seed, out, threads=args.threads,
                                progress=bar.update, command=command)

@@ -123,22 +123,10 @@ def table_slot_to_play(rules, T, P, s, card):
 
 
 @njit(cache=True, _nrt=False)
-def table_counts(rules, T, P, s, card, cls, lvl):
-    """(eligible copies of ``card`` on the table, eligible ones never yet scored)."""
-    elig = 0
-    fresh = 0
-    for k in range(P[s, P_NTABLE]):
-        if T[s, k, T_CARD] == card and slot_eligible(rules, T, s, k, cls, lvl):
-            elig += 1
-            if T[s, k, T_SCORED] == 0:
-                fresh += 1
-    return elig, fresh
-
-
-@njit(cache=True, _nrt=False)
 def req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl):
-    """:func:`table_counts` for every required type ``req_t[:nreq]`` (all different) in one
-    pass over the table: (eligible, never scored), each packed as 8 bits per requirement."""
+    """For every required type ``req_t[:nreq]`` (all different), in one pass over the table:
+    (table copies eligible for a class-``cls`` combination of level ``lvl``, the never-scored
+    ones among them), each packed as 8 bits per requirement."""
     elig = 0
     fresh = 0
     for k in range(P[s, P_NTABLE]):
@@ -156,8 +144,8 @@ def req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl):
 
 @njit(cache=True, _nrt=False, inline="always")
 def four_table_counts(rules, T, P, s, rank):
-    """:func:`table_counts` for the four suits of ``rank`` in one pass over the table:
-    (eligible, never scored), each packed as 8 bits per suit (suit 0 lowest)."""
+    """For the four suits of ``rank``, in one pass over the table: (table copies eligible for a
+    four, the never-scored ones among them), each packed as 8 bits per suit (suit 0 lowest)."""
     elig = 0
     fresh = 0
     for k in range(P[s, P_NTABLE]):

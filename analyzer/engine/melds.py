@@ -102,7 +102,7 @@ def combo_screen_mask(P, s, cand):
                 m |= 1 << (7 + lvl)
     for i in range(4):
         if (cand >> (12 + i)) & 1:
-            rank = 0 if i == 0 else i + 1          # FOUR_RANKS[i]
+            rank = four_rank(12 + i)
             if (_held(P, s, rank) + _held(P, s, 8 + rank) + _held(P, s, 16 + rank)
                     + _held(P, s, 24 + rank)) >= 4:
                 m |= 1 << (12 + i)
