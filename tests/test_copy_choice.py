@@ -61,7 +61,7 @@ class Engine:
         self.ev = np.zeros((1, L.E_W), np.int32)
         self.req_t = np.zeros(8, np.int64)
         self.req_n = np.zeros(8, np.int64)
-        self.work = np.zeros(40, np.int64)
+        self.work = np.zeros(56, np.int64)
         self.four = np.full(4, -1, np.int64)
 
     def receive(self, t):

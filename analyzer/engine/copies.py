@@ -188,7 +188,7 @@ def _req_index(req_t, nreq, card):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _requirements(P, s, c, four_cards, req_t, req_n):
     """Fill the types and counts ``c`` needs; a four with free suits gets its four suits with
     count 0 (4 cards in all). Returns (number of types, whether the suits are free)."""
@@ -226,37 +226,62 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
     chosen = work[0:8]
     from_hand = work[8:16]
     left = work[16:24]            # copies still wanted, per type (free four: left[0] in all)
-    keys = work[24:40]            # per table slot: its spend_key, -1 never scored, -2 no use
+    keys = work[24:40]            # per table slot: spend_key, -1 never scored, -2 of no use
+    kind = work[40:56]            # per table slot: the index of its type in req_t
     for i in range(nreq):
         left[i] = req_n[i]
-        from_hand[i] = 0
+        from_hand[i] = 0          # first: eligible scored copies per type (free four: in all)
     if free:
         left[0] = 4
+    rank = req_t[0] & 7
     ntable = P[s, P_NTABLE]
     for k in range(ntable):
         keys[k] = -2
-        if _req_index(req_t, nreq, T[s, k, T_CARD]) >= 0 and slot_eligible(rules, T, s, k, cls, lvl):
-            keys[k] = spend_key(rules, T, s, k, cls) if T[s, k, T_SCORED] else -1
+        card = T[s, k, T_CARD]
+        if free:
+            i = card >> 3 if card & 7 == rank else -1
+        else:
+            i = _req_index(req_t, nreq, card)
+        kind[k] = i
+        if i >= 0 and slot_eligible(rules, T, s, k, cls, lvl):
+            if T[s, k, T_SCORED]:
+                keys[k] = 0
+                from_hand[0 if free else i] += 1
+            else:
+                keys[k] = -1
+    choice = False                # more scored copies of a type than wanted: order them
+    for i in range(1 if free else nreq):
+        choice |= from_hand[i] > left[i]
     n_chosen = 0
-    # copies already scored, the one that loses least first
-    while True:
-        best = -1
-        best_key = -1
+    if choice:                    # copies already scored, the one that loses least first
         for k in range(ntable):
-            if keys[k] > best_key and left[0 if free else _req_index(req_t, nreq, T[s, k, T_CARD])] > 0:
-                best = k
-                best_key = keys[k]
-        if best < 0:
-            break
-        chosen[n_chosen] = best
-        n_chosen += 1
-        keys[best] = -2
-        left[0 if free else _req_index(req_t, nreq, T[s, best, T_CARD])] -= 1
+            if keys[k] == 0:
+                keys[k] = spend_key(rules, T, s, k, cls)
+        while True:
+            best = -1
+            best_key = -1
+            for k in range(ntable):
+                if keys[k] > best_key and left[0 if free else kind[k]] > 0:
+                    best = k
+                    best_key = keys[k]
+            if best < 0:
+                break
+            chosen[n_chosen] = best
+            n_chosen += 1
+            keys[best] = -2
+            left[0 if free else kind[best]] -= 1
+    else:                         # every scored copy is taken
+        for k in range(ntable):
+            if keys[k] == 0:
+                chosen[n_chosen] = k
+                n_chosen += 1
+                keys[k] = -2
+                left[0 if free else kind[k]] -= 1
     # then never-scored table copies (all alike), then the hand
     any_new = False
     for k in range(ntable):
         if keys[k] == -1:
-            i = 0 if free else _req_index(req_t, nreq, T[s, k, T_CARD])
+            i = 0 if free else kind[k]
             if left[i] > 0:
                 chosen[n_chosen] = k
                 n_chosen += 1
@@ -264,6 +289,8 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
                 left[i] -= 1
                 any_new = True
     total_hand = 0
+    for i in range(nreq):
+        from_hand[i] = 0
     for i in range(nreq):
         want = left[0] if free else left[i]
         take = min(want, P[s, P_HAND + req_t[i]])

@@ -151,7 +151,7 @@ from .state import (
 from .tricks import beats, legal_play_bits, list_bits, play_failure
 
 
-WORK_SIZE = 72
+WORK_SIZE = 88
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -377,27 +377,29 @@ def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, param
         elif a == A_CLAIM_CARDS:
             claim_cards(rules, G, P, T, obs, ev, n, s, script[G[G_SCRIPT_POS] - 1, S_CARDS:])
         elif a >= A_CLAIM:
-            claim(rules, G, P, T, obs, ev, n, s, a - A_CLAIM, req_t, req_n, four, work[28:68])
+            claim(rules, G, P, T, obs, ev, n, s, a - A_CLAIM, req_t, req_n, four, work[28:84])
         else:
             four[:] = -1
             if G[G_NSCRIPT] >= 0:
                 for j in range(4):
                     four[j] = script[G[G_SCRIPT_POS] - 1, S_CARDS + j]
-            declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[28:68])
+            declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[28:84])
             declared += 1
 
 
 @njit(cache=True, _nrt=False)
 def _track_double(G, P, s, card):
     """Section 5 statistics: when seat ``s`` first holds a double (treble, quadruple) bézique
-    (2 (3, 4) Q♠ and as many J♦ in hand or on the table), and why a double held is never scored. ``card`` was just received
-    (counted as Q♠/J♦ received) or is -1."""
+    (2 (3, 4) Q♠ and as many J♦ in hand or on the table). ``card`` was just received (counted
+    as Q♠/J♦ received) or is -1 (the dealt hand)."""
     if card >= 0:
         P[s, P_MELD_CAND] |= COMBO_MASK[card]
     if card == 3:
         P[s, P_RECV_QS] += 1
     elif card == 20:
         P[s, P_RECV_JD] += 1
+    elif card >= 0:
+        return                       # what is held changes only with a Q♠ or J♦
     pairs = min(P[s, P_HAND + 3] + P[s, P_TABLE + 3], P[s, P_HAND + 20] + P[s, P_TABLE + 20])
     for k in range(min(pairs, 4) - 1):
         if P[s, P_HELD_B + k] == 0:
@@ -527,7 +529,7 @@ def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rng
     ST_DONE, ST_INCOMPLETE (the script ran out), ST_ILLEGAL_SCRIPT or
     ST_ILLEGAL_POLICY (details in G's G_ERR_* slots). ``work``: int64 scratch of WORK_SIZE:
     the required cards of a combination [0:16], the trick [16:20], a four's cards [20:24],
-    the cards drawn [24:28], and the choice of copies [28:68] (copies.select_copies).
+    the cards drawn [24:28], and the choice of copies [28:84] (copies.select_copies).
     """
     n = G[G_NSEATS]
     req_t = work[0:8]
