@@ -1,6 +1,7 @@
 """Building deals for rule tests: name the cards that matter, the rest is filled in."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from analyzer.cards import parse_card
@@ -37,6 +38,23 @@ def make_spec(hand0: str, hand1: str, turn_up: str | None = "9C", talon: str = "
 def run(spec: HandSpec):
     """Replay the spec's moves; return the HandOutcome."""
     return play_spec(spec)
+
+
+DONE, INCOMPLETE, ILLEGAL = 0, 1, 2     # hand status of a replay
+
+
+def error_rule(o) -> str:
+    """The rule id an illegal move's message ends with (``R2.20``, ``R3.6``, ``Table B`` …)."""
+    m = re.search(r"\((R\d+\.\d+|Table [AB])\)\s*$", o.error or "")
+    return m.group(1) if m else ""
+
+
+def illegal(o, *rules):
+    """Assert the replay stopped at an illegal move naming one of ``rules``."""
+    assert o.status == ILLEGAL, f"expected an illegal move, got status {o.status} ({o.error})"
+    if rules:
+        assert error_rule(o) in rules, o.error
+    return o
 
 
 def events(outcome, kind: str) -> list[dict]:

@@ -1,10 +1,9 @@
 """Building and checking Rubicon deals for the rule tests (no turn-up, four packs, R3.1)."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 
-from helpers import events, run
+from helpers import DONE, INCOMPLETE, ILLEGAL, error_rule, events, illegal, run  # noqa: F401
 from helpers import make_spec as _make_spec
 
 from analyzer.cards import card_str
@@ -12,7 +11,6 @@ from analyzer.rules import preset
 
 RUB = preset("rubicon")
 SAME = preset("rubicon", redeclare="same_or_higher")
-DONE, INCOMPLETE, ILLEGAL = 0, 1, 2
 LOW1 = "7D 7D 7C 7C 8D 8D 8C 8C 9C"       # a seat 1 that never wins a trick led in S or H
 
 
@@ -38,20 +36,6 @@ def make_spec(hand0, hand1, talon="", moves=(), dealer=1, rules=None, tail=""):
 def play(hand0, hand1, moves, talon="", **kw):
     """Replay ``moves`` on the deal; the HandOutcome."""
     return run(make_spec(hand0, hand1, talon, moves=moves, **kw))
-
-
-def error_rule(o) -> str:
-    """The rule id an illegal move's message ends with (``R3.6``, ``Table B`` …)."""
-    m = re.search(r"\((R\d+\.\d+|Table [AB])\)\s*$", o.error or "")
-    return m.group(1) if m else ""
-
-
-def illegal(o, *rules):
-    """Assert the replay stopped at an illegal move naming one of ``rules``."""
-    assert o.status == ILLEGAL, f"expected an illegal move, got status {o.status} ({o.error})"
-    if rules:
-        assert error_rule(o) in rules, o.error
-    return o
 
 
 def ok(o):

@@ -9,7 +9,6 @@ move list, and checks that the engine saw the same draws and trick winners.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import events, run  # noqa: E402
+from helpers import DONE, INCOMPLETE, events, illegal, run  # noqa: E402
 from helpers import make_spec as _make_spec  # noqa: E402
 
 from analyzer.cards import card_str, parse_card  # noqa: E402
@@ -39,7 +38,6 @@ from analyzer.rules import RuleError, preset  # noqa: E402
 REPLAYS = Path(__file__).parent / "replays"
 RANKS = "ATKQJ987"
 SUITS = "SHDC"
-DONE, INCOMPLETE, ILLEGAL = 0, 1, 2
 
 # Table A, by combination name (a marriage or sequence in trumps is "royal").
 TABLE_A = {"bezique": 40, "double_bezique": 500, "treble_bezique": 1500,
@@ -245,18 +243,6 @@ def after_stage(o, kind):
     """Events of ``kind`` after the second_stage event."""
     i = next(i for i, e in enumerate(o.events) if e["event"] == "second_stage")
     return [e for e in o.events[i:] if e["event"] == kind]
-
-
-def error_rule(o) -> str:
-    m = re.search(r"\((R\d+\.\d+|Table A)\)\s*$", o.error or "")
-    return m.group(1) if m else ""
-
-
-def illegal(o, *rules):
-    assert o.status == ILLEGAL, f"expected an illegal move, got status {o.status}"
-    if rules:
-        assert error_rule(o) in rules, o.error
-    return o
 
 
 # Hands used by many tests: seat 1 only holds low plain cards (no A, 10 or trump).

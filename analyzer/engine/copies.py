@@ -181,7 +181,8 @@ def use_slot(T, s, k, cls, lvl, inst):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _req_index(req_t, nreq, card):
+def req_index(req_t, nreq, card):
+    """The index of ``card`` among the required types ``req_t[:nreq]`` (-1: not one of them)."""
     for i in range(nreq):
         if req_t[i] == card:
             return i
@@ -197,7 +198,7 @@ def _requirements(P, s, c, four_cards, req_t, req_n):
     if four_cards[0] >= 0:
         nreq = 0
         for i in range(4):
-            j = _req_index(req_t, nreq, four_cards[i])
+            j = req_index(req_t, nreq, four_cards[i])
             if j >= 0:
                 req_n[j] += 1
             else:
@@ -241,7 +242,7 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
         if free:
             i = card >> 3 if card & 7 == rank else -1
         else:
-            i = _req_index(req_t, nreq, card)
+            i = req_index(req_t, nreq, card)
         kind[k] = i
         if i >= 0 and slot_eligible(rules, T, s, k, cls, lvl):
             if T[s, k, T_SCORED]:

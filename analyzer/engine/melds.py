@@ -22,6 +22,7 @@ from .copies import (
     REDECLARE_REPLACE,
     four_table_counts,
     new_instance,
+    req_index,
     req_table_counts,
     select_copies,
     slot_eligible,
@@ -186,14 +187,6 @@ def named_four(four_cards, req_t, req_n):
     return nreq
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _index(req_t, nreq, card):
-    for i in range(nreq):
-        if req_t[i] == card:
-            return i
-    return -1
-
-
 @njit(cache=True, _nrt=False)
 def _type_counts(rules, P, T, s, card, cls, lvl):
     """For one card type: (held, in hand, table copies of a low enough level (R2.14, R3.6
@@ -267,7 +260,7 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
             for k in range(P[s, P_NTABLE]):
                 card = T[s, k, T_CARD]
                 if T[s, k, T_B] > 0 and (card % 8 == four_rank(c) if free
-                                         else _index(req_t, nreq, card) >= 0):
+                                         else req_index(req_t, nreq, card) >= 0):
                     return 217, X_AMERICAN
         return (215, X_REUSE_FOUR) if c >= 12 else (214, X_REUSE_CLASS)
     if inferior:
