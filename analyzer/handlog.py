@@ -175,7 +175,11 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
                 if len(rest) > 1:
                     raise ReplayError(f"move {index}: a claim names either its cards or one "
                                       f"combination, got {text!r}")
-                row[2] = combo_id(rest[0])
+                try:
+                    row[2] = combo_id(rest[0])
+                except CardError:
+                    raise ReplayError(f"move {index}: {rest[0]!r} is neither a card nor a combination "
+                                      f"(e.g. \"{seat} claims KS QS\" or \"{seat} claims four_kings\")") from None
             elif len(laid) > S_MAX_CARDS:
                 raise ReplayError(f"move {index}: a claim lays at most {S_MAX_CARDS} cards")
             else:

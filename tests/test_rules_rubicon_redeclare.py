@@ -16,7 +16,7 @@ import pytest
 from helpers import events
 from rubicon_helpers import DONE, LOW1, RUB, SAME, claims, declared, illegal, make_spec, ok, play
 
-from analyzer.handlog import dealt_spec, parse_replay, play_spec, replay_json
+from analyzer.handlog import ReplayError, dealt_spec, parse_replay, play_spec, replay_json
 
 
 def table_cards(o, seat=0):
@@ -432,3 +432,16 @@ def test_R3_7_replay_of_a_simulated_hand_reproduces_it(rules):
         assert o2.status == DONE, o2.error
         laid = lambda o: [(seat, cards) for seat, _, cards in claims(o)]   # noqa: E731
         assert o2.scores == o.scores and declared(o2) == declared(o) and laid(o2) == laid(o)
+
+
+@pytest.mark.parametrize("move,why", [
+    ("0 claims KS four_kings", "either its cards or one combination"),
+    ("0 claims XX", "neither a card nor a combination"),
+    ("0 claims " + " ".join(["KS"] * 13), "at most 12 cards"),
+    ("0 claims", "name the cards laid or the combination"),
+])
+def test_R3_7_malformed_claim_moves_are_one_clear_error(move, why):
+    obj = replay_json(play(H_CLAIM, LOW1, CLAIM_WINDOW))
+    obj["moves"].append(move)
+    with pytest.raises(ReplayError, match=why):
+        parse_replay(obj)
