@@ -271,7 +271,7 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
                       sprt=sprt_bounds, progress=bar.update)
         except SimulationError as e:
             raise click.ClickException(str(e)) from None
-    unit = "net game points per game" if rules.brisques == "tiebreak" else "points per hand"
+    unit = "net game points per game" if rules.is_rubicon else "points per hand"
     click.echo(f"{rules.name} bézique, seed {seed}: mean difference A - B in {unit}")
     for _, r in res["pairs"].iterrows():
         line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
@@ -319,7 +319,7 @@ def ablate(variant, rule_items, hands, seed, threads, out):
     with tqdm(total=hands * 8, unit="deal", unit_scale=True, desc="ablate", file=sys.stderr,
               disable=None) as bar:
         df = ablation(rules, hands, seed, threads=threads or os.cpu_count() or 1, progress=bar.update)
-    unit = "net game points per game" if rules.brisques == "tiebreak" else "points per hand"
+    unit = "net game points per game" if rules.is_rubicon else "points per hand"
     click.echo(f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {unit}")
     for _, r in df.iterrows():
         click.echo(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]"

@@ -89,7 +89,7 @@ def _points(rules: RuleSet, rec: np.ndarray):
     """Per play: (points of seat 0, points of seat 1, winner or -1 for a draw)."""
     cols = [REC_SEAT + s * REC_SEAT_W for s in (0, 1)]
     score = np.stack([rec[:, c + RS_SCORE] for c in cols], axis=1).astype(np.int64)
-    if rules.brisques == "tiebreak":       # Rubicon: one deal is one game (R3.9)
+    if rules.is_rubicon:       # Rubicon: one deal is one game (R3.9)
         brisq = np.stack([rec[:, c + RS_BRISQ] for c in cols], axis=1).astype(np.int64) * 10
         g = rubicon_results(score, brisq, rec[:, REC_LAST_WINNER])
         net = np.where(g["winner"] == 0, g["points"], -g["points"])

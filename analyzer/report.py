@@ -74,7 +74,7 @@ def run_study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
 
 def build_tables(st: Study) -> dict:
     """Every table of the report, by file name."""
-    rubicon = st.rules.brisques == "tiebreak"
+    rubicon = st.rules.is_rubicon
     exact_receive = {k: p_receives_bezique(st.rules, k) for _, k in bezique_levels(st.rules)[1:]}
     tables = {
         "odds": _odds_with_play(st),
@@ -130,7 +130,7 @@ def build_charts(st: Study, tables: dict, out_dir) -> dict:
     """Every chart (PNG and SVG), by name -> list of paths."""
     name = f"{st.rules.name} bézique"
     sample = f"{st.hands:,} hands per pairing, seed {st.seed}"
-    rubicon = st.rules.brisques == "tiebreak"
+    rubicon = st.rules.is_rubicon
     out = {
         "odds": charts.odds_chart(tables["odds"], f"{name}: deal-time odds, exact and simulated "
                                   f"({st.hands:,} deals, seed {st.seed})", out_dir),
@@ -178,7 +178,7 @@ def _ci(r, key, scale=1.0, digits=4) -> str:
 
 def write_markdown(st: Study, tables: dict, chart_paths: dict, out_dir, command: str) -> Path:
     """report.md: sample sizes, seeds, the reproducing command, the charts and key numbers."""
-    rubicon = st.rules.brisques == "tiebreak"
+    rubicon = st.rules.is_rubicon
     lines = [f"# {st.rules.name.capitalize()} bézique: the study", "",
              f"Reproduce: `{command}`", "",
              f"- rules: {st.rules.name} ({', '.join(f'{k}={v}' for k, v in st.rules.describe().items() if k != 'name')})",

@@ -57,6 +57,12 @@ class RuleSet:
     target: int = 1000          # R2.24
 
     @property
+    def is_rubicon(self) -> bool:
+        """Whether a hand is one Rubicon game (R3.8-R3.9: brisques only break ties and save
+        rubicons) rather than a hand of the ordinary game."""
+        return self.brisques == "tiebreak"
+
+    @property
     def n_cards(self) -> int:
         """Total cards in play: 32 per pack."""
         return 32 * self.packs

@@ -140,7 +140,7 @@ def tables(result) -> dict:
     """All tables of a run, by name."""
     out = {"summary": summary_table(result), "declarations": declarations_table(result),
            "score_histogram": score_histogram(result)}
-    if result.rules.brisques == "tiebreak":
+    if result.rules.is_rubicon:
         out["rubicon"] = rubicon_table(result)
         out["trumps"] = trumps_table(result)
     return out

@@ -66,7 +66,7 @@ def score_bin(rules) -> int:
     """Width in points of the hand-score bins of ``rules``: 10 in the ordinary game, 100 in
     Rubicon, whose scores are built of 100s (four aces), 20s and 50s: narrower bins alternate
     full and empty (10 points) or full and half-full (50 points)."""
-    return RUBICON_SCORE_BIN if rules.brisques == "tiebreak" else SCORE_BIN
+    return RUBICON_SCORE_BIN if rules.is_rubicon else SCORE_BIN
 
 
 @functools.cache
@@ -111,7 +111,7 @@ class Tallies:
         hands are scored as games (R3.9)."""
         t = cls(rules.players)
         t.hands = len(rec)
-        tally_hands(rec, rules.players, _combo_points(rules), rules.brisques == "tiebreak", score_bin(rules),
+        tally_hands(rec, rules.players, _combo_points(rules), rules.is_rubicon, score_bin(rules),
                     **{name: getattr(t, name) for name in FIELDS if name not in CHAINED})
         for name, shape in FIELDS.items():
             if shape == ():
