@@ -48,12 +48,9 @@ from .engine.layout import (
     G_ERR_RULE,
     G_ERR_SEAT,
     G_NEV,
-    G_SIZE,
     G_TRUMP,
-    MAX_EVENTS,
     MAX_SEATS,
     P_SCORE,
-    P_W,
     S_CARTE,
     S_CARDS,
     S_CLAIM,
@@ -412,13 +409,11 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
             p = np.asarray(specs[s % len(specs)].params, float)
             params[s, :len(p)] = p
         script, nscript = np.zeros((1, S_W), np.int32), -1
-    ev = np.zeros((MAX_EVENTS, 6), np.int32)
-    G = np.zeros(G_SIZE, np.int64)
-    P = np.zeros((MAX_SEATS, P_W), np.int32)
-    status = run_single(rules_arr, spec.deck(), spec.dealer, funcs[0], funcs[1], funcs[2],
-                        funcs[3], params, np.uint64(seed), hand, np.ascontiguousarray(script),
-                        nscript, ev, G, P)
-    events = _events(ev, int(G[G_NEV]))
+    st = run_single(rules_arr, spec.deck(), spec.dealer, tuple(funcs), params, np.uint64(seed),
+                    hand, np.ascontiguousarray(script), nscript)
+    G, P = st.G, st.P
+    status = int(G[L.G_STATUS])
+    events = _events(st.ev, int(G[G_NEV]))
     scores = [int(P[s, P_SCORE]) for s in range(spec.rules.players)]
     tables = [[card_str(t) for t in range(32) for _ in range(int(P[s, L.P_TABLE + t]))]
               for s in range(spec.rules.players)]

@@ -69,8 +69,7 @@ def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndar
     funcs, params = _policy_arrays(specs)
     rec = np.zeros((count, REC_W), np.int32)
     err = np.zeros(4, np.int64)
-    status = run_batch(rules_arr, np.uint64(seed), start, count, funcs[0], funcs[1], funcs[2],
-                       funcs[3], params, rec, err)
+    status = run_batch(rules_arr, np.uint64(seed), start, count, tuple(funcs), params, rec, err)
     if status == ST_ILLEGAL_POLICY:
         hand, seat, action, decision = (int(x) for x in err)
         raise SimulationError(

@@ -9,7 +9,12 @@ dropped whenever any of their sources (or the rule packing) changes, wherever
 numba keeps it (``NUMBA_CACHE_DIR``, ``__pycache__`` or the user-wide cache).
 """
 import hashlib
+import warnings
 from pathlib import Path
+
+# Policies are first-class numba functions by design (DESIGN.md); numba still calls the
+# feature experimental and would say so at every run.
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
 def numba_cache_dir(source: Path) -> Path | None:

@@ -8,26 +8,20 @@ import numpy as np
 from numba import njit, types
 
 from ..rules import R_PACKS, R_PLAYERS
-from .hand import WORK_SIZE, play_hand, reset_hand
+from .hand import deal_into
 from .layout import (
     G_ERR_ACTION,
     G_ERR_DECISION,
     G_ERR_SEAT,
     G_EXCHANGES,
     G_LAST_WINNER,
-    G_NSCRIPT,
-    G_SIZE,
-    G_STATUS,
     G_TRICK,
     G_TRUMP,
     G_TRUMP_HOW,
     G_TRUMP_TRICK,
-    MAX_LEGAL,
     MAX_SEATS,
-    MAX_TABLE,
     MAX_TALON,
     N_COMBOS,
-    OBS_SIZE,
     P_BEZ_MAX,
     P_BRISQ,
     P_CARTE_PTS,
@@ -45,7 +39,6 @@ from .layout import (
     P_SEVEN,
     P_TABLE,
     P_TRICKS,
-    P_W,
     P_WON,
     POLICY_TYPE,
     REC_CARDS_LEFT,
@@ -75,19 +68,19 @@ from .layout import (
     RS_SCORE,
     RS_SEVEN,
     RS_TRICKS,
-    S_W,
-    T_W,
 )
+from .play import play_out
+from .replay import replay
 from .rng import STREAM_DEAL, shuffled_deck, stream_state
+from .state import STATE_TYPE, new_state
 
 FT = POLICY_TYPE
-BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64,
-                        FT, FT, FT, FT, types.float64[:, ::1], types.int32[:, ::1],
-                        types.int64[::1])
-SINGLE_SIG = types.int64(types.int64[::1], types.int32[::1], types.int64, FT, FT, FT, FT,
-                         types.float64[:, ::1], types.uint64, types.int64,
-                         types.int32[:, ::1], types.int64, types.int32[:, ::1],
-                         types.int64[::1], types.int32[:, ::1])
+POLICIES = types.UniTuple(FT, MAX_SEATS)
+BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, POLICIES,
+                        types.float64[:, ::1], types.int32[:, ::1], types.int64[::1])
+SINGLE_SIG = STATE_TYPE(types.int64[::1], types.int32[::1], types.int64, POLICIES,
+                        types.float64[:, ::1], types.uint64, types.int64, types.int32[:, ::1],
+                        types.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -98,13 +91,16 @@ def deal_deck(packs, seed, hand, deck, state):
 
 
 @njit(cache=True, _nrt=False)
-def _seed_policies(rngs, seed, hand):
+def seed_policies(rngs, seed, hand):
+    """Each seat's policy stream for hand ``hand`` of a run seeded ``seed``."""
     for s in range(MAX_SEATS):
         rngs[s, 0] = stream_state(seed, hand, 1 + s)
 
 
 @njit(cache=True, _nrt=False)
-def _write_record(rules, G, P, dealer, status, rec):
+def write_record(rules, st, dealer, status, rec):
+    """The per-hand record (layout REC_*) of the finished hand ``st``."""
+    G, P = st.G, st.P
     n = rules[R_PLAYERS]
     rec[:] = 0
     rec[REC_DEALER] = dealer
@@ -144,56 +140,40 @@ def _write_record(rules, G, P, dealer, status, rec):
 
 
 @njit(BATCH_SIG, cache=True, nogil=True)
-def run_batch(rules, seed, start, count, p0, p1, p2, p3, params, records, err):
-    """Play hands ``start .. start+count-1``, one record row each; return a status.
-
-    On an illegal policy action, ``err`` gets (hand, seat, action, decision)
-    and the status is returned at once.
-    """
+def run_batch(rules, seed, start, count, policies, params, records, err):
+    """Play hands ``start .. start+count-1`` with ``policies`` (one per seat), one record
+    row each; return a status. On an illegal policy action, ``err`` gets (hand, seat,
+    action, decision) and the status is returned at once."""
     n = rules[R_PLAYERS]
-    G = np.zeros(G_SIZE, np.int64)
-    P = np.zeros((MAX_SEATS, P_W), np.int32)
-    T = np.zeros((MAX_SEATS, MAX_TABLE, T_W), np.int32)
-    obs = np.zeros((MAX_SEATS, OBS_SIZE), np.int32)
-    talon = np.zeros(MAX_TALON, np.int32)
-    legal = np.zeros(MAX_LEGAL, np.int32)
-    ev = np.zeros((1, 6), np.int32)
+    st = new_state(False)
     deck = np.zeros(MAX_TALON, np.int32)
-    rngs = np.zeros((MAX_SEATS, 1), np.uint64)
-    script = np.zeros((1, S_W), np.int32)
-    work = np.zeros(WORK_SIZE, np.int64)
     dstate = np.zeros(1, np.uint64)
     for i in range(count):
         hand = start + i
         deal_deck(rules[R_PACKS], seed, hand, deck, dstate)
         dealer = hand % n
-        reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev)
-        _seed_policies(rngs, seed, hand)
-        status = play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params,
-                           rngs, script, work)
+        deal_into(rules, st, deck, dealer)
+        seed_policies(st.rngs, seed, hand)
+        status = play_out(rules, st, policies, params)
         if status != 0:
             err[0] = hand
-            err[1] = G[G_ERR_SEAT]
-            err[2] = G[G_ERR_ACTION]
-            err[3] = G[G_ERR_DECISION]
+            err[1] = st.G[G_ERR_SEAT]
+            err[2] = st.G[G_ERR_ACTION]
+            err[3] = st.G[G_ERR_DECISION]
             return status
-        _write_record(rules, G, P, dealer, status, records[i])
+        write_record(rules, st, dealer, status, records[i])
     return 0
 
 
 @njit(SINGLE_SIG, cache=True)
-def run_single(rules, deck, dealer, p0, p1, p2, p3, params, seed, hand, script, nscript,
-               ev, G, P):
-    """Play one hand from ``deck`` with an event log; a script (nscript >= 0) replaces
-    the policies. ``G`` and ``P`` (MAX_SEATS x P_W) receive the final state."""
-    T = np.zeros((MAX_SEATS, MAX_TABLE, T_W), np.int32)
-    obs = np.zeros((MAX_SEATS, OBS_SIZE), np.int32)
-    talon = np.zeros(MAX_TALON, np.int32)
-    legal = np.zeros(MAX_LEGAL, np.int32)
-    rngs = np.zeros((MAX_SEATS, 1), np.uint64)
-    reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev)
-    G[G_NSCRIPT] = nscript
-    _seed_policies(rngs, seed, hand)
-    work = np.zeros(WORK_SIZE, np.int64)
-    play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rngs, script, work)
-    return G[G_STATUS]
+def run_single(rules, deck, dealer, policies, params, seed, hand, script, nscript):
+    """Play one hand from ``deck`` with an event log, with ``policies`` or, when ``nscript``
+    >= 0, the moves ``script[:nscript]``; return its final state (G_STATUS: how it ended)."""
+    st = new_state(True)
+    deal_into(rules, st, deck, dealer)
+    seed_policies(st.rngs, seed, hand)
+    if nscript >= 0:
+        replay(rules, st, script, nscript)
+    else:
+        play_out(rules, st, policies, params)
+    return st

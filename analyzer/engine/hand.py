@@ -1,15 +1,18 @@
-"""One hand from the deal to the brisques: the trick loop (R2.1-R2.23, R3.1-R3.4).
+"""One hand as a state machine (R2.1-R2.23, R3.1-R3.5).
 
-Every decision goes through :func:`_decide`: either a policy (a first-class
-numba function of :data:`layout.POLICY_SIG`) or, for replays, the next move of
-a script, which is checked and, if illegal, reported with the rule it breaks.
+:func:`deal_into` deals a hand into a HandState and stops at the first decision;
+:func:`to_act`, :func:`decision` and :func:`legal_actions` say whose decision comes next,
+of what kind and what may be done; :func:`apply` does one action and carries the hand on
+(tricks resolved, draws, the second stage, the score) to the next decision. Between two
+decisions everything the hand knows lives in the HandState, so a hand can be stopped,
+copied (state.copy_into) and resumed. The drivers: play.play_out (policies) and
+replay.replay (a script of moves).
 """
 from numba import njit
 
 from ..rules import (
     R_BRISQUES_SCORED,
     R_CARTE_BLANCHE,
-    R_CARTE_POINTS,
     R_CLAIMS,
     R_DECLARE_ALL,
     R_HAND,
@@ -19,15 +22,15 @@ from ..rules import (
     R_PLAYERS,
     R_REDECLARE,
     R_SEVEN,
-    R_TRUMP_MODE,
     R_TURNUP,
-    TRUMP_RUBICON,
 )
 from .bits import trailing_zeros
+from .carte import carte_eligible, is_court, show_carte
+from .combos import ALL_COMBOS, COMBO_MASK
+from .copies import REDECLARE_REPLACE, table_slot_to_play
 from .layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
-    A_CLAIM_CARDS,
     A_DECLARE,
     A_EXCHANGE,
     A_PLAY_TABLE,
@@ -37,7 +40,6 @@ from .layout import (
     D_LEAD,
     D_MELD,
     E_BRISQUES,
-    E_CARTE,
     E_DRAW,
     E_EXCHANGE,
     E_LAST_TRICK,
@@ -47,24 +49,28 @@ from .layout import (
     E_TRICK,
     E_TURNUP,
     E_TURNUP_SEVEN,
+    G_BEST,
+    G_BEST_SEAT,
+    G_CARTE_FIRST,
+    G_CARTE_I,
+    G_CARTE_ROUND,
     G_DEALER,
-    G_ERR_ACTION,
-    G_ERR_DECISION,
-    G_ERR_DETAIL,
-    G_ERR_MOVE,
-    G_ERR_RULE,
-    G_ERR_SEAT,
+    G_DECLARED,
+    G_DRAWN,
     G_EXCHANGES,
     G_LAST_WINNER,
+    G_LEAD,
     G_LEADER,
-    G_NSCRIPT,
     G_NSEATS,
-    G_SCRIPT_POS,
+    G_PHASE,
     G_STAGE,
     G_STATUS,
     G_TALON_LEN,
     G_TALON_POS,
+    G_TO_ACT,
     G_TRICK,
+    G_TRICK_CARDS,
+    G_TRICK_POS,
     G_TRUMP,
     G_TRUMP_HOW,
     G_TRUMP_TRICK,
@@ -87,390 +93,39 @@ from .layout import (
     OBS_TRICK_POS,
     OBS_TRUMP,
     OBS_TURNUP,
-    P_BEZ_MAX,
     P_BRISQ,
     P_CARTE,
-    P_CARTE_PTS,
-    P_DBL_MISS,
     P_HAND,
-    P_HELD_B,
     P_LAST,
     P_MELD_CAND,
     P_RECV_JD,
     P_RECV_QS,
     P_SCORE,
     P_SEVEN,
-    P_TABLE,
     P_TRICKS,
     P_WON,
-    S_CARTE,
-    S_CLAIM,
-    S_DECLARE,
-    S_EXCHANGE,
-    S_CARDS,
-    S_PLAY,
+    PH_CARTE,
+    PH_MELD,
+    PH_OVER,
+    PH_PLAY,
     ST_DONE,
-    ST_ILLEGAL_POLICY,
-    ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
-    X_AFTER_LAST_DRAW,
-    X_ALREADY_EXCHANGED,
-    X_CLAIM_NOT_ALLOWED,
-    X_ILLEGAL_ACTION,
-    X_NO_CARTE_BLANCHE,
-    X_NO_EXCHANGE,
-    X_NO_SEVEN,
-    X_NOT_WINNER,
-    X_NOT_YOUR_TURN,
-    X_ONE_PER_TRICK,
-    X_TURNUP_SEVEN,
 )
-from .combos import ALL_COMBOS, COMBO_MASK, combo_class, combo_level
-from .copies import REDECLARE_REPLACE, table_slot_to_play
-from .melds import (
-    claim,
-    claim_cards,
-    claim_cards_failure,
-    claim_possible,
-    combo_check,
-    combo_feasible,
-    combo_screen_mask,
-    declare,
-    declare_failure,
-    named_four,
-    record_event,
-    types_check,
-)
-from .state import (
-    add_hand,
-    mark_played,
-    rel_seat,
-    table_remove,
-    take_table_back,
-)
-from .tricks import beats, legal_play_bits, list_bits, play_failure
+from .melds import claim, claim_cards, claim_possible, combo_check, combo_screen_mask, declare
+from .state import add_hand, mark_played, record_event, rel_seat, table_remove, take_table_back
+from .tracking import on_play, on_receive, on_talon_out
+from .tricks import beats, legal_play_bits, list_bits
+
+SEVEN_POINTS = 10        # R2.2, R2.9, R2.10
 
 
-WORK_SIZE = 88
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared):
-    o = obs[s]
-    o[OBS_DECISION] = decision
-    o[OBS_TRUMP] = G[G_TRUMP]
-    left = G[G_TALON_LEN] - G[G_TALON_POS]
-    o[OBS_TALON_LEFT] = left
-    o[OBS_TURNUP] = talon[G[G_TALON_LEN] - 1] if left > 0 and rules[R_TURNUP] else -1
-    o[OBS_STAGE] = G[G_STAGE]
-    o[OBS_TRICK] = G[G_TRICK]
-    o[OBS_LEAD_CARD] = lead
-    o[OBS_BEST_CARD] = best
-    o[OBS_BEST_REL] = rel_seat(best_seat, s, n) if best_seat >= 0 else -1
-    o[OBS_DECLARED] = declared
-    o[OBS_EXCHANGED] = G[G_EXCHANGES]
-    o[OBS_TRICK_POS] = trick_pos
-    for v in range(n):
-        r = rel_seat(v, s, n)
-        o[OBS_SCORE + r] = P[v, P_SCORE]
-        o[OBS_BRISQUES + r] = P[v, P_BRISQ]
-
+# --- the deal -----------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def can_exchange(rules, G, P, talon, s):
-    """R2.9: seat ``s`` holds the seven of trumps and may take the turn-up."""
-    if not rules[R_SEVEN] or G[G_STAGE] != 1 or G[G_TRUMP] < 0 or G[G_EXCHANGES] > 0:
-        return False
-    if talon[G[G_TALON_LEN] - 1] % 8 == 7:
-        return False
-    return P[s, P_HAND + G[G_TRUMP] * 8 + 7] > 0
-
-
-@njit(cache=True, _nrt=False)
-def _exchange_failure(rules, G, P, talon, s):
-    if rules[R_TRUMP_MODE] == TRUMP_RUBICON:
-        return 304, X_NO_EXCHANGE           # Rubicon: no exchange
-    if G[G_STAGE] != 1:
-        return 218, X_AFTER_LAST_DRAW
-    if not rules[R_SEVEN] or G[G_TRUMP] < 0 or P[s, P_HAND + G[G_TRUMP] * 8 + 7] == 0:
-        return 209, X_NO_SEVEN
-    if G[G_EXCHANGES] > 0:
-        return 209, X_ALREADY_EXCHANGED
-    return 209, X_TURNUP_SEVEN
-
-
-@njit(cache=True, _nrt=False)
-def _error(G, status, move, seat, rule, detail, action, decision):
-    G[G_STATUS] = status
-    G[G_ERR_MOVE] = move
-    G[G_ERR_SEAT] = seat
-    G[G_ERR_RULE] = rule
-    G[G_ERR_DETAIL] = detail
-    G[G_ERR_ACTION] = action
-    G[G_ERR_DECISION] = decision
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def _in(legal, nleg, a):
-    found = False                  # no early exit: a short branch-free scan is faster
-    for i in range(nleg):
-        found |= legal[i] == a
-    return found
-
-
-@njit(cache=True, _nrt=False)
-def _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
-                   declared, script, req_t, req_n):
-    pos = G[G_SCRIPT_POS]
-    if pos >= G[G_NSCRIPT]:
-        if decision == D_MELD:
-            return A_STOP
-        G[G_STATUS] = ST_INCOMPLETE
-        return -1
-    kind = script[pos, 0]
-    seat = script[pos, 1]
-    if kind == S_CARTE:
-        if decision == D_MELD:
-            return A_STOP                  # the shows come after the draw
-        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 305, X_NO_CARTE_BLANCHE, A_CARTE_BLANCHE,
-                      decision)
-    if kind == S_PLAY:
-        if decision == D_MELD:
-            return A_STOP
-        a = script[pos, 2] + A_PLAY_TABLE * script[pos, 3]
-        if seat != s:
-            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 203, X_NOT_YOUR_TURN, a, decision)
-        if not _in(legal, nleg, a):
-            rule, detail = play_failure(P, s, G[G_STAGE], lead, best, G[G_TRUMP], a)
-            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
-        G[G_SCRIPT_POS] = pos + 1
-        return a
-    c = script[pos, 2]
-    if kind == S_EXCHANGE:
-        a = A_EXCHANGE
-    elif kind == S_CLAIM:
-        a = A_CLAIM + c if c >= 0 else A_CLAIM_CARDS
-    else:
-        a = A_DECLARE + c
-    if G[G_STAGE] != 1:
-        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 218, X_AFTER_LAST_DRAW, a, decision)
-    if decision != D_MELD or seat != s:
-        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 206, X_NOT_WINNER, a, decision)
-    if kind == S_EXCHANGE and c >= 0 and c != G[G_TRUMP] * 8 + 7:
-        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 209, X_NO_SEVEN, a, decision)
-    named = script[pos, S_CARDS:]
-    if a == A_CLAIM_CARDS:                       # R3.7: the claim names its cards
-        if not rules[R_CLAIMS] or declared == 0:
-            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 307, X_CLAIM_NOT_ALLOWED, a, decision)
-        detail, card = claim_cards_failure(rules, G, P, T, s, named, req_t, req_n)
-        if detail >= 0:
-            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, 307, detail, card, decision)
-        G[G_SCRIPT_POS] = pos + 1
-        return a
-    if not _in(legal, nleg, a):
-        if kind == S_EXCHANGE:
-            rule, detail = _exchange_failure(rules, G, P, talon, s)
-        elif kind == S_CLAIM:
-            rule, detail = 307, X_CLAIM_NOT_ALLOWED
-        elif declared > 0 and not rules[R_DECLARE_ALL] and combo_feasible(
-                rules, G, P, T, s, c, req_t, req_n):
-            rule, detail = (307 if rules[R_CLAIMS] else 216), X_ONE_PER_TRICK   # R2.16, R3.7
-        else:
-            rule, detail = declare_failure(rules, G, P, T, s, c, named, req_t, req_n)
-        return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
-    if kind == S_DECLARE and c >= 12 and named[0] >= 0:     # the four's cards are named
-        nreq = named_four(named, req_t, req_n)
-        if not types_check(rules, P, T, s, combo_class(c), combo_level(c), req_t, req_n, nreq)[0]:
-            rule, detail = declare_failure(rules, G, P, T, s, c, named, req_t, req_n)
-            return _error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, decision)
-    G[G_SCRIPT_POS] = pos + 1
-    return a
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _decide(rules, G, P, T, obs, talon, s, decision, legal, nleg, plays, lead, best, best_seat,
-            trick_pos, declared, p0, p1, p2, p3, params, rngs, script, req_t, req_n):
-    """Ask seat ``s`` (its policy, or the script) for one of ``legal[:nleg]``; -1 stops.
-
-    ``plays``: for a play, the same actions as a bit set (see tricks.legal_play_bits),
-    which checks the policy's answer in one step; 0 for other decisions."""
-    if G[G_NSCRIPT] >= 0:
-        return _script_action(rules, G, P, T, talon, s, decision, legal, nleg, lead, best,
-                              declared, script, req_t, req_n)
-    if nleg == 1:
-        return legal[0]
-    n = G[G_NSEATS]
-    _fill_obs(rules, G, P, obs, talon, n, s, decision, lead, best, best_seat, trick_pos, declared)
-    policy = p0 if s == 0 else (p1 if s == 1 else (p2 if s == 2 else p3))
-    a = policy(obs[s], legal, nleg, rules, params[s], rngs[s])
-    if plays != 0:
-        ok = 0 <= a < 64 and (plays >> a) & 1 == 1
-    else:
-        ok = _in(legal, nleg, a)
-    if not ok:
-        return _error(G, ST_ILLEGAL_POLICY, G[G_TRICK], s, 0, X_ILLEGAL_ACTION, a, decision)
-    return a
-
-
-@njit(cache=True, _nrt=False)
-def _exchange(G, P, obs, ev, talon, s):
-    seven = G[G_TRUMP] * 8 + 7
-    last = G[G_TALON_LEN] - 1
-    taken = talon[last]
-    talon[last] = seven
-    add_hand(P, obs, s, seven, -1)
-    add_hand(P, obs, s, taken, 1)
-    _track_double(G, P, s, taken)          # the turn-up taken is a card received
-    G[G_EXCHANGES] += 1
-    P[s, P_SEVEN] += 10
-    P[s, P_SCORE] += 10
-    record_event(ev, G, E_EXCHANGE, s, seven, taken, 10, 0)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _meld_window(rules, G, P, T, obs, ev, talon, s, legal, p0, p1, p2, p3, params, rngs,
-                 script, req_t, req_n, work):
-    """R2.6/R2.16/R2.18: the trick winner declares (and may exchange). -1 stops the hand."""
-    n = G[G_NSEATS]
-    declared = 0
-    G[G_WINDOW_SEAT] = s
-    four = work[20:24]
-    while True:
-        nleg = 0
-        cand = combo_screen_mask(P, s, P[s, P_MELD_CAND])
-        if declared == 0 or rules[R_DECLARE_ALL]:
-            found = 0
-            rest = cand
-            while rest != 0:                    # the candidates, lowest first
-                c = trailing_zeros(rest)
-                rest &= rest - 1
-                if combo_check(rules, G, P, T, s, c, req_t, req_n)[0]:
-                    legal[nleg] = A_DECLARE + c
-                    nleg += 1
-                    found |= 1 << c
-            P[s, P_MELD_CAND] = found
-            cand = found
-        if can_exchange(rules, G, P, talon, s):
-            legal[nleg] = A_EXCHANGE
-            nleg += 1
-        if declared > 0 and rules[R_CLAIMS]:                 # R3.7
-            rest = cand
-            while rest != 0:
-                c = trailing_zeros(rest)
-                rest &= rest - 1
-                if claim_possible(rules, G, P, T, s, c, req_t, req_n):
-                    legal[nleg] = A_CLAIM + c
-                    nleg += 1
-        if nleg == 0 and G[G_NSCRIPT] < 0:
-            return 0
-        legal[nleg] = A_STOP
-        nleg += 1
-        a = _decide(rules, G, P, T, obs, talon, s, D_MELD, legal, nleg, 0, -1, -1, -1, 0,
-                    declared, p0, p1, p2, p3, params, rngs, script, req_t, req_n)
-        if a < 0:
-            return -1
-        if a == A_STOP:
-            return 0
-        if a == A_EXCHANGE:
-            _exchange(G, P, obs, ev, talon, s)
-        elif a == A_CLAIM_CARDS:
-            claim_cards(rules, G, P, T, obs, ev, n, s, script[G[G_SCRIPT_POS] - 1, S_CARDS:])
-        elif a >= A_CLAIM:
-            claim(rules, G, P, T, obs, ev, n, s, a - A_CLAIM, req_t, req_n, four, work[28:84])
-        else:
-            four[:] = -1
-            if G[G_NSCRIPT] >= 0:
-                for j in range(4):
-                    four[j] = script[G[G_SCRIPT_POS] - 1, S_CARDS + j]
-            declare(rules, G, P, T, obs, ev, n, s, a - A_DECLARE, four, req_t, req_n, work[28:84])
-            declared += 1
-
-
-@njit(cache=True, _nrt=False)
-def _track_double(G, P, s, card):
-    """Section 5 statistics: when seat ``s`` first holds a double (treble, quadruple) bézique
-    (2 (3, 4) Q♠ and as many J♦ in hand or on the table). ``card`` was just received (counted
-    as Q♠/J♦ received) or is -1 (the dealt hand)."""
-    if card >= 0:
-        P[s, P_MELD_CAND] |= COMBO_MASK[card]
-    if card == 3:
-        P[s, P_RECV_QS] += 1
-    elif card == 20:
-        P[s, P_RECV_JD] += 1
-    elif card >= 0:
-        return                       # what is held changes only with a Q♠ or J♦
-    pairs = min(P[s, P_HAND + 3] + P[s, P_TABLE + 3], P[s, P_HAND + 20] + P[s, P_TABLE + 20])
-    for k in range(min(pairs, 4) - 1):
-        if P[s, P_HELD_B + k] == 0:
-            P[s, P_HELD_B + k] = G[G_TRICK] + 1
-
-
-@njit(cache=True, _nrt=False)
-def _carte_eligible(P, s, drawn):
-    """R3.5: seat ``s`` may show carte blanche: a dealt hand (``drawn`` < 0) without K, Q
-    or J, or, having shown it, a drawn card that is not a court card."""
-    if drawn < 0:
-        for suit in range(4):
-            for rank in range(2, 5):
-                if P[s, P_HAND + suit * 8 + rank] > 0:
-                    return False
-        return True
-    return P[s, P_CARTE] == 1 and not 2 <= drawn % 8 <= 4
-
-
-@njit(cache=True, _nrt=False)
-def _show_carte(rules, G, P, ev, s, drawn):
-    pts = rules[R_CARTE_POINTS]
-    P[s, P_SCORE] += pts
-    P[s, P_CARTE_PTS] += pts
-    P[s, P_CARTE] = 1 if rules[R_CARTE_BLANCHE] == 2 else 0
-    record_event(ev, G, E_CARTE, s, pts, drawn, 0, 0)
-
-
-@njit(cache=True, _nrt=False)
-def _carte_round(rules, G, P, T, obs, ev, talon, first, drawn, legal, p0, p1, p2, p3, params,
-                 rngs, script, req_t, req_n):
-    """R3.5: the carte-blanche shows before the first card (``drawn[0]`` < 0) or after a
-    round of draws (``drawn[i]``: the card seat ``(first + i) % n`` drew). Policies are
-    asked in draw order; in a replay the shows may come in any order. -1 stops the hand."""
-    n = G[G_NSEATS]
-    if drawn[0] >= 0:
-        for i in range(n):                     # the first court card ends it for the hand
-            if 2 <= drawn[i] % 8 <= 4:
-                P[(first + i) % n, P_CARTE] = 0
-    if G[G_NSCRIPT] >= 0:
-        shown = 0
-        while G[G_SCRIPT_POS] < G[G_NSCRIPT] and script[G[G_SCRIPT_POS], 0] == S_CARTE:
-            pos = G[G_SCRIPT_POS]
-            s = script[pos, 1]
-            d = drawn[(s - first + n) % n] if drawn[0] >= 0 else -1
-            if s >= n or (shown >> s) & 1 or not _carte_eligible(P, s, d):
-                return _error(G, ST_ILLEGAL_SCRIPT, pos, s, 305, X_NO_CARTE_BLANCHE,
-                              A_CARTE_BLANCHE, D_CARTE)
-            shown |= 1 << s
-            G[G_SCRIPT_POS] = pos + 1
-            _show_carte(rules, G, P, ev, s, d)
-        return 0
-    for i in range(n):
-        s = (first + i) % n
-        d = drawn[i] if drawn[0] >= 0 else -1
-        if not _carte_eligible(P, s, d):
-            continue
-        legal[0] = A_CARTE_BLANCHE
-        legal[1] = A_STOP
-        a = _decide(rules, G, P, T, obs, talon, s, D_CARTE, legal, 2, 0, -1, -1, -1, 0, 0,
-                    p0, p1, p2, p3, params, rngs, script, req_t, req_n)
-        if a < 0:
-            return -1
-        if a == A_CARTE_BLANCHE:
-            _show_carte(rules, G, P, ev, s, d)
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
-    """Deal ``deck`` (eldest's cards first, then round the table, then turn-up and talon)."""
+def deal_into(rules, st, deck, dealer):
+    """Deal ``deck`` (eldest's cards first, then round the table, then turn-up and talon,
+    engine.deals.deal_order) with ``dealer`` dealing, and stop at the first decision."""
+    G, P, obs, talon, ev = st.G, st.P, st.obs, st.talon, st.ev
     n = rules[R_PLAYERS]
     h = rules[R_HAND]
     G[:] = 0
@@ -481,8 +136,8 @@ def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
     G[G_TRUMP] = -1
     G[G_TRUMP_TRICK] = -1
     G[G_STAGE] = 1
-    G[G_NSCRIPT] = -1
     G[G_LAST_WINNER] = -1
+    G[G_STATUS] = ST_INCOMPLETE
     for i in range(n):
         s = (dealer + 1 + i) % n
         for j in range(h):
@@ -502,9 +157,9 @@ def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
         G[G_TRUMP_TRICK] = 0
         record_event(ev, G, E_TURNUP, dealer, turnup, 0, 0, 0)
         if turnup % 8 == 7 and rules[R_SEVEN]:     # R2.2
-            P[dealer, P_SEVEN] += 10
-            P[dealer, P_SCORE] += 10
-            record_event(ev, G, E_TURNUP_SEVEN, dealer, turnup, 10, 0, 0)
+            P[dealer, P_SEVEN] += SEVEN_POINTS
+            P[dealer, P_SCORE] += SEVEN_POINTS
+            record_event(ev, G, E_TURNUP_SEVEN, dealer, turnup, SEVEN_POINTS, 0, 0)
     else:
         for j in range(k, total):
             talon[m] = deck[j]
@@ -519,124 +174,358 @@ def reset_hand(rules, deck, dealer, G, P, T, obs, talon, ev):
         P[s, P_RECV_QS] = P[s, P_HAND + 3]
         P[s, P_RECV_JD] = P[s, P_HAND + 20]
         P[s, P_MELD_CAND] = ALL_COMBOS
-        _track_double(G, P, s, -1)
+        on_receive(G, P, s, -1)
+    if rules[R_CARTE_BLANCHE]:
+        for i in range(n):
+            G[G_DRAWN + i] = -1                 # the round of the dealt hands (R3.5)
+        _begin_carte(rules, st, G[G_LEADER])
+    else:
+        _begin_trick(G)
+
+
+# --- whose decision, of what kind, and what may be done ---------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_over(st):
+    """Whether the hand has been played to its end."""
+    return st.G[G_PHASE] == PH_OVER
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def to_act(st):
+    """The seat whose decision comes next."""
+    return st.G[G_TO_ACT]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def decision(st):
+    """The kind of the next decision: D_LEAD, D_FOLLOW, D_MELD or D_CARTE (-1: over)."""
+    phase = st.G[G_PHASE]
+    if phase == PH_PLAY:
+        return D_LEAD if st.G[G_TRICK_POS] == 0 else D_FOLLOW
+    if phase == PH_MELD:
+        return D_MELD
+    if phase == PH_CARTE:
+        return D_CARTE
+    return -1
 
 
 @njit(cache=True, _nrt=False)
-def play_hand(rules, G, P, T, obs, talon, legal, ev, p0, p1, p2, p3, params, rngs, script, work):
-    """Play the dealt hand (see :func:`reset_hand`) to its end; return the status.
+def can_exchange(rules, G, P, talon, s):
+    """R2.9: seat ``s`` holds the seven of trumps and may take the turn-up."""
+    if not rules[R_SEVEN] or G[G_STAGE] != 1 or G[G_TRUMP] < 0 or G[G_EXCHANGES] > 0:
+        return False
+    if talon[G[G_TALON_LEN] - 1] % 8 == 7:
+        return False
+    return P[s, P_HAND + G[G_TRUMP] * 8 + 7] > 0
 
-    ST_DONE, ST_INCOMPLETE (the script ran out), ST_ILLEGAL_SCRIPT or
-    ST_ILLEGAL_POLICY (details in G's G_ERR_* slots). ``work``: int64 scratch of WORK_SIZE:
-    the required cards of a combination [0:16], the trick [16:20], a four's cards [20:24],
-    the cards drawn [24:28], and the choice of copies [28:84] (copies.select_copies).
-    """
+
+@njit(cache=True, _nrt=False, inline="always")
+def _window_actions(rules, st):
+    """R2.6/R2.16/R2.18, R3.7: what the trick winner may do in his declaration window, into
+    ``st.legal``; A_STOP (end the window) last. Keeps the seat's set of combinations worth
+    checking (P_MELD_CAND) up to date."""
+    G, P, T, legal = st.G, st.P, st.T, st.legal
+    s = G[G_WINDOW_SEAT]
+    req_t = st.work[0:8]
+    req_n = st.work[8:16]
+    declared = G[G_DECLARED]
+    nleg = 0
+    cand = combo_screen_mask(P, s, P[s, P_MELD_CAND])
+    if declared == 0 or rules[R_DECLARE_ALL]:
+        found = 0
+        rest = cand
+        while rest != 0:                    # the candidates, lowest first
+            c = trailing_zeros(rest)
+            rest &= rest - 1
+            if combo_check(rules, G, P, T, s, c, req_t, req_n)[0]:
+                legal[nleg] = A_DECLARE + c
+                nleg += 1
+                found |= 1 << c
+        P[s, P_MELD_CAND] = found
+        cand = found
+    if can_exchange(rules, G, P, st.talon, s):
+        legal[nleg] = A_EXCHANGE
+        nleg += 1
+    if declared > 0 and rules[R_CLAIMS]:                 # R3.7
+        rest = cand
+        while rest != 0:
+            c = trailing_zeros(rest)
+            rest &= rest - 1
+            if claim_possible(rules, G, P, T, s, c, req_t, req_n):
+                legal[nleg] = A_CLAIM + c
+                nleg += 1
+    legal[nleg] = A_STOP
+    return nleg + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_actions(rules, st):
+    """Write the legal actions of the seat to act into ``st.legal``; return (how many, the
+    same as a bit set over actions 0..63 for a play, else 0)."""
+    G = st.G
+    phase = G[G_PHASE]
+    if phase == PH_PLAY:
+        plays = legal_play_bits(st.P, G[G_TO_ACT], G[G_STAGE], G[G_LEAD], G[G_BEST], G[G_TRUMP])
+        return list_bits(plays, st.legal), plays
+    if phase == PH_MELD:
+        return _window_actions(rules, st), 0
+    if phase == PH_CARTE:
+        st.legal[0] = A_CARTE_BLANCHE
+        st.legal[1] = A_STOP
+        return 2, 0
+    return 0, 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def observe(rules, st, s):
+    """Fill seat ``s``'s observation with the facts of the decision it faces (the rest of
+    the observation is kept up to date as cards move)."""
+    G, P = st.G, st.P
     n = G[G_NSEATS]
-    req_t = work[0:8]
-    req_n = work[8:16]
-    trick_cards = work[16:20]
-    seven_scores = rules[R_SEVEN]
-    drawn = work[24:28]
-    if rules[R_CARTE_BLANCHE] and G[G_TRICK] == 0:
-        drawn[0] = -1
-        if _carte_round(rules, G, P, T, obs, ev, talon, G[G_LEADER], drawn, legal, p0, p1, p2,
-                        p3, params, rngs, script, req_t, req_n) < 0:
-            return G[G_STATUS]
-    while True:
-        leader = G[G_LEADER]
-        stage = G[G_STAGE]
-        trump = G[G_TRUMP]
-        lead = -1
-        best = -1
-        best_seat = -1
-        for i in range(n):
-            s = leader + i                   # (leader + i) % n without a division
-            if s >= n:
-                s -= n
-            plays = legal_play_bits(P, s, stage, lead, best, trump)
-            nleg = list_bits(plays, legal)
-            dec = D_LEAD if i == 0 else D_FOLLOW
-            a = _decide(rules, G, P, T, obs, talon, s, dec, legal, nleg, plays, lead, best, best_seat,
-                        i, 0, p0, p1, p2, p3, params, rngs, script, req_t, req_n)
-            if a < 0:
-                return G[G_STATUS]
-            card = a & 31
-            if a >= A_PLAY_TABLE:
-                table_remove(P, T, obs, n, s, table_slot_to_play(rules, T, P, s, card))
-                if rules[R_REDECLARE] == REDECLARE_REPLACE:
-                    P[s, P_MELD_CAND] |= COMBO_MASK[card]   # R3.6: it may free an instance
-            else:
-                add_hand(P, obs, s, card, -1)
-            mark_played(obs, n, card)
-            trick_cards[i] = card
-            if (stage == 1 and (card == 3 or card == 20) and P[s, P_HELD_B] > 0
-                    and P[s, P_BEZ_MAX] < 2 and P[s, P_DBL_MISS] == 0
-                    and P[s, P_HAND + card] + P[s, P_TABLE + card] < 2):
-                P[s, P_DBL_MISS] = 1               # a card of the double was played
-            record_event(ev, G, E_PLAY, s, card, 1 if a >= A_PLAY_TABLE else 0, G[G_TRICK], 0)
-            if stage == 1 and seven_scores and card == trump * 8 + 7:   # R2.10
-                P[s, P_SEVEN] += 10
-                P[s, P_SCORE] += 10
-                record_event(ev, G, E_SEVEN, s, card, 10, 0, 0)
-            if i == 0:
-                lead = card
-                best = card
-                best_seat = s
-            elif beats(card, best, trump):
-                best = card
-                best_seat = s
-        winner = best_seat
-        nb = 0
-        for i in range(n):
-            if trick_cards[i] & 7 <= 1:
-                nb += 1
-        P[winner, P_BRISQ] += nb
-        P[winner, P_WON] += n
-        P[winner, P_TRICKS] += 1
-        record_event(ev, G, E_TRICK, winner, G[G_TRICK], nb, 0, 0)
-        G[G_TRICK] += 1
-        G[G_LEADER] = winner
-        if stage == 1:
-            if _meld_window(rules, G, P, T, obs, ev, talon, winner, legal, p0, p1, p2, p3,
-                            params, rngs, script, req_t, req_n, work) < 0:
-                return G[G_STATUS]
-            for i in range(n):                               # R2.8: winner draws first
-                s = winner + i
-                if s >= n:
-                    s -= n
-                card = talon[G[G_TALON_POS]]
-                G[G_TALON_POS] += 1
-                add_hand(P, obs, s, card, 1)
-                _track_double(G, P, s, card)
-                drawn[i] = card
-                record_event(ev, G, E_DRAW, s, card, 0, 0, 0)
-            showing = G[G_NSCRIPT] >= 0          # a replay may hold a (wrong) show here
-            for i in range(n):
-                showing |= P[i, P_CARTE] == 1
-            if rules[R_CARTE_BLANCHE] and showing:
-                if _carte_round(rules, G, P, T, obs, ev, talon, winner, drawn, legal, p0, p1,
-                                p2, p3, params, rngs, script, req_t, req_n) < 0:
-                    return G[G_STATUS]
-            if G[G_TALON_POS] == G[G_TALON_LEN]:
-                for s in range(n):
-                    if P[s, P_HELD_B] > 0 and P[s, P_BEZ_MAX] < 2 and P[s, P_DBL_MISS] == 0:
-                        P[s, P_DBL_MISS] = 2       # held to the end of the talon, never scored
-                G[G_STAGE] = 2
-                take_table_back(P, T, obs, n)              # R2.19
-                record_event(ev, G, E_STAGE2, winner, 0, 0, 0, 0)
+    o = st.obs[s]
+    phase = G[G_PHASE]
+    o[OBS_DECISION] = decision(st)
+    o[OBS_TRUMP] = G[G_TRUMP]
+    left = G[G_TALON_LEN] - G[G_TALON_POS]
+    o[OBS_TALON_LEFT] = left
+    o[OBS_TURNUP] = st.talon[G[G_TALON_LEN] - 1] if left > 0 and rules[R_TURNUP] else -1
+    o[OBS_STAGE] = G[G_STAGE]
+    o[OBS_TRICK] = G[G_TRICK]
+    playing = phase == PH_PLAY
+    best_seat = G[G_BEST_SEAT] if playing else -1
+    o[OBS_LEAD_CARD] = G[G_LEAD] if playing else -1
+    o[OBS_BEST_CARD] = G[G_BEST] if playing else -1
+    o[OBS_BEST_REL] = rel_seat(best_seat, s, n) if best_seat >= 0 else -1
+    o[OBS_DECLARED] = G[G_DECLARED] if phase == PH_MELD else 0
+    o[OBS_EXCHANGED] = G[G_EXCHANGES]
+    o[OBS_TRICK_POS] = G[G_TRICK_POS] if playing else 0
+    for v in range(n):
+        r = rel_seat(v, s, n)
+        o[OBS_SCORE + r] = P[v, P_SCORE]
+        o[OBS_BRISQUES + r] = P[v, P_BRISQ]
+
+
+@njit(cache=True)
+def scores(st):
+    """Each seat's score so far (at the end: the hand score)."""
+    return st.P[:st.G[G_NSEATS], P_SCORE].copy()
+
+
+# --- applying an action ------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def apply(rules, st, a):
+    """The seat to act does ``a`` (one of :func:`legal_actions`; not checked here), and the
+    hand is carried on to the next decision."""
+    phase = st.G[G_PHASE]
+    if phase == PH_PLAY:
+        _play(rules, st, a)
+    elif phase == PH_MELD:
+        if a == A_STOP:
+            _draw_round(rules, st)
+        elif a == A_EXCHANGE:
+            _exchange(st, st.G[G_WINDOW_SEAT])
+        elif a >= A_CLAIM:
+            claim(rules, st.G, st.P, st.T, st.obs, st.ev, st.G[G_NSEATS], st.G[G_WINDOW_SEAT],
+                  a - A_CLAIM, st.work[0:8], st.work[8:16], st.work[20:24], st.work[28:84])
         else:
-            left = 0
-            for t in range(32):
-                left += P[winner, P_HAND + t]
-            if left == 0:                                    # R2.21
-                G[G_LAST_WINNER] = winner
-                P[winner, P_LAST] += rules[R_LAST_TRICK]
-                P[winner, P_SCORE] += rules[R_LAST_TRICK]
-                record_event(ev, G, E_LAST_TRICK, winner, rules[R_LAST_TRICK], 0, 0, 0)
-                break
+            four = st.work[20:24]
+            four[:] = -1
+            declare_named(rules, st, a - A_DECLARE, four)
+    elif phase == PH_CARTE:
+        i = st.G[G_CARTE_I]
+        if a == A_CARTE_BLANCHE:
+            show_carte(rules, st.G, st.P, st.ev, st.G[G_TO_ACT], st.G[G_DRAWN + i])
+        _next_carte(rules, st, i + 1)
+
+
+@njit(cache=True, _nrt=False)
+def declare_named(rules, st, c, four_cards):
+    """The window's seat declares ``c``; ``four_cards`` names a four's cards (-1: the
+    engine chooses the suits). Replays name them; :func:`apply` lets the engine choose."""
+    G = st.G
+    declare(rules, G, st.P, st.T, st.obs, st.ev, G[G_NSEATS], G[G_WINDOW_SEAT], c, four_cards,
+            st.work[0:8], st.work[8:16], st.work[28:84])
+    G[G_DECLARED] += 1
+
+
+@njit(cache=True, _nrt=False)
+def claim_named(rules, st, cards):
+    """R3.7: the window's seat lays the cards ``cards`` (-1 ends the list) for a claim."""
+    G = st.G
+    claim_cards(rules, G, st.P, st.T, st.obs, st.ev, G[G_NSEATS], G[G_WINDOW_SEAT], cards)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _begin_trick(G):
+    G[G_PHASE] = PH_PLAY
+    G[G_TRICK_POS] = 0
+    G[G_LEAD] = -1
+    G[G_BEST] = -1
+    G[G_BEST_SEAT] = -1
+    G[G_TO_ACT] = G[G_LEADER]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play(rules, st, a):
+    """The seat to act plays ``a`` to the trick; the trick is resolved when it is full."""
+    G, P, obs, ev = st.G, st.P, st.obs, st.ev
+    n = G[G_NSEATS]
+    s = G[G_TO_ACT]
+    i = G[G_TRICK_POS]
+    stage = G[G_STAGE]
+    trump = G[G_TRUMP]
+    card = a & 31
+    if a >= A_PLAY_TABLE:
+        table_remove(P, st.T, obs, n, s, table_slot_to_play(rules, st.T, P, s, card))
+        if rules[R_REDECLARE] == REDECLARE_REPLACE:
+            P[s, P_MELD_CAND] |= COMBO_MASK[card]   # R3.6: it may free an instance
+    else:
+        add_hand(P, obs, s, card, -1)
+    mark_played(obs, n, card)
+    G[G_TRICK_CARDS + i] = card
+    on_play(P, s, card, stage)
+    record_event(ev, G, E_PLAY, s, card, 1 if a >= A_PLAY_TABLE else 0, G[G_TRICK], 0)
+    if stage == 1 and rules[R_SEVEN] and card == trump * 8 + 7:   # R2.10
+        P[s, P_SEVEN] += SEVEN_POINTS
+        P[s, P_SCORE] += SEVEN_POINTS
+        record_event(ev, G, E_SEVEN, s, card, SEVEN_POINTS, 0, 0)
+    if i == 0:
+        G[G_LEAD] = card
+        G[G_BEST] = card
+        G[G_BEST_SEAT] = s
+    elif beats(card, G[G_BEST], trump):
+        G[G_BEST] = card
+        G[G_BEST_SEAT] = s
+    i += 1
+    if i < n:
+        G[G_TRICK_POS] = i
+        nxt = s + 1                          # (s + 1) % n without a division
+        G[G_TO_ACT] = nxt - n if nxt >= n else nxt
+        return
+    winner = G[G_BEST_SEAT]
+    nb = 0
+    for j in range(n):
+        if G[G_TRICK_CARDS + j] & 7 <= 1:
+            nb += 1
+    P[winner, P_BRISQ] += nb
+    P[winner, P_WON] += n
+    P[winner, P_TRICKS] += 1
+    record_event(ev, G, E_TRICK, winner, G[G_TRICK], nb, 0, 0)
+    G[G_TRICK] += 1
+    G[G_LEADER] = winner
+    if stage == 1:                           # R2.6: the winner's declaration window
+        G[G_PHASE] = PH_MELD
+        G[G_WINDOW_SEAT] = winner
+        G[G_TO_ACT] = winner
+        G[G_DECLARED] = 0
+        return
+    left = 0
+    for t in range(32):
+        left += P[winner, P_HAND + t]
+    if left > 0:
+        _begin_trick(G)
+        return
+    G[G_LAST_WINNER] = winner                # R2.21
+    P[winner, P_LAST] += rules[R_LAST_TRICK]
+    P[winner, P_SCORE] += rules[R_LAST_TRICK]
+    record_event(ev, G, E_LAST_TRICK, winner, rules[R_LAST_TRICK], 0, 0, 0)
     if rules[R_BRISQUES_SCORED]:                             # R2.22
-        for s in range(n):
-            P[s, P_SCORE] += 10 * P[s, P_BRISQ]
-            record_event(ev, G, E_BRISQUES, s, P[s, P_BRISQ], 10 * P[s, P_BRISQ], 0, 0)
+        for v in range(n):
+            P[v, P_SCORE] += 10 * P[v, P_BRISQ]
+            record_event(ev, G, E_BRISQUES, v, P[v, P_BRISQ], 10 * P[v, P_BRISQ], 0, 0)
     G[G_STATUS] = ST_DONE
-    return ST_DONE
+    G[G_PHASE] = PH_OVER
+
+
+@njit(cache=True, _nrt=False)
+def _exchange(st, s):
+    """R2.9: seat ``s`` exchanges the seven of trumps for the turn-up and scores 10."""
+    G, P, obs, talon = st.G, st.P, st.obs, st.talon
+    seven = G[G_TRUMP] * 8 + 7
+    last = G[G_TALON_LEN] - 1
+    taken = talon[last]
+    talon[last] = seven
+    add_hand(P, obs, s, seven, -1)
+    add_hand(P, obs, s, taken, 1)
+    on_receive(G, P, s, taken)             # the turn-up taken is a card received
+    G[G_EXCHANGES] += 1
+    P[s, P_SEVEN] += SEVEN_POINTS
+    P[s, P_SCORE] += SEVEN_POINTS
+    record_event(st.ev, G, E_EXCHANGE, s, seven, taken, SEVEN_POINTS, 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _draw_round(rules, st):
+    """R2.8: the window is over; the winner draws first, then round the table; then the
+    carte-blanche shows of the cards drawn (R3.5), the second stage once the talon is out."""
+    G, P = st.G, st.P
+    n = G[G_NSEATS]
+    winner = G[G_WINDOW_SEAT]
+    for i in range(n):
+        s = winner + i
+        if s >= n:
+            s -= n
+        card = st.talon[G[G_TALON_POS]]
+        G[G_TALON_POS] += 1
+        add_hand(P, st.obs, s, card, 1)
+        on_receive(G, P, s, card)
+        G[G_DRAWN + i] = card
+        record_event(st.ev, G, E_DRAW, s, card, 0, 0, 0)
+    showing = False
+    for i in range(n):
+        showing |= P[i, P_CARTE] == 1
+    if rules[R_CARTE_BLANCHE] and showing:
+        _begin_carte(rules, st, winner)
+    else:
+        _after_draws(st)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _after_draws(st):
+    """R2.18-R2.19: when the talon is out the second stage begins; then the next trick."""
+    G = st.G
+    if G[G_TALON_POS] == G[G_TALON_LEN]:
+        n = G[G_NSEATS]
+        on_talon_out(st.P, n)
+        G[G_STAGE] = 2
+        take_table_back(st.P, st.T, st.obs, n)              # R2.19
+        record_event(st.ev, G, E_STAGE2, G[G_LEADER], 0, 0, 0, 0)
+    _begin_trick(G)
+
+
+@njit(cache=True, _nrt=False)
+def _begin_carte(rules, st, first):
+    """R3.5: a round of carte-blanche shows, seats asked from ``first`` round the table:
+    before the first card (G_DRAWN all -1) or after a round of draws (G_DRAWN[i]: the card
+    seat first + i drew). The first court card drawn ends a seat's repeats."""
+    G = st.G
+    n = G[G_NSEATS]
+    G[G_CARTE_FIRST] = first
+    G[G_CARTE_ROUND] += 1
+    if G[G_DRAWN] >= 0:
+        for i in range(n):
+            if is_court(G[G_DRAWN + i]):
+                st.P[(first + i) % n, P_CARTE] = 0
+    _next_carte(rules, st, 0)
+
+
+@njit(cache=True, _nrt=False)
+def _next_carte(rules, st, i0):
+    """Ask the next seat of the round that may show (from index ``i0``); after the last, go
+    on with the play."""
+    G = st.G
+    n = G[G_NSEATS]
+    first = G[G_CARTE_FIRST]
+    for i in range(i0, n):
+        s = (first + i) % n
+        if carte_eligible(st.P, s, G[G_DRAWN + i]):
+            G[G_PHASE] = PH_CARTE
+            G[G_CARTE_I] = i
+            G[G_TO_ACT] = s
+            return
+    if G[G_DRAWN] < 0:
+        _begin_trick(G)
+    else:
+        _after_draws(st)

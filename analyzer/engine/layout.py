@@ -57,11 +57,20 @@ POLICY_SIG = types.int64(types.int32[::1], types.int32[::1], types.int64,
 POLICY_TYPE = types.FunctionType(POLICY_SIG)
 
 # --- global scalars of a hand (int64 array G) --------------------------------
+# Everything the hand knows between two decisions lives here, so that a hand can be stopped,
+# copied and resumed (see engine.hand): the phase and the seat to act, the trick in progress,
+# the declaration window, the carte-blanche round.
 (G_TRUMP, G_TALON_POS, G_TALON_LEN, G_LEADER, G_TRICK, G_STAGE, G_EXCHANGES,
  G_DEALER, G_NSEATS, G_LAST_WINNER, G_NEV, G_STATUS, G_ERR_MOVE, G_ERR_SEAT,
- G_ERR_RULE, G_ERR_DETAIL, G_ERR_ACTION, G_ERR_DECISION, G_SCRIPT_POS,
- G_NSCRIPT, G_TRUMP_TRICK, G_TRUMP_HOW, G_WINDOW_SEAT) = range(23)
-G_SIZE = 24
+ G_ERR_RULE, G_ERR_DETAIL, G_ERR_ACTION, G_ERR_DECISION, G_TRUMP_TRICK, G_TRUMP_HOW,
+ G_WINDOW_SEAT, G_PHASE, G_TO_ACT, G_TRICK_POS, G_LEAD, G_BEST, G_BEST_SEAT, G_DECLARED,
+ G_CARTE_FIRST, G_CARTE_I, G_CARTE_ROUND) = range(31)
+G_TRICK_CARDS = 32       # 4: the cards played to the trick in progress, in order
+G_DRAWN = 36             # 4: the cards drawn in the last round of draws, winner's first (-1: the deal)
+G_SIZE = 40
+
+# phases of a hand (G_PHASE): whose decision comes next, and of what kind
+PH_CARTE, PH_PLAY, PH_MELD, PH_OVER = 0, 1, 2, 3
 
 # hand status
 ST_DONE, ST_INCOMPLETE, ST_ILLEGAL_SCRIPT, ST_ILLEGAL_POLICY = 0, 1, 2, 3

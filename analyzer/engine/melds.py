@@ -33,17 +33,13 @@ from .layout import (
     E_DECLARE,
     E_LAID,
     E_TRUMP,
-    G_NEV,
     G_NSEATS,
     G_TRICK,
     G_TRUMP,
     G_TRUMP_HOW,
     G_TRUMP_TRICK,
-    MAX_EVENTS,
-    P_BEZ_MAX,
     P_CLAIMS,
     P_DECL,
-    P_FIRST_B,
     P_HAND,
     P_HAND_MASK,
     P_MELD_CAND,
@@ -68,7 +64,8 @@ from .layout import (
     X_REUSE_FOUR,
     X_STILL_WHOLE,
 )
-from .state import add_hand, card_mask, table_add
+from .state import add_hand, card_mask, record_event, table_add
+from .tracking import on_bezique_scored
 
 # A seat's feasible set can only grow when it receives a card, when trumps are fixed, or
 # (R3.6 replace) when a card of a whole declared instance is played: declaring and claiming
@@ -271,20 +268,6 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
 
 
 @njit(cache=True, _nrt=False)
-def record_event(ev, G, kind, seat, a, b, c, d):
-    """Append an event to the log ``ev`` (no-op when the log has one row: batch runs)."""
-    k = G[G_NEV]
-    if k < MAX_EVENTS and ev.shape[0] > 1:
-        ev[k, 0] = kind
-        ev[k, 1] = seat
-        ev[k, 2] = a
-        ev[k, 3] = b
-        ev[k, 4] = c
-        ev[k, 5] = d
-        G[G_NEV] = k + 1
-
-
-@njit(cache=True, _nrt=False)
 def claim_possible(rules, G, P, T, s, c, req_t, req_n):
     """R3.7: ``c`` could be laid down now as a claim (legal, and it needs hand cards)."""
     feasible, from_hand = combo_check(rules, G, P, T, s, c, req_t, req_n)
@@ -401,10 +384,8 @@ def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
     P[s, P_SCORE] += pts
     P[s, P_DECL] += pts
     P[s, P_NDECL + c] += 1
-    if cls == CLS_B and lvl > P[s, P_BEZ_MAX]:
-        for k in range(max(P[s, P_BEZ_MAX] + 1, 2), lvl + 1):
-            P[s, P_FIRST_B + k - 2] = G[G_TRICK]
-        P[s, P_BEZ_MAX] = lvl
+    if cls == CLS_B:
+        on_bezique_scored(G, P, s, lvl)
     suits = 0
     if c >= 12:
         for i in range(nreq):

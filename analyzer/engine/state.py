@@ -1,12 +1,29 @@
-"""Moving cards between hand, table and tricks, keeping every observation in step.
+"""The state of one hand as one value (HandState), and moving cards between hand, table and
+tricks, keeping every observation in step.
 
-The engine's truth is P (counts per seat) and T (table slots with each copy's history:
-see layout's T_* and :mod:`copies`). Each seat's observation array mirrors
-what that seat may see, updated incrementally so a decision costs no copying.
+The engine's truth is G (the hand's scalars: phase, seat to act, trick in progress …), P
+(counts per seat) and T (table slots with each copy's history: see layout's T_* and
+:mod:`copies`). Each seat's observation array mirrors what that seat may see, updated
+incrementally so a decision costs no copying.
 """
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
+import numpy as np
+from numba import njit, types
+
+from .layout import (
+    E_W,
+    G_NEV,
+    G_SIZE,
+    MAX_EVENTS,
+    MAX_LEGAL,
+    MAX_SEATS,
+    MAX_TABLE,
+    MAX_TALON,
+    OBS_SIZE,
+    P_W,
+    T_W,
+)
 from .layout import (
     OBS_HAND,
     OBS_PLAYED,
@@ -20,8 +37,65 @@ from .layout import (
     T_CARD,
     T_IM,
     T_INST,
-    T_W,
 )
+
+WORK_SIZE = 88           # int64 scratch of the kernels: req_t/req_n [0:16], a four's cards
+                         # [20:24], the choice of copies [28:84] (copies.select_copies)
+
+
+class HandState(NamedTuple):
+    """One hand, stopped between two decisions: every array the engine reads or writes.
+
+    ``G`` the hand's scalars (layout G_*), ``P`` per-seat counts (P_*), ``T`` table slots
+    (T_*), ``obs`` each seat's observation (OBS_*), ``talon`` the cards still to draw (from
+    G_TALON_POS), ``rngs`` each seat's policy random stream, ``ev`` the event log (one row:
+    no log). ``legal`` and ``work`` are scratch: :func:`copy_into` leaves them alone.
+    """
+
+    G: np.ndarray
+    P: np.ndarray
+    T: np.ndarray
+    obs: np.ndarray
+    talon: np.ndarray
+    rngs: np.ndarray
+    ev: np.ndarray
+    legal: np.ndarray
+    work: np.ndarray
+
+
+STATE_TYPE = types.NamedTuple(
+    (types.int64[::1], types.int32[:, ::1], types.int32[:, :, ::1], types.int32[:, ::1],
+     types.int32[::1], types.uint64[:, ::1], types.int32[:, ::1], types.int32[::1],
+     types.int64[::1]), HandState)
+"""The numba type of a HandState (for explicit kernel signatures)."""
+
+
+@njit(cache=True)
+def new_state(log_events):
+    """A zeroed HandState; with ``log_events`` it keeps an event log of MAX_EVENTS rows."""
+    return HandState(np.zeros(G_SIZE, np.int64), np.zeros((MAX_SEATS, P_W), np.int32),
+                     np.zeros((MAX_SEATS, MAX_TABLE, T_W), np.int32),
+                     np.zeros((MAX_SEATS, OBS_SIZE), np.int32), np.zeros(MAX_TALON, np.int32),
+                     np.zeros((MAX_SEATS, 1), np.uint64),
+                     np.zeros((MAX_EVENTS if log_events else 1, E_W), np.int32),
+                     np.zeros(MAX_LEGAL, np.int32), np.zeros(WORK_SIZE, np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def copy_into(dst, src):
+    """Make ``dst`` the same hand as ``src`` (no allocation). The event log is copied when
+    both keep one; a copy without a log starts an empty one."""
+    dst.G[:] = src.G
+    dst.P[:] = src.P
+    dst.T[:] = src.T
+    dst.obs[:] = src.obs
+    dst.talon[:] = src.talon
+    dst.rngs[:] = src.rngs
+    if dst.ev.shape[0] == src.ev.shape[0]:
+        if dst.ev.shape[0] > 1:
+            dst.ev[:] = src.ev
+    else:
+        dst.G[G_NEV] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -114,3 +188,17 @@ def take_table_back(P, T, obs, n):
         while P[s, P_NTABLE] > 0:
             card = table_remove(P, T, obs, n, s, P[s, P_NTABLE] - 1)
             add_hand(P, obs, s, card, 1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def record_event(ev, G, kind, seat, a, b, c, d):
+    """Append an event to the log ``ev`` (no-op when the log has one row: batch runs)."""
+    k = G[G_NEV]
+    if k < MAX_EVENTS and ev.shape[0] > 1:
+        ev[k, 0] = kind
+        ev[k, 1] = seat
+        ev[k, 2] = a
+        ev[k, 3] = b
+        ev[k, 4] = c
+        ev[k, 5] = d
+        G[G_NEV] = k + 1

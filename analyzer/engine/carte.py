@@ -1,0 +1,37 @@
+"""Carte blanche (R3.5): who may show, and the score of a show."""
+from numba import njit
+
+from ..rules import R_CARTE_BLANCHE, R_CARTE_POINTS
+from .layout import E_CARTE, P_CARTE, P_CARTE_PTS, P_HAND, P_SCORE
+from .state import record_event
+
+CARTE_REPEAT = 2        # rules[R_CARTE_BLANCHE]: 1 once (the dealt hand), 2 repeated on draws
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_court(card):
+    """K, Q or J."""
+    return 2 <= card % 8 <= 4
+
+
+@njit(cache=True, _nrt=False)
+def carte_eligible(P, s, drawn):
+    """R3.5: seat ``s`` may show carte blanche: a dealt hand (``drawn`` < 0) without K, Q
+    or J, or, having shown it, a drawn card that is not a court card."""
+    if drawn < 0:
+        for suit in range(4):
+            for rank in range(2, 5):
+                if P[s, P_HAND + suit * 8 + rank] > 0:
+                    return False
+        return True
+    return P[s, P_CARTE] == 1 and not is_court(drawn)
+
+
+@njit(cache=True, _nrt=False)
+def show_carte(rules, G, P, ev, s, drawn):
+    """Seat ``s`` shows carte blanche (its dealt hand, or the card ``drawn``) and scores it."""
+    pts = rules[R_CARTE_POINTS]
+    P[s, P_SCORE] += pts
+    P[s, P_CARTE_PTS] += pts
+    P[s, P_CARTE] = 1 if rules[R_CARTE_BLANCHE] == CARTE_REPEAT else 0
+    record_event(ev, G, E_CARTE, s, pts, drawn, 0, 0)

@@ -1,0 +1,66 @@
+"""Playing a hand with policies: ask the seat to act, check its answer, apply it.
+
+Policies arrive as a tuple of four first-class functions of :data:`layout.POLICY_SIG`, one
+per seat (repeated round the table); a decision with one legal action is taken without
+asking, so a policy's random stream is only drawn on when it has a choice.
+"""
+from numba import njit
+
+from .hand import apply, decision, is_over, legal_actions, observe, to_act
+from .layout import (
+    G_ERR_ACTION,
+    G_ERR_DECISION,
+    G_ERR_DETAIL,
+    G_ERR_MOVE,
+    G_ERR_RULE,
+    G_ERR_SEAT,
+    G_STATUS,
+    G_TRICK,
+    ST_DONE,
+    ST_ILLEGAL_POLICY,
+    X_ILLEGAL_ACTION,
+)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_legal(legal, nleg, plays, a):
+    """Whether ``a`` is one of ``legal[:nleg]`` (a play: one bit test of ``plays``)."""
+    if plays != 0:
+        return 0 <= a < 64 and (plays >> a) & 1 == 1
+    found = False                  # no early exit: a short branch-free scan is faster
+    for i in range(nleg):
+        found |= legal[i] == a
+    return found
+
+
+@njit(cache=True, _nrt=False)
+def report_error(G, status, move, seat, rule, detail, action, decision_kind):
+    """Stop the hand with ``status`` and what went wrong (G_ERR_*); returns ``status``."""
+    G[G_STATUS] = status
+    G[G_ERR_MOVE] = move
+    G[G_ERR_SEAT] = seat
+    G[G_ERR_RULE] = rule
+    G[G_ERR_DETAIL] = detail
+    G[G_ERR_ACTION] = action
+    G[G_ERR_DECISION] = decision_kind
+    return status
+
+
+@njit(cache=True, _nrt=False)
+def play_out(rules, st, policies, params):
+    """Play the hand from its current decision to the end with ``policies`` (a tuple of four
+    policy functions, by seat) and their parameter rows ``params[seat]``. Returns ST_DONE, or
+    ST_ILLEGAL_POLICY when a policy returns an illegal action (details in G_ERR_*)."""
+    while not is_over(st):
+        nleg, plays = legal_actions(rules, st)
+        if nleg == 1:
+            a = st.legal[0]
+        else:
+            s = to_act(st)
+            observe(rules, st, s)
+            a = policies[s](st.obs[s], st.legal, nleg, rules, params[s], st.rngs[s])
+            if not is_legal(st.legal, nleg, plays, a):
+                return report_error(st.G, ST_ILLEGAL_POLICY, st.G[G_TRICK], s, 0,
+                                    X_ILLEGAL_ACTION, a, decision(st))
+        apply(rules, st, a)
+    return ST_DONE

@@ -1,0 +1,198 @@
+"""Playing a hand from a script of moves (replay files), with the rule each illegal move breaks.
+
+The script's rows (layout S_*) are read one by one at each decision of the hand: a play, a
+declaration, an exchange or a claim must be legal there, or the replay stops naming the move
+and the rule. A declaration window ends when the next move is not one of the winner's
+declarations; the carte-blanche shows of a round may be listed in any order.
+"""
+from numba import njit
+
+from ..rules import R_CLAIMS, R_DECLARE_ALL, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
+from .carte import carte_eligible, show_carte
+from .combos import combo_class, combo_level
+from .hand import apply, claim_named, decision, declare_named, is_over, legal_actions, to_act
+from .layout import (
+    A_CARTE_BLANCHE,
+    A_CLAIM,
+    A_CLAIM_CARDS,
+    A_DECLARE,
+    A_EXCHANGE,
+    A_PLAY_TABLE,
+    A_STOP,
+    D_CARTE,
+    D_MELD,
+    G_BEST,
+    G_CARTE_FIRST,
+    G_CARTE_ROUND,
+    G_DECLARED,
+    G_DRAWN,
+    G_EXCHANGES,
+    G_LEAD,
+    G_NSEATS,
+    G_PHASE,
+    G_STAGE,
+    G_STATUS,
+    G_TRUMP,
+    P_HAND,
+    PH_CARTE,
+    PH_MELD,
+    S_CARDS,
+    S_CARTE,
+    S_CLAIM,
+    S_DECLARE,
+    S_EXCHANGE,
+    S_PLAY,
+    ST_DONE,
+    ST_ILLEGAL_SCRIPT,
+    ST_INCOMPLETE,
+    X_AFTER_LAST_DRAW,
+    X_ALREADY_EXCHANGED,
+    X_CLAIM_NOT_ALLOWED,
+    X_NO_CARTE_BLANCHE,
+    X_NO_EXCHANGE,
+    X_NO_SEVEN,
+    X_NOT_WINNER,
+    X_NOT_YOUR_TURN,
+    X_ONE_PER_TRICK,
+    X_TURNUP_SEVEN,
+)
+from .melds import claim_cards_failure, combo_feasible, declare_failure, named_four, types_check
+from .play import is_legal, report_error
+from .tricks import play_failure
+
+
+@njit(cache=True, _nrt=False)
+def exchange_failure(rules, G, P, s):
+    """Why seat ``s`` may not exchange the seven of trumps now: (rule code, detail code)."""
+    if rules[R_TRUMP_MODE] == TRUMP_RUBICON:
+        return 304, X_NO_EXCHANGE           # Rubicon: no exchange
+    if G[G_STAGE] != 1:
+        return 218, X_AFTER_LAST_DRAW
+    if not rules[R_SEVEN] or G[G_TRUMP] < 0 or P[s, P_HAND + G[G_TRUMP] * 8 + 7] == 0:
+        return 209, X_NO_SEVEN
+    if G[G_EXCHANGES] > 0:
+        return 209, X_ALREADY_EXCHANGED
+    return 209, X_TURNUP_SEVEN
+
+
+@njit(cache=True, _nrt=False)
+def _read_shows(rules, st, script, nscript, pos):
+    """The carte-blanche shows listed at ``pos`` for the round now asked (R3.5), checked in
+    the script's order: (bit set of the seats showing, position after them, -1 or the
+    position of the first show that is not allowed)."""
+    G = st.G
+    n = G[G_NSEATS]
+    first = G[G_CARTE_FIRST]
+    shows = 0
+    while pos < nscript and script[pos, 0] == S_CARTE:
+        v = script[pos, 1]
+        drawn = G[G_DRAWN + (v - first + n) % n] if v < n else -1
+        if v >= n or (shows >> v) & 1 or not carte_eligible(st.P, v, drawn):
+            return shows, pos, pos
+        shows |= 1 << v
+        pos += 1
+    return shows, pos, -1
+
+
+@njit(cache=True, _nrt=False)
+def replay(rules, st, script, nscript):
+    """Play the hand dealt into ``st`` with the moves ``script[:nscript]``. Returns ST_DONE,
+    ST_INCOMPLETE (the moves ran out first) or ST_ILLEGAL_SCRIPT (the move and the rule it
+    breaks in G_ERR_*)."""
+    G, P = st.G, st.P
+    pos = 0
+    round_read = 0
+    shows = 0
+    while not is_over(st):
+        nleg, plays = legal_actions(rules, st)
+        s = to_act(st)
+        dec = decision(st)
+        if G[G_PHASE] == PH_CARTE:
+            if G[G_CARTE_ROUND] != round_read:       # the round's first question: its shows
+                round_read = G[G_CARTE_ROUND]
+                shows, pos, bad = _read_shows(rules, st, script, nscript, pos)
+                if bad >= 0:
+                    first = G[G_CARTE_FIRST]
+                    n = G[G_NSEATS]
+                    for v in range(n):                 # the shows listed before it stand
+                        if (shows >> v) & 1:
+                            show_carte(rules, G, P, st.ev, v, G[G_DRAWN + (v - first + n) % n])
+                    return report_error(G, ST_ILLEGAL_SCRIPT, bad, script[bad, 1], 305,
+                                        X_NO_CARTE_BLANCHE, A_CARTE_BLANCHE, D_CARTE)
+            apply(rules, st, A_CARTE_BLANCHE if (shows >> s) & 1 else A_STOP)
+            continue
+        if pos >= nscript:
+            if dec == D_MELD:
+                apply(rules, st, A_STOP)
+                continue
+            G[G_STATUS] = ST_INCOMPLETE
+            return ST_INCOMPLETE
+        kind = script[pos, 0]
+        seat = script[pos, 1]
+        c = script[pos, 2]
+        if kind == S_CARTE or kind == S_PLAY:
+            if dec == D_MELD:                       # the window ends here
+                apply(rules, st, A_STOP)
+                continue
+            if kind == S_CARTE:
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 305, X_NO_CARTE_BLANCHE,
+                                    A_CARTE_BLANCHE, dec)
+            a = c + A_PLAY_TABLE * script[pos, 3]
+            if seat != s:
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 203, X_NOT_YOUR_TURN, a, dec)
+            if not is_legal(st.legal, nleg, plays, a):
+                rule, detail = play_failure(P, s, G[G_STAGE], G[G_LEAD], G[G_BEST], G[G_TRUMP], a)
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)
+            pos += 1
+            apply(rules, st, a)
+            continue
+        if kind == S_EXCHANGE:
+            a = A_EXCHANGE
+        elif kind == S_CLAIM:
+            a = A_CLAIM + c if c >= 0 else A_CLAIM_CARDS
+        else:
+            a = A_DECLARE + c
+        if G[G_STAGE] != 1:
+            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 218, X_AFTER_LAST_DRAW, a, dec)
+        if dec != D_MELD or seat != s:
+            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 206, X_NOT_WINNER, a, dec)
+        if kind == S_EXCHANGE and c >= 0 and c != G[G_TRUMP] * 8 + 7:
+            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 209, X_NO_SEVEN, a, dec)
+        named = script[pos, S_CARDS:]
+        req_t = st.work[0:8]
+        req_n = st.work[8:16]
+        if a == A_CLAIM_CARDS:                       # R3.7: the claim names its cards
+            if not rules[R_CLAIMS] or G[G_PHASE] != PH_MELD or G[G_DECLARED] == 0:
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 307, X_CLAIM_NOT_ALLOWED, a, dec)
+            detail, card = claim_cards_failure(rules, G, P, st.T, s, named, req_t, req_n)
+            if detail >= 0:
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 307, detail, card, dec)
+            pos += 1
+            claim_named(rules, st, named)
+            continue
+        if not is_legal(st.legal, nleg, 0, a):
+            if kind == S_EXCHANGE:
+                rule, detail = exchange_failure(rules, G, P, s)
+            elif kind == S_CLAIM:
+                rule, detail = 307, X_CLAIM_NOT_ALLOWED
+            elif G[G_DECLARED] > 0 and not rules[R_DECLARE_ALL] and combo_feasible(
+                    rules, G, P, st.T, s, c, req_t, req_n):
+                rule, detail = (307 if rules[R_CLAIMS] else 216), X_ONE_PER_TRICK   # R2.16, R3.7
+            else:
+                rule, detail = declare_failure(rules, G, P, st.T, s, c, named, req_t, req_n)
+            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)
+        pos += 1
+        if kind == S_DECLARE:
+            four = st.work[20:24]
+            for j in range(4):
+                four[j] = named[j] if c >= 12 else -1
+            if c >= 12 and four[0] >= 0:            # the four's cards are named
+                nreq = named_four(four, req_t, req_n)
+                if not types_check(rules, P, st.T, s, combo_class(c), combo_level(c), req_t, req_n, nreq)[0]:
+                    rule, detail = declare_failure(rules, G, P, st.T, s, c, four, req_t, req_n)
+                    return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, rule, detail, a, dec)
+            declare_named(rules, st, c, four)
+        else:
+            apply(rules, st, a)
+    G[G_STATUS] = ST_DONE
+    return ST_DONE
