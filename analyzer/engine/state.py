@@ -81,19 +81,33 @@ def new_state(log_events):
                      np.zeros(MAX_LEGAL, np.int32), np.zeros(WORK_SIZE, np.int64))
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _copy1(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _copy2(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
 @njit(cache=True, _nrt=False)
 def copy_into(dst, src):
-    """Make ``dst`` the same hand as ``src`` (no allocation). The event log is copied when
-    both keep one; a copy without a log starts an empty one."""
-    dst.G[:] = src.G
-    dst.P[:] = src.P
-    dst.T[:] = src.T
-    dst.obs[:] = src.obs
-    dst.talon[:] = src.talon
-    dst.rngs[:] = src.rngs
+    """Make ``dst`` the same hand as ``src``, without allocating. The event log is copied when
+    both keep one of the same size; a copy with a log of another size starts it empty."""
+    _copy1(dst.G, src.G)
+    _copy2(dst.P, src.P)
+    for s in range(src.T.shape[0]):
+        _copy2(dst.T[s], src.T[s])
+    _copy2(dst.obs, src.obs)
+    _copy1(dst.talon, src.talon)
+    _copy2(dst.rngs, src.rngs)
     if dst.ev.shape[0] == src.ev.shape[0]:
         if dst.ev.shape[0] > 1:
-            dst.ev[:] = src.ev
+            _copy2(dst.ev, src.ev)
     else:
         dst.G[G_NEV] = 0
 

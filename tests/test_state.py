@@ -1,0 +1,120 @@
+"""The hand as a resumable state (engine.hand, engine.play): one path for every driver.
+
+A hand played decision by decision through legal_actions/apply from Python equals the same
+hand in the batch kernel; a hand copied at a random decision and played out equals the
+original played out (the copy is a complete state: nothing of the hand lives elsewhere).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer.engine import layout as L
+from analyzer.engine.batch import deal_deck, seed_policies, write_record
+from analyzer.engine.hand import apply, deal_into, decision, is_over, legal_actions, observe, scores, to_act
+from analyzer.engine.play import is_legal, play_out
+from analyzer.engine.state import copy_into, new_state
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import preset
+from analyzer.simulate import _policy_arrays, play_records
+
+CASES = [
+    ("ordinary", {}, ("greedy", "hints")),
+    ("ordinary", {"packs": 3, "hand_size": 9, "declare_all": True}, ("random", "greedy")),
+    ("ordinary", {"meld_reuse": "american"}, ("hints", "random")),
+    ("rubicon", {}, ("hints", "greedy")),
+    ("rubicon", {"redeclare": "same_or_higher", "carte_blanche": "once"}, ("random", "random")),
+]
+SEED = 5
+
+
+def setup(variant, opts, pols):
+    rules = preset(variant, **opts)
+    specs = [resolve_policy(p) for p in pols]
+    funcs, params = _policy_arrays(specs)
+    return rules, rules.to_array(), tuple(funcs), params, specs
+
+
+def deal(rules, arr, hand, log=False):
+    """A new state with hand ``hand`` of seed SEED dealt, as the batch kernel deals it."""
+    st = new_state(log)
+    deck = np.zeros(L.MAX_TALON, np.int32)
+    deal_deck(rules.packs, np.uint64(SEED), hand, deck, np.zeros(1, np.uint64))
+    deal_into(arr, st, deck, hand % rules.players)
+    seed_policies(st.rngs, np.uint64(SEED), hand)
+    return st
+
+
+def step(arr, st, funcs, params):
+    """One decision taken from Python: the policy of the seat to act (none if forced)."""
+    nleg, plays = legal_actions(arr, st)
+    if nleg == 1:
+        a = int(st.legal[0])
+    else:
+        s = to_act(st)
+        observe(arr, st, s)
+        a = funcs[s](st.obs[s], st.legal, nleg, arr, params[s], st.rngs[s])
+        assert is_legal(st.legal, nleg, plays, a)
+    apply(arr, st, a)
+    return a
+
+
+def record(arr, st, dealer):
+    rec = np.zeros(L.REC_W, np.int32)
+    write_record(arr, st, dealer, 0, rec)
+    return rec
+
+
+@pytest.mark.parametrize("variant,opts,pols", CASES)
+def test_a_hand_applied_step_by_step_equals_the_batch(variant, opts, pols):
+    rules, arr, funcs, params, specs = setup(variant, opts, pols)
+    hands = 12
+    batch = play_records(arr, SEED, 0, hands, specs)
+    for hand in range(hands):
+        st = deal(rules, arr, hand)
+        steps = 0
+        while not is_over(st):
+            assert 0 <= to_act(st) < rules.players and decision(st) >= 0
+            step(arr, st, funcs, params)
+            steps += 1
+        assert steps > 20
+        assert np.array_equal(record(arr, st, hand % rules.players), batch[hand]), hand
+        assert list(scores(st)) == [batch[hand][L.REC_SEAT + s * L.REC_SEAT_W + L.RS_SCORE]
+                                    for s in range(rules.players)]
+
+
+@pytest.mark.parametrize("variant,opts,pols", CASES)
+def test_a_copy_at_any_decision_plays_out_like_the_original(variant, opts, pols):
+    rules, arr, funcs, params, _ = setup(variant, opts, pols)
+    rng = np.random.default_rng(1)
+    for hand in range(10):
+        st = deal(rules, arr, hand, log=True)
+        for _ in range(int(rng.integers(0, 120))):      # a random point of the hand
+            if is_over(st):
+                break
+            step(arr, st, funcs, params)
+        copy = new_state(True)
+        copy_into(copy, st)
+        assert play_out(arr, st, funcs, params) == L.ST_DONE
+        assert play_out(arr, copy, funcs, params) == L.ST_DONE
+        for name in ("G", "P", "T", "obs", "talon", "rngs", "ev"):
+            assert np.array_equal(getattr(copy, name), getattr(st, name)), (hand, name)
+        # a copy without an event log plays the same hand
+        light = new_state(False)
+        st2 = deal(rules, arr, hand)
+        copy_into(light, st2)
+        play_out(arr, light, funcs, params)
+        assert np.array_equal(light.P, st.P) and np.array_equal(light.G[:L.G_NEV], st.G[:L.G_NEV])
+
+
+def test_copy_into_allocates_nothing_and_keeps_the_scratch():
+    rules, arr, funcs, params, _ = setup("rubicon", {}, ("greedy", "greedy"))
+    st = deal(rules, arr, 3)
+    for _ in range(30):
+        step(arr, st, funcs, params)
+    dst = new_state(False)
+    before = [getattr(dst, name).ctypes.data for name in dst._fields]
+    dst.legal[:] = 7
+    copy_into(dst, st)
+    assert [getattr(dst, name).ctypes.data for name in dst._fields] == before
+    assert (dst.legal == 7).all() and np.array_equal(dst.P, st.P) and np.array_equal(dst.T, st.T)
