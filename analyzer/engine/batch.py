@@ -21,24 +21,9 @@ from .layout import (
     G_TRUMP_TRICK,
     MAX_SEATS,
     MAX_TALON,
-    N_COMBOS,
-    P_BEZ_MAX,
-    P_BRISQ,
-    P_CARTE_PTS,
-    P_CLAIMS,
-    P_DBL_MISS,
-    P_DECL,
-    P_FIRST_B,
     P_HAND,
-    P_HELD_B,
-    P_LAST,
-    P_NDECL,
-    P_RECV_JD,
-    P_RECV_QS,
-    P_SCORE,
-    P_SEVEN,
+    P_REC,
     P_TABLE,
-    P_TRICKS,
     P_WON,
     POLICY_TYPE,
     REC_CARDS_LEFT,
@@ -53,21 +38,6 @@ from .layout import (
     REC_TRUMP,
     REC_TRUMP_HOW,
     REC_TRUMP_TRICK,
-    RS_BEZ_MAX,
-    RS_BRISQ,
-    RS_CARTE,
-    RS_CLAIMS,
-    RS_DBL_MISS,
-    RS_DECL,
-    RS_FIRST_B,
-    RS_HELD_B,
-    RS_LAST,
-    RS_NDECL,
-    RS_RECV_JD,
-    RS_RECV_QS,
-    RS_SCORE,
-    RS_SEVEN,
-    RS_TRICKS,
 )
 from .play import play_out
 from .replay import replay
@@ -118,23 +88,8 @@ def write_record(rules, st, dealer, status, rec):
         for t in range(32):
             left += P[s, P_HAND + t] + P[s, P_TABLE + t]
         b = REC_SEAT + s * REC_SEAT_W
-        rec[b + RS_SCORE] = P[s, P_SCORE]
-        rec[b + RS_DECL] = P[s, P_DECL]
-        rec[b + RS_SEVEN] = P[s, P_SEVEN]
-        rec[b + RS_BRISQ] = P[s, P_BRISQ]
-        rec[b + RS_LAST] = P[s, P_LAST]
-        rec[b + RS_TRICKS] = P[s, P_TRICKS]
-        rec[b + RS_BEZ_MAX] = P[s, P_BEZ_MAX]
-        rec[b + RS_CARTE] = P[s, P_CARTE_PTS]
-        rec[b + RS_CLAIMS] = P[s, P_CLAIMS]
-        rec[b + RS_RECV_QS] = P[s, P_RECV_QS]
-        rec[b + RS_RECV_JD] = P[s, P_RECV_JD]
-        rec[b + RS_DBL_MISS] = P[s, P_DBL_MISS]
-        for k in range(3):
-            rec[b + RS_FIRST_B + k] = P[s, P_FIRST_B + k]
-            rec[b + RS_HELD_B + k] = P[s, P_HELD_B + k]
-        for c in range(N_COMBOS):
-            rec[b + RS_NDECL + c] = P[s, P_NDECL + c]
+        for j in range(REC_SEAT_W):
+            rec[b + j] = P[s, P_REC + j]
     rec[REC_CARDS_WON] = won
     rec[REC_CARDS_LEFT] = left
 

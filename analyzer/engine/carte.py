@@ -2,7 +2,7 @@
 from numba import njit
 
 from ..rules import R_CARTE_BLANCHE, R_CARTE_POINTS
-from .layout import E_CARTE, P_CARTE, P_CARTE_PTS, P_HAND, P_SCORE
+from .layout import E_CARTE, P_CARTE, P_CARTE_PTS, P_HAND, P_KNOWN, P_SCORE
 from .state import record_event
 
 CARTE_REPEAT = 2        # rules[R_CARTE_BLANCHE]: 1 once (the dealt hand), 2 repeated on draws
@@ -29,7 +29,13 @@ def carte_eligible(P, s, drawn):
 
 @njit(cache=True, _nrt=False)
 def show_carte(rules, G, P, ev, s, drawn):
-    """Seat ``s`` shows carte blanche (its dealt hand, or the card ``drawn``) and scores it."""
+    """Seat ``s`` shows carte blanche (its dealt hand, or the card ``drawn``) and scores it;
+    what it shows is known to every seat from then on."""
+    if drawn < 0:
+        for t in range(32):
+            P[s, P_KNOWN + t] = P[s, P_HAND + t]
+    else:
+        P[s, P_KNOWN + drawn] += 1
     pts = rules[R_CARTE_POINTS]
     P[s, P_SCORE] += pts
     P[s, P_CARTE_PTS] += pts

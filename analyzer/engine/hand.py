@@ -53,11 +53,11 @@ from .layout import (
     G_BEST_SEAT,
     G_CARTE_FIRST,
     G_CARTE_I,
-    G_CARTE_ROUND,
     G_DEALER,
     G_DECLARED,
     G_DRAWN,
     G_EXCHANGES,
+    G_FULL_OBS,
     G_LAST_WINNER,
     G_LEAD,
     G_LEADER,
@@ -96,6 +96,7 @@ from .layout import (
     P_BRISQ,
     P_CARTE,
     P_HAND,
+    P_KNOWN,
     P_LAST,
     P_MELD_CAND,
     P_RECV_JD,
@@ -112,6 +113,7 @@ from .layout import (
     ST_INCOMPLETE,
 )
 from .melds import claim, claim_cards, claim_possible, combo_check, combo_screen_mask, declare
+from .observe import observe_public
 from .state import add_hand, mark_played, record_event, rel_seat, table_remove, take_table_back
 from .tracking import on_play, on_receive, on_talon_out
 from .tricks import beats, legal_play_bits, list_bits
@@ -138,6 +140,11 @@ def deal_into(rules, st, deck, dealer):
     G[G_STAGE] = 1
     G[G_LAST_WINNER] = -1
     G[G_STATUS] = ST_INCOMPLETE
+    G[G_WINDOW_SEAT] = -1
+    G[G_CARTE_FIRST] = -1
+    for i in range(4):
+        G[G_DRAWN + i] = -1
+        G[G_TRICK_CARDS + i] = -1
     for i in range(n):
         s = (dealer + 1 + i) % n
         for j in range(h):
@@ -175,9 +182,7 @@ def deal_into(rules, st, deck, dealer):
         P[s, P_RECV_JD] = P[s, P_HAND + 20]
         P[s, P_MELD_CAND] = ALL_COMBOS
         on_receive(G, P, s, -1)
-    if rules[R_CARTE_BLANCHE]:
-        for i in range(n):
-            G[G_DRAWN + i] = -1                 # the round of the dealt hands (R3.5)
+    if rules[R_CARTE_BLANCHE]:                  # the round of the dealt hands (R3.5)
         _begin_carte(rules, st, G[G_LEADER])
     else:
         _begin_trick(G)
@@ -280,7 +285,8 @@ def legal_actions(rules, st):
 @njit(cache=True, _nrt=False, inline="always")
 def observe(rules, st, s):
     """Fill seat ``s``'s observation with the facts of the decision it faces (the rest of
-    the observation is kept up to date as cards move)."""
+    the observation is kept up to date as cards move), and its public record too when its
+    bit of G_FULL_OBS is set (observe.observe_public)."""
     G, P = st.G, st.P
     n = G[G_NSEATS]
     o = st.obs[s]
@@ -304,6 +310,8 @@ def observe(rules, st, s):
         r = rel_seat(v, s, n)
         o[OBS_SCORE + r] = P[v, P_SCORE]
         o[OBS_BRISQUES + r] = P[v, P_BRISQ]
+    if (G[G_FULL_OBS] >> s) & 1:
+        observe_public(rules, st, s)
 
 
 @njit(cache=True)
@@ -358,12 +366,20 @@ def claim_named(rules, st, cards):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _begin_trick(G):
-    G[G_PHASE] = PH_PLAY
+def _clear_trick(G):
+    """No trick in progress: the trick's fields at rest (a state is the same whoever made it)."""
     G[G_TRICK_POS] = 0
     G[G_LEAD] = -1
     G[G_BEST] = -1
     G[G_BEST_SEAT] = -1
+    for j in range(4):
+        G[G_TRICK_CARDS + j] = -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _begin_trick(G):
+    G[G_PHASE] = PH_PLAY
+    _clear_trick(G)
     G[G_TO_ACT] = G[G_LEADER]
 
 
@@ -415,6 +431,7 @@ def _play(rules, st, a):
     record_event(ev, G, E_TRICK, winner, G[G_TRICK], nb, 0, 0)
     G[G_TRICK] += 1
     G[G_LEADER] = winner
+    _clear_trick(G)
     if stage == 1:                           # R2.6: the winner's declaration window
         G[G_PHASE] = PH_MELD
         G[G_WINDOW_SEAT] = winner
@@ -437,6 +454,7 @@ def _play(rules, st, a):
             record_event(ev, G, E_BRISQUES, v, P[v, P_BRISQ], 10 * P[v, P_BRISQ], 0, 0)
     G[G_STATUS] = ST_DONE
     G[G_PHASE] = PH_OVER
+    G[G_TO_ACT] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -449,6 +467,7 @@ def _exchange(st, s):
     talon[last] = seven
     add_hand(P, obs, s, seven, -1)
     add_hand(P, obs, s, taken, 1)
+    P[s, P_KNOWN + taken] += 1             # everyone saw the turn-up taken
     on_receive(G, P, s, taken)             # the turn-up taken is a card received
     G[G_EXCHANGES] += 1
     P[s, P_SEVEN] += SEVEN_POINTS
@@ -486,6 +505,12 @@ def _draw_round(rules, st):
 def _after_draws(st):
     """R2.18-R2.19: when the talon is out the second stage begins; then the next trick."""
     G = st.G
+    G[G_WINDOW_SEAT] = -1                    # the window and the round of draws are over
+    G[G_DECLARED] = 0
+    G[G_CARTE_FIRST] = -1
+    G[G_CARTE_I] = 0
+    for i in range(4):
+        G[G_DRAWN + i] = -1
     if G[G_TALON_POS] == G[G_TALON_LEN]:
         n = G[G_NSEATS]
         on_talon_out(st.P, n)
@@ -503,7 +528,6 @@ def _begin_carte(rules, st, first):
     G = st.G
     n = G[G_NSEATS]
     G[G_CARTE_FIRST] = first
-    G[G_CARTE_ROUND] += 1
     if G[G_DRAWN] >= 0:
         for i in range(n):
             if is_court(G[G_DRAWN + i]):
@@ -525,7 +549,9 @@ def _next_carte(rules, st, i0):
             G[G_CARTE_I] = i
             G[G_TO_ACT] = s
             return
-    if G[G_DRAWN] < 0:
+    if G[G_DRAWN] < 0:                      # the dealt hands' round: the first trick
+        G[G_CARTE_FIRST] = -1
+        G[G_CARTE_I] = 0
         _begin_trick(G)
     else:
         _after_draws(st)

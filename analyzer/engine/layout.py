@@ -46,7 +46,24 @@ OBS_SCORE = 206          # 4: scores by relative seat
 OBS_BRISQUES = 210       # 4: brisques (aces and tens) won, by relative seat
 OBS_TRICK_POS = 214      # how many cards are already in this trick
 OBS_PACKS = 215
-OBS_SIZE = 224
+OBS_CORE = 216           # the fields above are kept up to date for every seat
+# The public record (observe.observe_public), filled before a decision only for the seats
+# whose policy asks for it (G_FULL_OBS): every public fact, enough to rebuild the hand
+# from one seat's view and an assignment of the cards it cannot see (observe.rebuild).
+OBS_FULL = 216           # 1 while the public record below is filled for this decision
+OBS_LEADER_REL = 217     # relative seat of the player who leads (led) the trick
+                         # 218: spare
+OBS_TRUMP_TRICK = 219    # trick at which trumps were fixed (-1: not yet)
+OBS_TRUMP_HOW = 220      # 0 turn-up, 1 first marriage, 2 a sequence
+OBS_TALON_LEN = 221      # cards in the talon at the deal (turn-up included)
+OBS_DRAWN = 222          # the card this seat drew last (-1: none yet)
+OBS_CARTE_FIRST_REL = 223    # relative seat asked first in a carte-blanche round
+OBS_TRICK_CARDS = 224    # 4: the cards played to this trick, in order
+OBS_PUBLIC = 228         # 4 x OBS_PUBLIC_W: per relative seat, its public counters
+OBS_PUBLIC_W = 72        #   P[P_REC:P_REC + REC_SEAT_W] (another seat's private statistics
+                         #   zeroed), hand size, P_NTABLE, P_CARTE, P_INST_USED, P_KNOWN (32)
+OBS_SLOTS = OBS_PUBLIC + 4 * OBS_PUBLIC_W    # 4 x MAX_TABLE x T_W: each seat's table slots
+# OBS_SIZE: after the table slots' layout below
 
 # --- policy signature -------------------------------------------------------
 #   policy(obs, legal, n_legal, rules, params, rng) -> action
@@ -64,7 +81,7 @@ POLICY_TYPE = types.FunctionType(POLICY_SIG)
  G_DEALER, G_NSEATS, G_LAST_WINNER, G_NEV, G_STATUS, G_ERR_MOVE, G_ERR_SEAT,
  G_ERR_RULE, G_ERR_DETAIL, G_ERR_ACTION, G_ERR_DECISION, G_TRUMP_TRICK, G_TRUMP_HOW,
  G_WINDOW_SEAT, G_PHASE, G_TO_ACT, G_TRICK_POS, G_LEAD, G_BEST, G_BEST_SEAT, G_DECLARED,
- G_CARTE_FIRST, G_CARTE_I, G_CARTE_ROUND) = range(31)
+ G_CARTE_FIRST, G_CARTE_I, G_FULL_OBS) = range(31)     # G_FULL_OBS: bit s: fill seat s's public record
 G_TRICK_CARDS = 32       # 4: the cards played to the trick in progress, in order
 G_DRAWN = 36             # 4: the cards drawn in the last round of draws, winner's first (-1: the deal)
 G_SIZE = 40
@@ -75,32 +92,50 @@ PH_CARTE, PH_PLAY, PH_MELD, PH_OVER = 0, 1, 2, 3
 # hand status
 ST_DONE, ST_INCOMPLETE, ST_ILLEGAL_SCRIPT, ST_ILLEGAL_POLICY = 0, 1, 2, 3
 
+# --- per-hand records written by the batch kernel ---------------------------
+# A record holds the hand's REC_* fields, then for each seat the block P[seat, P_REC:P_REC +
+# REC_SEAT_W] as it is at the end of the hand (RS_* offsets): copied whole, not by field.
+REC_DEALER, REC_STATUS, REC_TRICKS, REC_TRUMP, REC_EXCHANGES, REC_LAST_WINNER, \
+    REC_CARDS_WON, REC_CARDS_LEFT, REC_TRUMP_HOW, REC_TRUMP_TRICK = range(10)
+REC_SEAT = 10            # seat blocks start here, REC_SEAT_W ints each
+RS_SCORE, RS_DECL, RS_SEVEN, RS_BRISQ, RS_LAST, RS_TRICKS, RS_BEZ_MAX, RS_CARTE, RS_CLAIMS, \
+    RS_RECV_QS, RS_RECV_JD, RS_DBL_MISS = range(12)
+RS_FIRST_B = 12          # 3: trick (from 1) after which a double / treble / quadruple bézique was first scored (0: never)
+RS_HELD_B = 15           # 3: 1 + tricks played when the seat first held 2 (3, 4) Q♠ and as many J♦ (0: never)
+RS_NDECL = 18            # 16 counts by combo id
+RS_WON = 34              # cards won in tricks
+REC_SEAT_W = 35
+REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
+
 # --- per-seat counters (int32 array P[seat]) ---------------------------------
 P_HAND = 0               # 32 counts
 P_TABLE = 32             # 32 counts
-P_SCORE = 64
-P_DECL = 65              # points from declarations
-P_SEVEN = 66             # seven-of-trumps points (R2.2, R2.9, R2.10)
-P_BRISQ = 67             # aces and tens won (count)
-P_LAST = 68              # last-trick points
-P_WON = 69               # cards won in tricks
-P_TRICKS = 70            # tricks won
-P_BEZ_MAX = 71           # highest bézique level scored (0..4)
-P_NDECL = 72             # 16 counts by combo id
-P_NTABLE = 88            # table slots in use
-P_CARTE = 89             # carte blanche: 1 while the hand may still be shown again (R3.5)
-P_CARTE_PTS = 90         # carte blanche points
-P_CLAIMS = 91            # claims laid down
-P_RECV_QS = 92           # Q♠ received (dealt or drawn)
-P_RECV_JD = 93           # J♦ received
-P_HELD_B = 94            # 3: 1 + tricks played when the seat first held 2 (3, 4) Q♠ and as many J♦ (0: never)
-P_DBL_MISS = 97          # held a double bézique while never having scored one: 1 a card of it was played, 2 the talon ran out
-P_FIRST_B = 98           # 3: trick (from 1) after which a double / treble / quadruple bézique was first scored (0: never)
-P_MELD_CAND = 101        # bitmask of combinations that may be feasible (a superset; see melds)
-P_HAND_MASK = 102        # bit t set while the hand holds card t (read with state.card_mask)
-P_TABLE_MASK = 103       # bit t set while the table holds card t
-P_INST_USED = 104        # bit p set while instance p (see T_INST) is a whole declared combination
-P_W = 105
+P_REC = 64               # the block a record keeps (RS_* offsets):
+P_SCORE = P_REC + RS_SCORE
+P_DECL = P_REC + RS_DECL             # points from declarations
+P_SEVEN = P_REC + RS_SEVEN           # seven-of-trumps points (R2.2, R2.9, R2.10)
+P_BRISQ = P_REC + RS_BRISQ           # aces and tens won (count)
+P_LAST = P_REC + RS_LAST             # last-trick points
+P_TRICKS = P_REC + RS_TRICKS         # tricks won
+P_BEZ_MAX = P_REC + RS_BEZ_MAX       # highest bézique level scored (0..4)
+P_CARTE_PTS = P_REC + RS_CARTE       # carte blanche points
+P_CLAIMS = P_REC + RS_CLAIMS         # claims laid down
+P_RECV_QS = P_REC + RS_RECV_QS       # Q♠ received (dealt or drawn)
+P_RECV_JD = P_REC + RS_RECV_JD       # J♦ received
+P_DBL_MISS = P_REC + RS_DBL_MISS     # held a double never scored: 1 a card of it was played, 2 the talon ran out
+P_FIRST_B = P_REC + RS_FIRST_B       # 3: see RS_FIRST_B
+P_HELD_B = P_REC + RS_HELD_B         # 3: see RS_HELD_B
+P_NDECL = P_REC + RS_NDECL           # 16 declarations by combo id
+P_WON = P_REC + RS_WON               # cards won in tricks
+P_NTABLE = P_REC + REC_SEAT_W        # table slots in use
+P_CARTE = P_NTABLE + 1   # carte blanche: 1 while the hand may still be shown again (R3.5)
+P_MELD_CAND = P_NTABLE + 2   # bitmask of combinations that may be feasible (a superset; see melds)
+P_HAND_MASK = P_NTABLE + 3   # bit t set while the hand holds card t (read with state.card_mask)
+P_TABLE_MASK = P_NTABLE + 4  # bit t set while the table holds card t
+P_INST_USED = P_NTABLE + 5   # bit p set while instance p (see T_INST) is a whole declared combination
+P_KNOWN = P_NTABLE + 6   # 32 counts: cards of the hand every seat knows are there (table cards
+                         # taken back at the second stage, the turn-up exchanged, carte blanche)
+P_W = P_KNOWN + 32
 
 # --- table slots (int32 array T[seat, slot]) ---------------------------------
 # card; level reached in class M, B, F (T_M + class); whether the copy was ever part of a
@@ -109,6 +144,7 @@ P_W = 105
 # T_INST: bit p set while the copy belongs to whole instance p (R3.6)
 T_CARD, T_M, T_B, T_F, T_SCORED, T_IM, T_IB, T_IF, T_INST = range(9)
 T_W = 9
+OBS_SIZE = OBS_SLOTS + 4 * MAX_TABLE * T_W
 
 # --- script rows (replay) ----------------------------------------------------
 S_PLAY, S_DECLARE, S_EXCHANGE, S_CLAIM, S_CARTE = 0, 1, 2, 3, 4
@@ -120,18 +156,6 @@ S_W = S_CARDS + S_MAX_CARDS  # kind, seat, card-or-combo (-1: a claim naming car
 (E_TURNUP, E_TURNUP_SEVEN, E_PLAY, E_TRICK, E_DECLARE, E_EXCHANGE, E_DRAW,
  E_STAGE2, E_LAST_TRICK, E_BRISQUES, E_SEVEN, E_TRUMP, E_CARTE, E_CLAIM, E_LAID) = range(15)
 E_W = 6                  # kind, seat, a, b, c, d
-
-# --- per-hand records written by the batch kernel ---------------------------
-REC_DEALER, REC_STATUS, REC_TRICKS, REC_TRUMP, REC_EXCHANGES, REC_LAST_WINNER, \
-    REC_CARDS_WON, REC_CARDS_LEFT, REC_TRUMP_HOW, REC_TRUMP_TRICK = range(10)
-REC_SEAT = 10            # seat blocks start here, REC_SEAT_W ints each
-RS_SCORE, RS_DECL, RS_SEVEN, RS_BRISQ, RS_LAST, RS_TRICKS, RS_BEZ_MAX, RS_CARTE, RS_CLAIMS, \
-    RS_RECV_QS, RS_RECV_JD, RS_DBL_MISS = range(12)
-RS_FIRST_B = 12          # 3: as P_FIRST_B
-RS_HELD_B = 15           # 3: as P_HELD_B
-RS_NDECL = 18            # 16 counts
-REC_SEAT_W = RS_NDECL + N_COMBOS
-REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
 
 # --- detail codes for rule violations (with the rule id in G_ERR_RULE) -------
 (X_NOT_HELD, X_NOT_ON_TABLE, X_TABLE_TAKEN_BACK, X_MUST_FOLLOW, X_MUST_WIN,

@@ -23,7 +23,6 @@ from .layout import (
     D_MELD,
     G_BEST,
     G_CARTE_FIRST,
-    G_CARTE_ROUND,
     G_DECLARED,
     G_DRAWN,
     G_EXCHANGES,
@@ -32,6 +31,8 @@ from .layout import (
     G_PHASE,
     G_STAGE,
     G_STATUS,
+    G_TALON_POS,
+    G_TRICK,
     G_TRUMP,
     P_HAND,
     PH_CARTE,
@@ -101,15 +102,16 @@ def replay(rules, st, script, nscript):
     breaks in G_ERR_*)."""
     G, P = st.G, st.P
     pos = 0
-    round_read = 0
+    round_read = -1
     shows = 0
     while not is_over(st):
         nleg, plays = legal_actions(rules, st)
         s = to_act(st)
         dec = decision(st)
         if G[G_PHASE] == PH_CARTE:
-            if G[G_CARTE_ROUND] != round_read:       # the round's first question: its shows
-                round_read = G[G_CARTE_ROUND]
+            this_round = G[G_TRICK] * 256 + G[G_TALON_POS]
+            if this_round != round_read:             # the round's first question: its shows
+                round_read = this_round
                 shows, pos, bad = _read_shows(rules, st, script, nscript, pos)
                 if bad >= 0:
                     first = G[G_CARTE_FIRST]

@@ -14,12 +14,14 @@ from numba import njit, types
 from .layout import (
     E_W,
     G_NEV,
+    G_NSEATS,
     G_SIZE,
     MAX_EVENTS,
     MAX_LEGAL,
     MAX_SEATS,
     MAX_TABLE,
     MAX_TALON,
+    OBS_CORE,
     OBS_SIZE,
     P_W,
     T_W,
@@ -31,6 +33,7 @@ from .layout import (
     P_HAND,
     P_HAND_MASK,
     P_INST_USED,
+    P_KNOWN,
     P_NTABLE,
     P_TABLE,
     P_TABLE_MASK,
@@ -96,15 +99,19 @@ def _copy2(dst, src):
 
 @njit(cache=True, _nrt=False)
 def copy_into(dst, src):
-    """Make ``dst`` the same hand as ``src``, without allocating. The event log is copied when
-    both keep one of the same size; a copy with a log of another size starts it empty."""
+    """Make ``dst`` the same hand as ``src``, without allocating: the seats in play, and of the
+    observations the part kept up to date (a public record is filled afresh when asked for,
+    observe.observe_public). The event log is copied when both keep one of the same size; a
+    copy with a log of another size starts it empty."""
+    n = src.G[G_NSEATS]
     _copy1(dst.G, src.G)
-    _copy2(dst.P, src.P)
-    for s in range(src.T.shape[0]):
+    for s in range(n):
+        _copy1(dst.P[s], src.P[s])
         _copy2(dst.T[s], src.T[s])
-    _copy2(dst.obs, src.obs)
+        for j in range(OBS_CORE):
+            dst.obs[s, j] = src.obs[s, j]
+        dst.rngs[s, 0] = src.rngs[s, 0]
     _copy1(dst.talon, src.talon)
-    _copy2(dst.rngs, src.rngs)
     if dst.ev.shape[0] == src.ev.shape[0]:
         if dst.ev.shape[0] > 1:
             _copy2(dst.ev, src.ev)
@@ -139,8 +146,11 @@ def _sync_mask(P, s, slot, counts, card):
 
 @njit(cache=True, _nrt=False)
 def add_hand(P, obs, s, card, delta):
-    """Change seat ``s``'s hidden hand count of ``card`` by ``delta``."""
+    """Change seat ``s``'s hidden hand count of ``card`` by ``delta`` (the copies known to be
+    there never exceed those held)."""
     P[s, P_HAND + card] += delta
+    if P[s, P_KNOWN + card] > P[s, P_HAND + card]:
+        P[s, P_KNOWN + card] = P[s, P_HAND + card]
     _sync_mask(P, s, P_HAND_MASK, P_HAND, card)
     obs[s, OBS_HAND + card] += delta
 
@@ -202,6 +212,7 @@ def take_table_back(P, T, obs, n):
         while P[s, P_NTABLE] > 0:
             card = table_remove(P, T, obs, n, s, P[s, P_NTABLE] - 1)
             add_hand(P, obs, s, card, 1)
+            P[s, P_KNOWN + card] += 1          # everyone saw it on the table
 
 
 @njit(cache=True, _nrt=False, inline="always")

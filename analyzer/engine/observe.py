@@ -1,0 +1,329 @@
+"""A seat's public record, and a hand rebuilt from one seat's view (for search players).
+
+:func:`observe_public` fills the part of a seat's observation that holds every public fact
+(layout OBS_FULL ...): each seat's public counters, the cards known to be in its hand, its
+table slots with their histories, the trick in progress. :func:`rebuild` makes a complete
+HandState from such an observation and an assignment of the cards the seat cannot see (the
+other seats' hidden cards, the order of the talon); :func:`unseen_cards`,
+:func:`hidden_sizes` and :func:`sample_hidden` give such assignments.
+
+What a rebuilt state does not reproduce, because no player knows it: the other seats'
+section-5 statistics (the Q♠ and J♦ they received, when they held a double bézique), the
+order of the cards already drawn, the policies' random streams, and P_MELD_CAND (a cache of
+the combinations worth checking, set to all of them).
+"""
+import numpy as np
+from numba import njit
+
+from ..rules import R_PACKS
+from .combos import ALL_COMBOS
+from .layout import (
+    D_CARTE,
+    D_FOLLOW,
+    D_LEAD,
+    D_MELD,
+    G_BEST,
+    G_BEST_SEAT,
+    G_CARTE_FIRST,
+    G_CARTE_I,
+    G_DEALER,
+    G_DECLARED,
+    G_DRAWN,
+    G_EXCHANGES,
+    G_LAST_WINNER,
+    G_LEAD,
+    G_LEADER,
+    G_NSEATS,
+    G_PHASE,
+    G_STAGE,
+    G_STATUS,
+    G_TALON_LEN,
+    G_TALON_POS,
+    G_TO_ACT,
+    G_TRICK,
+    G_TRICK_CARDS,
+    G_TRICK_POS,
+    G_TRUMP,
+    G_TRUMP_HOW,
+    G_TRUMP_TRICK,
+    G_WINDOW_SEAT,
+    MAX_TABLE,
+    OBS_BEST_CARD,
+    OBS_BEST_REL,
+    OBS_CARTE_FIRST_REL,
+    OBS_DEALER_REL,
+    OBS_DECISION,
+    OBS_DECLARED,
+    OBS_DRAWN,
+    OBS_EXCHANGED,
+    OBS_FULL,
+    OBS_HAND,
+    OBS_LEAD_CARD,
+    OBS_LEADER_REL,
+    OBS_N_SEATS,
+    OBS_PACKS,
+    OBS_PLAYED,
+    OBS_PUBLIC,
+    OBS_PUBLIC_W,
+    OBS_SEAT,
+    OBS_SLOTS,
+    OBS_STAGE,
+    OBS_TABLE,
+    OBS_TALON_LEFT,
+    OBS_TALON_LEN,
+    OBS_TRICK,
+    OBS_TRICK_CARDS,
+    OBS_TRICK_POS,
+    OBS_TRUMP,
+    OBS_TRUMP_HOW,
+    OBS_TRUMP_TRICK,
+    OBS_TURNUP,
+    P_CARTE,
+    P_HAND,
+    P_HAND_MASK,
+    P_INST_USED,
+    P_KNOWN,
+    P_MELD_CAND,
+    P_NTABLE,
+    P_REC,
+    P_TABLE,
+    P_TABLE_MASK,
+    PH_CARTE,
+    PH_MELD,
+    PH_PLAY,
+    REC_SEAT_W,
+    RS_DBL_MISS,
+    RS_HELD_B,
+    RS_RECV_JD,
+    RS_RECV_QS,
+    ST_INCOMPLETE,
+    T_W,
+)
+from .rng import below
+from .state import rel_seat
+
+# offsets within a seat's block of the public record
+PUB_HAND_SIZE = REC_SEAT_W
+PUB_NTABLE = REC_SEAT_W + 1
+PUB_CARTE = REC_SEAT_W + 2
+PUB_INST_USED = REC_SEAT_W + 3
+PUB_KNOWN = REC_SEAT_W + 4       # 32
+PRIVATE_STATS = (RS_RECV_QS, RS_RECV_JD, RS_DBL_MISS, RS_HELD_B, RS_HELD_B + 1, RS_HELD_B + 2)
+
+
+@njit(cache=True, _nrt=False)
+def observe_public(rules, st, s):
+    """Fill seat ``s``'s public record (layout OBS_FULL onwards) from the state."""
+    G, P, T = st.G, st.P, st.T
+    o = st.obs[s]
+    n = G[G_NSEATS]
+    o[OBS_FULL] = 1
+    o[OBS_LEADER_REL] = rel_seat(G[G_LEADER], s, n)
+    o[OBS_TRUMP_TRICK] = G[G_TRUMP_TRICK]
+    o[OBS_TRUMP_HOW] = G[G_TRUMP_HOW]
+    o[OBS_TALON_LEN] = G[G_TALON_LEN]
+    carte = G[G_PHASE] == PH_CARTE
+    first = G[G_CARTE_FIRST]
+    o[OBS_CARTE_FIRST_REL] = rel_seat(first, s, n) if carte else -1
+    o[OBS_DRAWN] = G[G_DRAWN + rel_seat(s, first, n)] if carte else -1
+    for j in range(4):
+        o[OBS_TRICK_CARDS + j] = G[G_TRICK_CARDS + j]
+    for r in range(n):
+        v = s + r
+        if v >= n:
+            v -= n
+        b = OBS_PUBLIC + r * OBS_PUBLIC_W
+        for j in range(REC_SEAT_W):
+            o[b + j] = P[v, P_REC + j]
+        if v != s:
+            for j in PRIVATE_STATS:
+                o[b + j] = 0
+        size = 0
+        for t in range(32):
+            size += P[v, P_HAND + t]
+            o[b + PUB_KNOWN + t] = P[v, P_KNOWN + t]
+        o[b + PUB_HAND_SIZE] = size
+        o[b + PUB_NTABLE] = P[v, P_NTABLE]
+        o[b + PUB_CARTE] = P[v, P_CARTE]
+        o[b + PUB_INST_USED] = P[v, P_INST_USED]
+        for k in range(P[v, P_NTABLE]):
+            for f in range(T_W):
+                o[OBS_SLOTS + (r * MAX_TABLE + k) * T_W + f] = T[v, k, f]
+
+
+@njit(cache=True, _nrt=False)
+def unseen_cards(rules, o, out):
+    """Fill ``out[t]`` with the copies of card ``t`` the observing seat cannot place: not in its
+    hand, on a table, played, known to be in another hand, nor the visible turn-up. Needs the
+    public record (OBS_FULL). Returns how many cards that is."""
+    n = o[OBS_N_SEATS]
+    total = 0
+    for t in range(32):
+        c = rules[R_PACKS] - o[OBS_HAND + t] - o[OBS_PLAYED + t]
+        for r in range(n):
+            c -= o[OBS_TABLE + 32 * r + t]
+            if r > 0:
+                c -= o[OBS_PUBLIC + r * OBS_PUBLIC_W + PUB_KNOWN + t]
+        if o[OBS_TURNUP] == t:
+            c -= 1
+        out[t] = c
+        total += c
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def hidden_sizes(o, out):
+    """``out[r]``: the cards of relative seat ``r`` (r > 0) its neighbours cannot place (hand
+    size minus the known cards); ``out[0]``: the talon's cards still to draw that are not the
+    visible turn-up."""
+    n = o[OBS_N_SEATS]
+    for r in range(1, n):
+        b = OBS_PUBLIC + r * OBS_PUBLIC_W
+        known = 0
+        for t in range(32):
+            known += o[b + PUB_KNOWN + t]
+        out[r] = o[b + PUB_HAND_SIZE] - known
+    out[0] = o[OBS_TALON_LEFT] - (1 if o[OBS_TURNUP] >= 0 else 0)
+
+
+@njit(cache=True, _nrt=False)
+def sample_hidden(rules, o, rng, hidden, talon_rest, drawn, pool, sizes):
+    """A random assignment of the cards the observing seat cannot see, consistent with its
+    public record: ``hidden[seat]`` (32 counts) the other seats' hands (their known cards
+    included), ``talon_rest`` the talon still to draw (the visible turn-up last), ``drawn[seat]``
+    a card each other seat may have drawn last (for a carte-blanche round in progress).
+    ``pool`` (int32, at least 32 * packs) and ``sizes`` (int64[4]) are scratch. Returns how
+    many cards were placed."""
+    n = o[OBS_N_SEATS]
+    me = o[OBS_SEAT]
+    m = 0
+    for t in range(32):
+        c = rules[R_PACKS] - o[OBS_HAND + t] - o[OBS_PLAYED + t]
+        for r in range(n):
+            c -= o[OBS_TABLE + 32 * r + t]
+            if r > 0:
+                c -= o[OBS_PUBLIC + r * OBS_PUBLIC_W + PUB_KNOWN + t]
+        if o[OBS_TURNUP] == t:
+            c -= 1
+        for _ in range(c):
+            pool[m] = t
+            m += 1
+    for i in range(m - 1, 0, -1):                # Fisher-Yates
+        j = below(rng, i + 1)
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+    hidden_sizes(o, sizes)
+    k = 0
+    for r in range(1, n):
+        v = (me + r) % n
+        b = OBS_PUBLIC + r * OBS_PUBLIC_W
+        for t in range(32):
+            hidden[v, t] = o[b + PUB_KNOWN + t]
+        for _ in range(sizes[r]):
+            hidden[v, pool[k]] += 1
+            k += 1
+        drawn[v] = pool[k - 1] if sizes[r] > 0 else -1
+    left = o[OBS_TALON_LEFT]
+    for j in range(sizes[0]):
+        talon_rest[j] = pool[k + j]
+    if o[OBS_TURNUP] >= 0 and left > 0:
+        talon_rest[left - 1] = o[OBS_TURNUP]
+    return k + sizes[0]
+
+
+@njit(cache=True, _nrt=False)
+def rebuild(rules, o, hidden, talon_rest, drawn, dst):
+    """Make ``dst`` the hand seen in observation ``o`` (its public record filled), with
+    ``hidden[seat]`` (32 counts) the other seats' hands, ``talon_rest`` the cards still to draw
+    in order (the turn-up last) and ``drawn[seat]`` the card each other seat drew last (read
+    only in a carte-blanche round after a draw). The seat to act is the observing seat."""
+    G, P, T, obs, talon = dst.G, dst.P, dst.T, dst.obs, dst.talon
+    n = o[OBS_N_SEATS]
+    me = o[OBS_SEAT]
+    G[:] = 0
+    P[:] = 0
+    T[:] = 0
+    for v in range(obs.shape[0]):
+        for j in range(obs.shape[1]):
+            obs[v, j] = 0
+    G[G_NSEATS] = n
+    G[G_DEALER] = (me + o[OBS_DEALER_REL]) % n
+    G[G_TRUMP] = o[OBS_TRUMP]
+    G[G_STAGE] = o[OBS_STAGE]
+    G[G_TRICK] = o[OBS_TRICK]
+    G[G_EXCHANGES] = o[OBS_EXCHANGED]
+    G[G_TRUMP_TRICK] = o[OBS_TRUMP_TRICK]
+    G[G_TRUMP_HOW] = o[OBS_TRUMP_HOW]
+    G[G_TALON_LEN] = o[OBS_TALON_LEN]
+    G[G_TALON_POS] = o[OBS_TALON_LEN] - o[OBS_TALON_LEFT]
+    G[G_LEADER] = (me + o[OBS_LEADER_REL]) % n
+    G[G_LAST_WINNER] = -1
+    G[G_STATUS] = ST_INCOMPLETE
+    G[G_TO_ACT] = me
+    G[G_WINDOW_SEAT] = -1
+    G[G_CARTE_FIRST] = -1
+    for j in range(4):
+        G[G_TRICK_CARDS + j] = o[OBS_TRICK_CARDS + j]
+        G[G_DRAWN + j] = -1
+    G[G_LEAD] = -1
+    G[G_BEST] = -1
+    G[G_BEST_SEAT] = -1
+    dec = o[OBS_DECISION]
+    if dec == D_LEAD or dec == D_FOLLOW:
+        G[G_PHASE] = PH_PLAY
+        G[G_TRICK_POS] = o[OBS_TRICK_POS]
+        G[G_LEAD] = o[OBS_LEAD_CARD]
+        G[G_BEST] = o[OBS_BEST_CARD]
+        if o[OBS_BEST_REL] >= 0:
+            G[G_BEST_SEAT] = (me + o[OBS_BEST_REL]) % n
+    elif dec == D_MELD:
+        G[G_PHASE] = PH_MELD
+        G[G_WINDOW_SEAT] = me
+        G[G_DECLARED] = o[OBS_DECLARED]
+    elif dec == D_CARTE:
+        G[G_PHASE] = PH_CARTE
+        first = (me + o[OBS_CARTE_FIRST_REL]) % n
+        G[G_CARTE_FIRST] = first
+        G[G_CARTE_I] = rel_seat(me, first, n)
+        if o[OBS_DRAWN] >= 0:                  # a round after a draw (else: the dealt hands)
+            for i in range(n):
+                v = (first + i) % n
+                G[G_DRAWN + i] = o[OBS_DRAWN] if v == me else drawn[v]
+    for r in range(n):
+        v = (me + r) % n
+        b = OBS_PUBLIC + r * OBS_PUBLIC_W
+        for j in range(REC_SEAT_W):
+            P[v, P_REC + j] = o[b + j]
+        P[v, P_NTABLE] = o[b + PUB_NTABLE]
+        P[v, P_CARTE] = o[b + PUB_CARTE]
+        P[v, P_INST_USED] = o[b + PUB_INST_USED]
+        P[v, P_MELD_CAND] = ALL_COMBOS
+        hand_mask = 0
+        table_mask = 0
+        for t in range(32):
+            P[v, P_KNOWN + t] = o[b + PUB_KNOWN + t]
+            P[v, P_TABLE + t] = o[OBS_TABLE + 32 * r + t]
+            P[v, P_HAND + t] = o[OBS_HAND + t] if v == me else hidden[v, t]
+            if P[v, P_HAND + t] > 0:
+                hand_mask |= np.int64(1) << t
+            if P[v, P_TABLE + t] > 0:
+                table_mask |= np.int64(1) << t
+        P[v, P_HAND_MASK] = hand_mask
+        P[v, P_TABLE_MASK] = table_mask
+        for k in range(P[v, P_NTABLE]):
+            for f in range(T_W):
+                T[v, k, f] = o[OBS_SLOTS + (r * MAX_TABLE + k) * T_W + f]
+    for v in range(n):                             # every seat's observation (its core)
+        ov = obs[v]
+        ov[OBS_SEAT] = v
+        ov[OBS_N_SEATS] = n
+        ov[OBS_DEALER_REL] = rel_seat(G[G_DEALER], v, n)
+        ov[OBS_PACKS] = rules[R_PACKS]
+        for t in range(32):
+            ov[OBS_HAND + t] = P[v, P_HAND + t]
+            ov[OBS_PLAYED + t] = o[OBS_PLAYED + t]
+            for u in range(n):
+                ov[OBS_TABLE + 32 * rel_seat(u, v, n) + t] = P[u, P_TABLE + t]
+    for j in range(o[OBS_TALON_LEFT]):
+        talon[G[G_TALON_POS] + j] = talon_rest[j]
