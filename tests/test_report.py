@@ -99,6 +99,7 @@ def test_game_length_known():
     assert r.median_hands == 5 and r.p90_hands == 6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,extra", [
     ("ordinary", ["sevens", "game_length"]),
     ("rubicon", ["rubicon", "game_scores", "loser_totals"]),
