@@ -159,8 +159,11 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
 
         bezique trace --seed 3 --policy greedy --policy random --json hand3.json
     """
-    from .handlog import dealt_spec, format_log, play_spec, replay_json
+    from .hand_json import replay_json
+    from .handlog import play_spec
+    from .log_text import format_log
     from .output import write_json
+    from .replay_file import dealt_spec
 
     if seed < 0 or hand_index < 0:
         raise click.ClickException("--seed and --hand must be >= 0")
@@ -190,14 +193,10 @@ def replay(file, as_json, symbols):
 
         bezique replay tests/replays/exchange_and_bezique.json
     """
-    from .handlog import (
-        ReplayError,
-        RuleViolation,
-        format_log,
-        load_replay,
-        outcome_json,
-        play_spec,
-    )
+    from .hand_json import outcome_json
+    from .handlog import play_spec
+    from .log_text import format_log
+    from .replay_file import ReplayError, RuleViolation, load_replay
 
     try:
         spec = load_replay(file)
