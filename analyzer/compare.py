@@ -7,7 +7,6 @@ per-deal difference averages both plays, which removes the luck of the cards.
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -21,13 +20,13 @@ from .engine.layout import (
     RS_BRISQ,
     RS_SCORE,
 )
+from .driver import CHUNK, run_chunks
 from .game import rubicon_results
 from .policies.registry import PolicySpec, resolve_policy
 from .rules import RuleSet
 from .simulate import play_records
-from .stats import Z95, wilson_ci
+from .stats import mean_ci, wilson_ci
 
-CHUNK = 4096
 SPRT_ALPHA = 0.05
 SPRT_BETA = 0.05
 
@@ -66,11 +65,12 @@ def sprt_bounds(alpha: float = SPRT_ALPHA, beta: float = SPRT_BETA) -> tuple[flo
 
 @dataclass
 class PairTally:
-    """Sums over deals for one pair (A against B)."""
+    """Integer sums over deals for one pair (A against B). A deal's difference is the mean of
+    its two plays, a multiple of 1/2: the sums keep twice it, so they merge exactly."""
 
     deals: int = 0
-    diff: float = 0.0
-    diff_sq: float = 0.0
+    twice_diff: int = 0      # sum of (A - B) over both plays of each deal
+    twice_diff_sq: int = 0   # sum of its squares
     wins: int = 0      # games (= plays) A won
     draws: int = 0
     losses: int = 0
@@ -78,11 +78,16 @@ class PairTally:
     def add(self, o: "PairTally") -> None:
         """Add another chunk."""
         self.deals += o.deals
-        self.diff += o.diff
-        self.diff_sq += o.diff_sq
+        self.twice_diff += o.twice_diff
+        self.twice_diff_sq += o.twice_diff_sq
         self.wins += o.wins
         self.draws += o.draws
         self.losses += o.losses
+
+    def mean_diff(self) -> tuple[float, float, float]:
+        """A's mean advantage per deal with its 95 % normal interval."""
+        m, lo, hi = mean_ci(self.twice_diff / 2, self.twice_diff_sq / 4, self.deals)
+        return float(m), float(lo), float(hi)
 
 
 def _points(rules: RuleSet, rec: np.ndarray):
@@ -103,8 +108,8 @@ def _pair_chunk(rules, rules_arr, seed, start, count, a, b) -> PairTally:
     r2 = play_records(rules_arr, seed, start, count, [b, a])   # A in seat 1, same deals
     a1, b1, w1 = _points(rules, r1)
     b2, a2, w2 = _points(rules, r2)
-    diff = ((a1 - b1) + (a2 - b2)) / 2.0
-    t = PairTally(deals=count, diff=float(diff.sum()), diff_sq=float((diff ** 2).sum()))
+    twice = (a1 - b1) + (a2 - b2)
+    t = PairTally(deals=count, twice_diff=int(twice.sum()), twice_diff_sq=int((twice ** 2).sum()))
     t.wins = int((w1 == 0).sum() + (w2 == 1).sum())
     t.losses = int((w1 == 1).sum() + (w2 == 0).sum())
     t.draws = 2 * count - t.wins - t.losses
@@ -124,14 +129,12 @@ class PairResult:
         """The pair as a table row."""
         t = self.tally
         n = t.deals
-        mean = t.diff / n
-        var = max(t.diff_sq / n - mean ** 2, 0.0) * n / max(n - 1, 1)
-        half = Z95 * math.sqrt(var / n)
+        mean, mean_lo, mean_hi = t.mean_diff()
         games = t.wins + t.draws + t.losses
         points = t.wins + 0.5 * t.draws
         s, lo, hi = wilson_ci(points, games)
         row = {"policy_a": self.a, "policy_b": self.b, "deals": n, "games": games,
-               "mean_diff": mean, "mean_diff_lo": mean - half, "mean_diff_hi": mean + half,
+               "mean_diff": mean, "mean_diff_lo": mean_lo, "mean_diff_hi": mean_hi,
                "wins_a": t.wins, "draws": t.draws, "wins_b": t.losses,
                "score_a": float(s), "score_a_lo": float(lo), "score_a_hi": float(hi),
                "elo_a": float(elo_from_score(s)), "elo_a_lo": float(elo_from_score(lo)),
@@ -142,33 +145,32 @@ class PairResult:
 
 
 def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed: int,
-                 threads: int = 1, sprt: tuple[float, float] | None = None, progress=None) -> PairResult:
-    """Compare A with B on ``hands`` deals (each played twice, seats swapped).
+                 threads: int | None = None, sprt: tuple[float, float] | None = None,
+                 progress=None) -> PairResult:
+    """Compare A with B on ``hands`` deals (each played twice, seats swapped); ``threads``
+    defaults to one per core, ``progress`` is called with the deals just finished.
 
-    With ``sprt=(elo0, elo1)`` the run stops as soon as the SPRT accepts H0 or H1;
-    ``hands`` is then the maximum.
+    With ``sprt=(elo0, elo1)`` the run stops as soon as the SPRT, checked after each chunk
+    of deals in deal order, accepts H0 or H1; ``hands`` is then the maximum.
     """
     rules_arr = rules.to_array()
     total = PairTally()
-    starts = list(range(0, hands, CHUNK))
     lower, upper = sprt_bounds()
     verdict = None
     llr = 0.0
-    with ThreadPoolExecutor(max_workers=max(threads, 1)) as pool:
-        for i in range(0, len(starts), max(threads, 1)):
-            batch = starts[i:i + max(threads, 1)]
-            for t in pool.map(lambda s: _pair_chunk(rules, rules_arr, seed, s, min(CHUNK, hands - s), a, b), batch):
-                total.add(t)
-                if progress:
-                    progress(t.deals)
-            if sprt:
-                llr = sprt_llr(total.wins, total.draws, total.losses, *sprt)
-                if llr >= upper:
-                    verdict = "H1"
-                elif llr <= lower:
-                    verdict = "H0"
-                if verdict:
-                    break
+
+    def play(start: int, count: int) -> PairTally:
+        return _pair_chunk(rules, rules_arr, seed, start, count, a, b)
+
+    def merge(t: PairTally) -> bool:
+        nonlocal llr, verdict
+        total.add(t)
+        if sprt:
+            llr = sprt_llr(total.wins, total.draws, total.losses, *sprt)
+            verdict = "H1" if llr >= upper else "H0" if llr <= lower else None
+        return verdict is not None
+
+    run_chunks(play, hands, CHUNK // 2, merge, threads, progress)
     info = None
     if sprt:
         info = {"sprt_elo0": sprt[0], "sprt_elo1": sprt[1], "sprt_llr": llr,
@@ -208,7 +210,7 @@ def bradley_terry(names: list[str], results: list[PairResult]) -> pd.DataFrame:
     return df
 
 
-def compare(rules: RuleSet, policies, hands: int, seed: int, threads: int = 1,
+def compare(rules: RuleSet, policies, hands: int, seed: int, threads: int | None = None,
             sprt=None, progress=None) -> dict:
     """Compare every pair of ``policies``; return {"pairs": DataFrame, "ranking": DataFrame|None}."""
     specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
@@ -219,7 +221,7 @@ def compare(rules: RuleSet, policies, hands: int, seed: int, threads: int = 1,
     return {"pairs": pairs, "ranking": ranking, "results": results}
 
 
-def ablation(rules: RuleSet, hands: int, seed: int, threads: int = 1, progress=None) -> pd.DataFrame:
+def ablation(rules: RuleSet, hands: int, seed: int, threads: int | None = None, progress=None) -> pd.DataFrame:
     """The value of each hint: the full ``hints`` policy against ``hints`` without that hint,
     on the same deals with seats swapped. One row per hint; ``mean_diff`` is the full
     policy's advantage (points per hand; Rubicon: net game points per game)."""

@@ -1,19 +1,18 @@
-"""The batch driver: seeds -> hands on worker threads -> tallies.
+"""Simulation: hands played by policies, reduced to tallies (a :class:`Result`).
 
-Hands are cut into fixed chunks (independent of the thread count); each chunk
-is played by the nogil kernel and reduced to integer sums at once, so memory
-does not grow with the number of hands and the result depends only on the
-seed and the hand indices, never on ``threads``.
+The chunks of hands run on worker threads through :mod:`analyzer.driver`; each is
+played by the nogil kernel and reduced to integer sums at once, so memory does not
+grow with the number of hands and the result depends only on the seed and the hand
+indices, never on ``threads``.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from .actions import action_str
+from .driver import CHUNK, check_threads, run_chunks
 from .engine.batch import run_batch
 from .engine.layout import (
     D_CARTE,
@@ -28,7 +27,6 @@ from .policies.registry import N_PARAMS, PolicyError, PolicySpec, resolve_policy
 from .rules import RuleSet
 from .tallies import GameChainer, Tallies, compact_for_games
 
-CHUNK = 8192
 DECISION_NAMES = {D_LEAD: "lead", D_FOLLOW: "follow", D_MELD: "declaration", D_CARTE: "carte blanche"}
 
 
@@ -81,18 +79,14 @@ def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndar
     return rec
 
 
-def _play_chunk(rules, rules_arr, seed, start, count, specs, keep):
-    rec = play_records(rules_arr, seed, start, count, specs)
-    return Tallies.from_records(rec, rules), (rec if keep else None), compact_for_games(rec)
-
-
 def simulate(rules: RuleSet, policies, hands: int, seed: int, threads: int | None = None,
              progress=None, keep_records: bool = False) -> Result:
     """Play ``hands`` hands of ``rules`` with ``policies`` (names or PolicySpecs, one per
     seat) and return a :class:`Result`. Hand ``i`` is dealt by seat ``i % players``.
 
-    ``progress`` is an optional callable taking the number of hands just finished.
-    ``keep_records`` keeps the per-hand records (for tests and small runs).
+    ``threads`` defaults to one per core. ``progress`` is an optional callable taking the
+    number of hands just finished. ``keep_records`` keeps the per-hand records (for tests
+    and small runs).
     """
     if hands <= 0:
         raise ValueError(f"hands must be positive, got {hands}")
@@ -101,28 +95,25 @@ def simulate(rules: RuleSet, policies, hands: int, seed: int, threads: int | Non
     specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
     if len(specs) != rules.players:
         raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
-    threads = threads or os.cpu_count() or 1
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
+    threads = check_threads(threads)
     rules_arr = rules.to_array()
     total = Tallies(rules.players)
     kept = []
-    starts = list(range(0, hands, CHUNK))
-
     chain = GameChainer() if rules.brisques == "scored" and rules.players == 2 else None
 
-    def job(start):
-        return _play_chunk(rules, rules_arr, seed, start, min(CHUNK, hands - start), specs,
-                           keep_records)
+    def play(start: int, count: int):
+        rec = play_records(rules_arr, seed, start, count, specs)
+        return (Tallies.from_records(rec, rules), rec if keep_records else None,
+                compact_for_games(rec) if chain is not None else None)
 
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for start, (tally, rec, compact) in zip(starts, pool.map(job, starts)):
-            total.add(tally)
-            if chain is not None:
-                chain.feed(compact, total)         # in hand order: games span chunks
-            if keep_records:
-                kept.append(rec)
-            if progress:
-                progress(tally.hands)
+    def merge(chunk) -> None:
+        tally, rec, compact = chunk
+        total.add(tally)
+        if chain is not None:
+            chain.feed(compact, total)         # in hand order: games span chunks
+        if keep_records:
+            kept.append(rec)
+
+    run_chunks(play, hands, CHUNK, merge, threads, progress)
     records = np.concatenate(kept) if keep_records else None
     return Result(rules, [s.name for s in specs], hands, seed, total, records)
