@@ -130,11 +130,11 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
     if out:
         from .output import write_json, write_table
-        from .plots import write_score_chart
+        from .plots import save_chart, score_chart
         written = []
         for name, df in tables.items():
             written += write_table(df, out, name)
-        written += write_score_chart(result, out)
+        written += save_chart(score_chart(result), out, "score_distribution")
         written.append(write_json({
             "command": "bezique " + " ".join(sys.argv[1:]) if sys.argv else "",
             "rules": rules.describe(), "policies": result.policies, "hands": hands,
@@ -253,7 +253,7 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
 
     from .compare import compare as run
     from .output import write_table
-    from .plots import write_heatmap
+    from .plots import pairs_heatmap, save_chart
     from .simulate import SimulationError
 
     if len(policy_names) < 2:
@@ -285,7 +285,9 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
         click.echo(res["ranking"].to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
         written += write_table(res["ranking"], out, "ranking", parquet=False)
     title = f"{rules.name} bézique, {hands:,} deals per pair (x2 seats), seed {seed}"
-    written.append(write_heatmap(res["pairs"], [s.name for s in specs], unit, out, title))
+    heatmap = pairs_heatmap(res["pairs"], [s.name for s in specs], "mean_diff", f"mean of row minus column, {unit}",
+                            title)
+    written += save_chart(heatmap, out, "heatmap", formats=("png",))
     click.echo(f"\nwrote {len(written)} files to {out}")
 
 
@@ -311,7 +313,7 @@ def ablate(variant, rule_items, hands, seed, threads, out):
 
     from .compare import ablation
     from .output import write_table
-    from .plots import write_ablation_chart
+    from .plots import ablation_chart, save_chart
 
     _check_run(hands, seed, threads)
     rules = _rules(variant, rule_items)
@@ -325,7 +327,7 @@ def ablate(variant, rule_items, hands, seed, threads, out):
                    f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]  {r.advice}")
     written = write_table(df, out, "ablation", parquet=False)
     title = f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
-    written += write_ablation_chart(df, unit, title, out)
+    written += save_chart(ablation_chart(df, unit, title), out, "ablation")
     click.echo(f"\nwrote {len(written)} files to {out}")
 
 

@@ -6,7 +6,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import report_charts as charts
 from . import study
 from .exact import (
     bezique_levels,
@@ -127,40 +126,41 @@ def _stack(frames: dict, key: str):
 
 
 def build_charts(st: Study, tables: dict, out_dir) -> dict:
-    """Every chart (PNG and SVG), by name -> list of paths."""
+    """Draw and write every chart (PNG and SVG): name -> list of paths."""
+    from . import plots
+
     name = f"{st.rules.name} bézique"
     sample = f"{st.hands:,} hands per pairing, seed {st.seed}"
     rubicon = st.rules.is_rubicon
-    out = {
-        "odds": charts.odds_chart(tables["odds"], f"{name}: deal-time odds, exact and simulated "
-                                  f"({st.hands:,} deals, seed {st.seed})", out_dir),
-        "double_bezique_by_trick": charts.bezique_by_trick_chart(
-            tables["double_bezique_by_trick"], f"{name}: béziques held and scored by trick ({sample})", out_dir),
-        "score_distribution": charts.score_distribution_chart(
-            tables["score_distribution"], score_bin(st.rules), f"{name}: hand scores by policy ({sample})",
-            out_dir),
-        "score_at_least": charts.score_at_least_chart(
-            tables["score_distribution"], f"{name}: P(hand score ≥ x) by policy ({sample})", out_dir),
-        "brisque_value": charts.brisque_chart(tables["brisques"], rubicon, f"{name}: brisques ({sample})", out_dir),
-        "combinations": charts.combinations_chart(
-            tables["combinations"], f"{name}: combinations declared ({sample})", out_dir),
+    figures = {
+        "odds": plots.odds_chart(tables["odds"], f"{name}: deal-time odds, exact and simulated "
+                                 f"({st.hands:,} deals, seed {st.seed})"),
+        "double_bezique_by_trick": plots.bezique_by_trick_chart(
+            tables["double_bezique_by_trick"], f"{name}: béziques held and scored by trick ({sample})"),
+        "score_distribution": plots.score_distribution_chart(
+            tables["score_distribution"], score_bin(st.rules), f"{name}: hand scores by policy ({sample})"),
+        "score_at_least": plots.score_at_least_chart(
+            tables["score_distribution"], f"{name}: P(hand score ≥ x) by policy ({sample})"),
+        "brisque_value": plots.brisque_chart(tables["brisques"], rubicon, f"{name}: brisques ({sample})"),
+        "combinations": plots.combinations_chart(tables["combinations"],
+                                                 f"{name}: combinations declared ({sample})"),
     }
     if rubicon:
-        out["rubicon_rates"] = charts.rubicon_rate_chart(tables["rubicon"], f"{name}: rubicons ({sample})", out_dir)
-        out["game_scores"] = charts.game_score_chart(tables["game_scores"],
-                                                     f"{name}: winner's game score ({sample})", out_dir)
-        out["loser_totals"] = charts.loser_total_chart(tables["loser_totals"], score_bin(st.rules),
-                                                       f"{name}: the loser's total ({sample})", out_dir)
+        figures["rubicon_rates"] = plots.rubicon_rate_chart(tables["rubicon"], f"{name}: rubicons ({sample})")
+        figures["game_scores"] = plots.game_score_chart(tables["game_scores"],
+                                                        f"{name}: winner's game score ({sample})")
+        figures["loser_totals"] = plots.loser_total_chart(tables["loser_totals"], score_bin(st.rules),
+                                                          f"{name}: the loser's total ({sample})")
     else:
-        out["game_length"] = charts.game_length_chart(
-            tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})", out_dir)
+        figures["game_length"] = plots.game_length_chart(
+            tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})")
     if "pairwise" in tables:
-        out["pairwise"] = charts.pairwise_chart(
+        figures["pairwise"] = plots.pairwise_chart(
             tables["pairwise"], list(dict.fromkeys([*tables["pairwise"].policy_a, *tables["pairwise"].policy_b])),
             "games" if rubicon else "hands",
             f"{name}: head to head\n({st.hands:,} deals per pair, each played twice with the seats swapped; "
-            f"seed {st.seed})", out_dir)
-    return out
+            f"seed {st.seed})")
+    return {key: plots.save_chart(fig, out_dir, key) for key, fig in figures.items()}
 
 
 def _md_table(df, cols, fmt="{:.4g}") -> str:

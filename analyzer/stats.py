@@ -79,6 +79,20 @@ def score_bins(counts, width: int) -> pd.DataFrame:
     return pd.DataFrame({"score": lower, "bin": labels})
 
 
+def score_shares(hist, width: int) -> pd.DataFrame:
+    """Hands by score bin (``hist``: counts by bin ``width`` points wide, :func:`score_bins`)
+    with the share of hands in each bin and the share scoring at least its lower edge, each
+    with its Wilson interval."""
+    n = hist.sum()
+    df = score_bins(hist, width)
+    counts = hist[:len(df)]
+    at_least = n - np.concatenate([[0], np.cumsum(counts)[:-1]])
+    df["hands"] = counts
+    df["share"], df["share_lo"], df["share_hi"] = wilson_ci(counts, n)
+    df["at_least"], df["at_least_lo"], df["at_least_hi"] = wilson_ci(at_least, n)
+    return df
+
+
 def score_histogram(result) -> pd.DataFrame:
     """Hands by score bin (``tallies.score_bin`` points wide; the last bin open) and seat."""
     from .tallies import score_bin

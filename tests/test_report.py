@@ -145,12 +145,12 @@ def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
     value; the chart must still draw (this once stopped the Rubicon report)."""
     import pandas as pd
 
-    from analyzer import report_charts
+    from analyzer.plots import rubicon_rate_chart, save_chart
     y = 1.0
     df = pd.DataFrame({"pairing": ["a vs a"], "rubicon_rate": [y], "rubicon_rate_lo": [0.99],
                        "rubicon_rate_hi": [y - 1e-16], "saved_by_brisques": [0.0],
                        "saved_by_brisques_lo": [1e-18], "saved_by_brisques_hi": [0.01]})
-    paths = report_charts.rubicon_rate_chart(df, "t", tmp_path)
+    paths = save_chart(rubicon_rate_chart(df, "t"), tmp_path, "rubicon_rates")
     assert all(p.stat().st_size > 1000 for p in paths)
 
 
