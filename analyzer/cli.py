@@ -272,20 +272,20 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
             raise click.ClickException(str(e)) from None
     unit = "net game points per game" if rules.is_rubicon else "points per hand"
     click.echo(f"{rules.name} bézique, seed {seed}: mean difference A - B in {unit}")
-    for _, r in res["pairs"].iterrows():
+    for _, r in res.pairs.iterrows():
         line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
                 f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
                 f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
         if sprt_bounds:
             line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
         click.echo(line)
-    written = write_table(res["pairs"], out, "pairs", parquet=False)
-    if res["ranking"] is not None:
+    written = write_table(res.pairs, out, "pairs", parquet=False)
+    if res.ranking is not None:
         click.echo("\nranking (Bradley-Terry, Elo scale)")
-        click.echo(res["ranking"].to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
-        written += write_table(res["ranking"], out, "ranking", parquet=False)
+        click.echo(res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
+        written += write_table(res.ranking, out, "ranking", parquet=False)
     title = f"{rules.name} bézique, {hands:,} deals per pair (x2 seats), seed {seed}"
-    heatmap = pairs_heatmap(res["pairs"], [s.name for s in specs], "mean_diff", f"mean of row minus column, {unit}",
+    heatmap = pairs_heatmap(res.pairs, [s.name for s in specs], "mean_diff", f"mean of row minus column, {unit}",
                             title)
     written += save_chart(heatmap, out, "heatmap", formats=("png",))
     click.echo(f"\nwrote {len(written)} files to {out}")
@@ -311,7 +311,7 @@ def ablate(variant, rule_items, hands, seed, threads, out):
     """
     from tqdm import tqdm
 
-    from .compare import ablation
+    from .compare import ablate as run
     from .output import write_table
     from .plots import ablation_chart, save_chart
 
@@ -319,7 +319,7 @@ def ablate(variant, rule_items, hands, seed, threads, out):
     rules = _rules(variant, rule_items)
     with tqdm(total=hands * 8, unit="deal", unit_scale=True, desc="ablate", file=sys.stderr,
               disable=None) as bar:
-        df = ablation(rules, hands, seed, threads=threads or os.cpu_count() or 1, progress=bar.update)
+        df = run(rules, hands, seed, threads=threads or os.cpu_count() or 1, progress=bar.update)
     unit = "net game points per game" if rules.is_rubicon else "points per hand"
     click.echo(f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {unit}")
     for _, r in df.iterrows():
@@ -386,7 +386,7 @@ def report(variant, rule_items, hands, seed, threads, out):
     """
     from tqdm import tqdm
 
-    from .report import hands_played, write_report
+    from .report import hands_played, study, write_report
     from .simulate import SimulationError
 
     _check_run(hands, seed, threads)
@@ -397,21 +397,19 @@ def report(variant, rule_items, hands, seed, threads, out):
     with tqdm(total=hands_played(hands), unit="hand", unit_scale=True, desc="report",
               file=sys.stderr, disable=None) as bar:
         try:
-            res = write_report(rules, hands, seed, out, threads=threads, progress=bar.update,
-                               command=command)
+            st = study(rules, hands, seed, threads=threads, progress=bar.update)
         except SimulationError as e:
             raise click.ClickException(str(e)) from None
-    st = res["study"]
+    files = write_report(st, out, command)
     click.echo(f"{rules.name} bézique report: {hands:,} hands x {len(st.results)} pairings, seed {seed}")
-    db = res["tables"]["double_bezique"]
-    for _, r in db.iterrows():
+    for _, r in st.tables["double_bezique"].iterrows():
         click.echo(f"  {r.policy:<8} double bezique scored {100 * r.scored_double:.3f}% "
                    f"[{100 * r.scored_double_lo:.3f}, {100 * r.scored_double_hi:.3f}] of hands")
-    if "rubicon" in res["tables"]:
-        for _, r in res["tables"]["rubicon"].iterrows():
+    if "rubicon" in st.tables:
+        for _, r in st.tables["rubicon"].iterrows():
             click.echo(f"  {r.pairing:<16} rubicon rate {100 * r.rubicon_rate:.2f}% "
                        f"[{100 * r.rubicon_rate_lo:.2f}, {100 * r.rubicon_rate_hi:.2f}]")
-    click.echo(f"wrote {len(res['files'])} files to {out} (see {out}/report.md)")
+    click.echo(f"wrote {len(files)} files to {out} (see {out}/report.md)")
 
 
 @main.command()

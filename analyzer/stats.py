@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
 
 from .cards import COMBO_NAMES
 
@@ -26,6 +25,8 @@ def mean_ci(total, total_sq, n):
 def wilson_ci(successes, n):
     """Share and 95 % Wilson interval. The bounds are exactly 0 when nothing happened and
     exactly 1 when everything did (the formula leaves rounding residue such as 2e-22)."""
+    from statsmodels.stats.proportion import proportion_confint   # a second to import: on first use
+
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     lo, hi = proportion_confint(successes, n, alpha=0.05, method="wilson")

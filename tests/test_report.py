@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from analyzer import study
+from analyzer import study_tables
 from analyzer.cli import main
 from analyzer.tallies import Tallies
 
@@ -34,7 +34,7 @@ def known_tallies():
 
 
 def test_combinations_table_known():
-    df = study.combinations_table({"p": known_tallies()})
+    df = study_tables.combinations_table({"p": known_tallies()})
     assert list(df.combination) == ["bezique", "four_aces"]
     bez = df.set_index("combination").loc["bezique"]
     assert bez.per_hand == 100 / 2000 and bez.points_per_hand == 4000 / 2000
@@ -43,7 +43,7 @@ def test_combinations_table_known():
 
 
 def test_double_bezique_table_known():
-    df = study.double_bezique_table({"p": known_tallies()}, {2: 0.05})
+    df = study_tables.double_bezique_table({"p": known_tallies()}, {2: 0.05})
     r = df.iloc[0]
     assert r.seat_hands == 2000
     assert r.scored_double == 50 / 2000
@@ -55,7 +55,7 @@ def test_double_bezique_table_known():
 
 def test_bezique_by_trick_is_cumulative():
     bound = [0.01 * k for k in range(25)]
-    df = study.bezique_by_trick_table({"p": known_tallies()}, {2: bound})
+    df = study_tables.bezique_by_trick_table({"p": known_tallies()}, {2: bound})
     assert df.trick.tolist() == list(range(25)) and df.received_exact.tolist() == bound
     share = df.set_index("trick").scored
     assert share[0] == 0 and share[9] == 0 and share[10] == 30 / 2000 and share[19] == 30 / 2000
@@ -71,11 +71,11 @@ def test_regression_known_slope():
     y = 7 * x + 5
     t.hands = len(x)
     t.reg_sx, t.reg_sy, t.reg_sxx, t.reg_sxy, t.reg_syy = x.sum(), y.sum(), (x * x).sum(), (x * y).sum(), (y * y).sum()
-    slope, lo, hi = study.regression(t)
+    slope, lo, hi = study_tables.regression(t)
     assert slope == pytest.approx(7) and lo == pytest.approx(7) and hi == pytest.approx(7)
     y2 = y + np.array([1, -1, 1, -1, 1, -1])
     t.reg_sy, t.reg_sxy, t.reg_syy = y2.sum(), (x * y2).sum(), (y2 * y2).sum()
-    slope, lo, hi = study.regression(t)
+    slope, lo, hi = study_tables.regression(t)
     fit = np.polyfit(x, y2, 1)[0]
     assert slope == pytest.approx(fit) and lo < slope < hi
 
@@ -84,7 +84,7 @@ def test_loser_total_table_known():
     t = Tallies(2)
     t.hands = 100
     t.loser_hist[[2, 9, 10, 12]] = [60, 30, 6, 4]      # bins of 100: 200-299, 900-999, ...
-    df = study.loser_total_table({"p": t}, 100)
+    df = study_tables.loser_total_table({"p": t}, 100)
     assert df.bin.tolist()[-1] == "≥ 1200" and df.bin.tolist()[9] == "900–999"
     assert df.share.sum() == pytest.approx(1) and df.under_1000.iloc[0] == 0.9
 
@@ -93,7 +93,7 @@ def test_game_length_known():
     t = Tallies(2)
     t.game_length[0, 5] = 30
     t.game_length[0, 6] = 10
-    df = study.game_length_table({"p": t})
+    df = study_tables.game_length_table({"p": t})
     r = df.iloc[0]
     assert r.target == 1000 and r.games == 40 and r.mean_hands == pytest.approx(5.25)
     assert r.median_hands == 5 and r.p90_hands == 6
@@ -157,7 +157,7 @@ def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
 def test_wilson_bounds_at_0_and_1_print_exactly():
     """No residue such as 2e-22 for a share never seen (or 0.9999999999999999 for one always
     seen), at the sample sizes of the committed study."""
-    from analyzer.report import _ci
+    from analyzer.report_markdown import _ci
     from analyzer.stats import wilson_ci
     n = 2_000_000
     share, lo, hi = wilson_ci(0, n)
