@@ -7,6 +7,7 @@ from PIL import Image
 
 from analyzer import study_tables
 from analyzer.cli import main
+from cli_examples import examples
 from analyzer.tallies import Tallies
 
 
@@ -99,15 +100,19 @@ def test_game_length_known():
     assert r.median_hands == 5 and r.p90_hands == 6
 
 
+REPORT_EXAMPLES = [args for args in examples(1500) if args[0] == "report"]     # the help's and the README's
+EXTRA_FILES = {"ordinary": ["sevens", "game_length"], "rubicon": ["rubicon", "game_scores", "loser_totals"]}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("variant,extra", [
-    ("ordinary", ["sevens", "game_length"]),
-    ("rubicon", ["rubicon", "game_scores", "loser_totals"]),
-])
-def test_small_report_writes_every_file(tmp_path, variant, extra):
-    out = tmp_path / variant
-    res = CliRunner().invoke(main, ["report", "--variant", variant, "--hands", "1500", "--seed", "3",
-                                    "--threads", "1", "--out", str(out)])
+@pytest.mark.parametrize("args", REPORT_EXAMPLES, ids=" ".join)
+def test_small_report_writes_every_file(tmp_path, args):
+    """Each report example of the help and the README, at 1,500 hands, writes every file."""
+    out = tmp_path / "report"
+    args = args[:args.index("--out")] + args[args.index("--out") + 2:] if "--out" in args else list(args)
+    variant = args[args.index("--variant") + 1] if "--variant" in args else "ordinary"
+    extra = EXTRA_FILES[variant]
+    res = CliRunner().invoke(main, args + ["--out", str(out)])
     assert res.exit_code == 0, res.output
     tables = ["odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
               "score_distribution", "seat_advantage", "pairwise"] + extra
@@ -133,6 +138,11 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
     assert (odds["sample"] > 0).all() and odds.simulated.notna().all()      # receive rows from the play
     pairs = pd.read_csv(out / "pairwise.csv")
     assert len(pairs) == 3 and (pairs.deals == 1500).all() and (pairs.games == 3000).all()
+
+
+def test_report_examples_cover_both_variants():
+    variants = [a[a.index("--variant") + 1] if "--variant" in a else "ordinary" for a in REPORT_EXAMPLES]
+    assert sorted(variants) == ["ordinary", "rubicon"]
 
 
 def test_report_bad_input():
