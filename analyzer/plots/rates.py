@@ -95,6 +95,15 @@ def combinations_chart(df: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
+def _finish_by_pairing(fig: Figure, axes, title: str) -> Figure:
+    """Finish a row of panels by pairing: the labels tilted, the title noting the bars; return ``fig``."""
+    for ax in axes:
+        ax.tick_params(axis="x", rotation=15)
+    fig.suptitle(title + "; bars: 95% CI")
+    fig.tight_layout()
+    return fig
+
+
 def rubicon_rate_chart(df: pd.DataFrame, title: str) -> Figure:
     """Rubicon rate and share saved by brisques, per pairing, with 95 % intervals, each axis
     fitted to its values (the rates are near 99 %)."""
@@ -103,14 +112,10 @@ def rubicon_rate_chart(df: pd.DataFrame, title: str) -> Figure:
     axes[0].set_ylabel("games whose loser is rubiconed (%)")
     axes[0].set_title("rubicon rate (axis not from 0)")
     dots(axes[1], df.pairing, 100 * df.saved_by_brisques, 100 * df.saved_by_brisques_lo,
-          100 * df.saved_by_brisques_hi, color="tab:green")
+         100 * df.saved_by_brisques_hi, color="tab:green")
     axes[1].set_ylabel("games saved from the rubicon by brisques (%)")
     axes[1].set_title("saved by brisques")
-    for ax in axes:
-        ax.tick_params(axis="x", rotation=15)
-    fig.suptitle(title + "; bars: 95% CI")
-    fig.tight_layout()
-    return fig
+    return _finish_by_pairing(fig, axes, title)
 
 
 def brisque_chart(df: pd.DataFrame, rubicon: bool, title: str) -> Figure:
@@ -119,7 +124,7 @@ def brisque_chart(df: pd.DataFrame, rubicon: bool, title: str) -> Figure:
     intervals. (Seat 0's brisques won are not shown: in self-play they are fixed by symmetry.)"""
     fig, axes = new_figure(12, 4.5, ncols=2)
     bars(axes[0], df.pairing, df.margin_per_brisque, df.margin_per_brisque_lo, df.margin_per_brisque_hi,
-          color="tab:orange")
+         color="tab:orange")
     if rubicon:
         axes[0].set_ylabel("game points for seat 0 per brisque it wins")
         axes[0].set_title("association of brisques with the game score\n(brisques do not score, R3.8)")
@@ -131,11 +136,7 @@ def brisque_chart(df: pd.DataFrame, rubicon: bool, title: str) -> Figure:
     bars(axes[1], df.pairing, 100 * df.winner_changes, 100 * df.winner_changes_lo, 100 * df.winner_changes_hi)
     axes[1].set_ylabel(f"{'games' if rubicon else 'hands'} whose winner changes (%)")
     axes[1].set_title("winner changes when brisques are counted")
-    for ax in axes:
-        ax.tick_params(axis="x", rotation=15)
-    fig.suptitle(title + "; bars: 95% CI")
-    fig.tight_layout()
-    return fig
+    return _finish_by_pairing(fig, axes, title)
 
 
 def game_length_chart(df: pd.DataFrame, title: str) -> Figure:
