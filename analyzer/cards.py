@@ -67,14 +67,6 @@ def cards_str(cards, symbols: bool = False) -> str:
     return " ".join(card_str(c, symbols) for c in cards)
 
 
-def counts_to_cards(counts) -> list[int]:
-    """Expand a length-32 count vector into a sorted list of card ids."""
-    out = []
-    for t in range(N_TYPES):
-        out.extend([t] * int(counts[t]))
-    return out
-
-
 def combo_id(name: str) -> int:
     """Parse a combination name (``bezique``, ``marriage_H``, ``four_aces`` …)."""
     key = str(name).strip()

@@ -1,79 +1,23 @@
-"""The ``bezique`` command line: thin wrappers that parse, call the library, print, write."""
+"""The ``bezique`` command line: thin wrappers that parse, call the library, print, write.
+
+What the commands share (options, progress bar, errors) is in :mod:`analyzer.cli_options`.
+"""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
 
-from .rules import PRESETS, RuleError, RuleSet, preset
-
-
-class RuleViolationExit(click.ClickException):
-    """A replay move that breaks a rule: exit code 2."""
-
-    exit_code = 2
-
-
-def _parse_rule_options(items) -> dict:
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise click.ClickException(f"--rule expects KEY=VALUE (e.g. hand_size=9), got {item!r}")
-        key, value = (x.strip() for x in item.split("=", 1))
-        low = value.lower()
-        if low in ("true", "yes", "on"):
-            out[key] = True
-        elif low in ("false", "no", "off"):
-            out[key] = False
-        else:
-            try:
-                out[key] = int(value)
-            except ValueError:
-                out[key] = value
-    return out
-
-
-def _check_run(hands: int, seed: int, threads: int | None = None) -> None:
-    """One clear error for a bad --hands, --seed or --threads."""
-    if hands <= 0:
-        raise click.ClickException(f"--hands must be positive, got {hands}")
-    if seed < 0:
-        raise click.ClickException(f"--seed must be >= 0, got {seed}")
-    if threads is not None and threads < 1:
-        raise click.ClickException(f"--threads must be >= 1, got {threads}")
-
-
-def _rules(variant: str, rule_items) -> RuleSet:
-    try:
-        return preset(variant, **_parse_rule_options(rule_items))
-    except RuleError as e:
-        raise click.ClickException(str(e)) from None
-
-
-def _policies(names, rules: RuleSet):
-    from .policies.registry import PolicyError, resolve_policy
-    names = list(names) or ["greedy", "random"]
-    if len(names) == 1:
-        names = names * rules.players
-    if len(names) != rules.players:
-        raise click.ClickException(f"give one --policy per seat ({rules.players}), got {len(names)}")
-    try:
-        return [resolve_policy(n) for n in names]
-    except PolicyError as e:
-        raise click.ClickException(str(e)) from None
-
-
-def rule_options(f):
-    """--variant and --rule, shared by the commands that play hands."""
-    f = click.option("--rule", "rule_items", multiple=True, metavar="KEY=VALUE",
-                     help="Change a rule option, e.g. --rule hand_size=9 --rule packs=3 "
-                          "--rule declare_all=true --rule meld_reuse=american.")(f)
-    f = click.option("--variant", default="ordinary", show_default=True,
-                     help=f"Rule preset: {', '.join(sorted(PRESETS))}.")(f)
-    return f
+from .cli_options import (
+    RuleViolationExit,
+    policies_from,
+    progress_bar,
+    rule_options,
+    rules_from,
+    run_options,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -82,6 +26,7 @@ def main():
 
     Example:
 
+    \b
         bezique simulate --hands 100000 --policy greedy --policy random --out results/run
     """
 
@@ -90,11 +35,8 @@ def main():
 @rule_options
 @click.option("--policy", "policy_names", multiple=True, metavar="NAME",
               help="Policy of seat 0, then seat 1 (default: greedy, random). See `bezique policies`.")
-@click.option("--hands", default=100_000, show_default=True, help="Number of hands to play.")
-@click.option("--seed", default=1, show_default=True, help="Master seed: same seed, same hands.")
-@click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Directory for the tables (CSV and Parquet) and the score chart (PNG, SVG).")
+@run_options(hands=100_000, hands_help="Number of hands to play.", out=None,
+             out_help="Directory for the tables (CSV and Parquet) and the score chart (PNG, SVG).")
 def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     """Play HANDS hands and print a table per seat and policy.
 
@@ -103,23 +45,16 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
 
     Example:
 
+    \b
         bezique simulate --variant ordinary --policy greedy --policy random --hands 200000 --seed 7 --out results/greedy-random
     """
-    from tqdm import tqdm
-
-    from .simulate import SimulationError
     from .simulate import simulate as run
     from .stats import format_rubicon, format_summary
 
-    _check_run(hands, seed, threads)
-    rules = _rules(variant, rule_items)
-    specs = _policies(policy_names, rules)
-    with tqdm(total=hands, unit="hand", unit_scale=True, desc="simulate", file=sys.stderr,
-              disable=None) as bar:
-        try:
-            result = run(rules, specs, hands, seed, threads=threads, progress=bar.update)
-        except SimulationError as e:
-            raise click.ClickException(str(e)) from None
+    rules = rules_from(variant, rule_items)
+    specs = policies_from(policy_names, rules)
+    with progress_bar(hands, "hand", "simulate") as progress:
+        result = run(rules, specs, hands, seed, threads=threads, progress=progress)
     tables = result.tables
     click.echo(f"{rules.name} bézique, {hands:,} hands, seed {seed}: " + " vs ".join(result.policies))
     click.echo(format_summary(tables["summary"], sevens=rules.seven_scores))
@@ -130,11 +65,11 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
     if out:
         from .output import write_json, write_table
-        from .plots import write_score_chart
+        from .plots import save_chart, score_chart
         written = []
         for name, df in tables.items():
             written += write_table(df, out, name)
-        written += write_score_chart(result, out)
+        written += save_chart(score_chart(result), out, "score_distribution")
         written.append(write_json({
             "command": "bezique " + " ".join(sys.argv[1:]) if sys.argv else "",
             "rules": rules.describe(), "policies": result.policies, "hands": hands,
@@ -157,15 +92,19 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
 
     Example:
 
+    \b
         bezique trace --seed 3 --policy greedy --policy random --json hand3.json
     """
-    from .handlog import dealt_spec, format_log, play_spec, replay_json
+    from .hand_json import replay_json
+    from .handlog import play_spec
+    from .log_text import format_log
     from .output import write_json
+    from .replay_file import dealt_spec
 
     if seed < 0 or hand_index < 0:
         raise click.ClickException("--seed and --hand must be >= 0")
-    rules = _rules(variant, rule_items)
-    specs = _policies(policy_names, rules)
+    rules = rules_from(variant, rule_items)
+    specs = policies_from(policy_names, rules)
     spec = dealt_spec(rules, seed, hand_index)
     outcome = play_spec(spec, specs, seed=seed, hand=hand_index)
     click.echo(format_log(outcome, symbols))
@@ -188,16 +127,13 @@ def replay(file, as_json, symbols):
 
     Example:
 
-        bezique replay tests/replays/exchange_and_bezique.json
+    \b
+        bezique replay tests/replays/example_hand.json
     """
-    from .handlog import (
-        ReplayError,
-        RuleViolation,
-        format_log,
-        load_replay,
-        outcome_json,
-        play_spec,
-    )
+    from .hand_json import outcome_json
+    from .handlog import play_spec
+    from .log_text import format_log
+    from .replay_file import ReplayError, RuleViolation, load_replay
 
     try:
         spec = load_replay(file)
@@ -214,7 +150,8 @@ def replay(file, as_json, symbols):
         raise RuleViolationExit(outcome.error)
 
 
-def _parse_sprt(text):
+def _parse_sprt(text: str | None) -> tuple[float, float] | None:
+    """``"0,10"`` -> (0.0, 10.0); None for None; ClickException if malformed or not ELO0 < ELO1."""
     if text is None:
         return None
     try:
@@ -229,16 +166,13 @@ def _parse_sprt(text):
 @main.command()
 @click.argument("policy_names", nargs=-1, metavar="A B [C ...]")
 @rule_options
-@click.option("--hands", default=20_000, show_default=True,
-              help="Deals per pair (each played twice, seats swapped); the maximum with --sprt.")
-@click.option("--seed", default=1, show_default=True, help="Master seed: every pair plays the same deals.")
-@click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
+@run_options(hands=20_000, hands_help="Deals per pair (each played twice, seats swapped); the maximum with --sprt.",
+             out="results/compare", out_help="Directory for pairs.csv, ranking.csv and heatmap.png.",
+             seed_help="Master seed: every pair plays the same deals.")
 @click.option("--sprt", default=None, metavar="ELO0,ELO1",
               help="Stop each pair as soon as a sequential probability ratio test (alpha = beta = 0.05) "
                    "accepts elo <= ELO0 or elo >= ELO1.")
-@click.option("--out", type=click.Path(file_okay=False), default="results/compare", show_default=True,
-              help="Directory for pairs.csv, ranking.csv and heatmap.png.")
-def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
+def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
     """Compare policies pair by pair on the same deals, seats swapped.
 
     For each pair: mean point difference per deal (Rubicon: net game points per
@@ -248,56 +182,47 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, sprt, out):
 
     Example:
 
+    \b
         bezique compare greedy random hints --variant ordinary --hands 20000 --seed 3 --out results/compare
     """
-    from tqdm import tqdm
-
     from .compare import compare as run
     from .output import write_table
-    from .plots import write_heatmap
-    from .simulate import SimulationError
+    from .plots import pairs_heatmap, save_chart
 
     if len(policy_names) < 2:
         raise click.ClickException("give at least two policies to compare")
-    _check_run(hands, seed, threads)
-    rules = _rules(variant, rule_items)
-    specs = [_policies([n], rules)[0] for n in policy_names]
+    rules = rules_from(variant, rule_items)
+    specs = [policies_from([n], rules)[0] for n in policy_names]
     n_pairs = len(specs) * (len(specs) - 1) // 2
     sprt_bounds = _parse_sprt(sprt)
-    with tqdm(total=hands * n_pairs, unit="deal", unit_scale=True, desc="compare", file=sys.stderr,
-              disable=None) as bar:
-        try:
-            res = run(rules, specs, hands, seed, threads=threads or os.cpu_count() or 1,
-                      sprt=sprt_bounds, progress=bar.update)
-        except SimulationError as e:
-            raise click.ClickException(str(e)) from None
+    with progress_bar(hands * n_pairs, "deal", "compare") as progress:
+        res = run(rules, specs, hands, seed, threads=threads, sprt=sprt_bounds, progress=progress)
     unit = "net game points per game" if rules.is_rubicon else "points per hand"
     click.echo(f"{rules.name} bézique, seed {seed}: mean difference A - B in {unit}")
-    for _, r in res["pairs"].iterrows():
+    for _, r in res.pairs.iterrows():
         line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
                 f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
                 f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
         if sprt_bounds:
             line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
         click.echo(line)
-    written = write_table(res["pairs"], out, "pairs", parquet=False)
-    if res["ranking"] is not None:
+    written = write_table(res.pairs, out, "pairs", parquet=False)
+    if res.ranking is not None:
         click.echo("\nranking (Bradley-Terry, Elo scale)")
-        click.echo(res["ranking"].to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
-        written += write_table(res["ranking"], out, "ranking", parquet=False)
+        click.echo(res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
+        written += write_table(res.ranking, out, "ranking", parquet=False)
     title = f"{rules.name} bézique, {hands:,} deals per pair (x2 seats), seed {seed}"
-    written.append(write_heatmap(res["pairs"], [s.name for s in specs], unit, out, title))
+    heatmap = pairs_heatmap(res.pairs, [s.name for s in specs], "mean_diff", f"mean of row minus column, {unit}",
+                            title)
+    written += save_chart(heatmap, out, "heatmap", formats=("png",))
     click.echo(f"\nwrote {len(written)} files to {out}")
 
 
 @main.command()
 @rule_options
-@click.option("--hands", default=20_000, show_default=True,
-              help="Deals per hint (each played twice, seats swapped).")
-@click.option("--seed", default=1, show_default=True, help="Master seed: every hint is measured on the same deals.")
-@click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False), default="results/ablation", show_default=True,
-              help="Directory for ablation.csv and ablation.png/.svg.")
+@run_options(hands=20_000, hands_help="Deals per hint (each played twice, seats swapped).",
+             out="results/ablation", out_help="Directory for ablation.csv and ablation.png/.svg.",
+             seed_help="Master seed: every hint is measured on the same deals.")
 def ablate(variant, rule_items, hands, seed, threads, out):
     """The value of each hint H1-H8: full `hints` against `hints` without it.
 
@@ -306,19 +231,16 @@ def ablate(variant, rule_items, hands, seed, threads, out):
 
     Example:
 
+    \b
         bezique ablate --variant ordinary --hands 20000 --seed 1 --out results/ablation-ordinary
     """
-    from tqdm import tqdm
-
-    from .compare import ablation
+    from .compare import ablate as run
     from .output import write_table
-    from .plots import write_ablation_chart
+    from .plots import ablation_chart, save_chart
 
-    _check_run(hands, seed, threads)
-    rules = _rules(variant, rule_items)
-    with tqdm(total=hands * 8, unit="deal", unit_scale=True, desc="ablate", file=sys.stderr,
-              disable=None) as bar:
-        df = ablation(rules, hands, seed, threads=threads or os.cpu_count() or 1, progress=bar.update)
+    rules = rules_from(variant, rule_items)
+    with progress_bar(hands * 8, "deal", "ablate") as progress:
+        df = run(rules, hands, seed, threads=threads, progress=progress)
     unit = "net game points per game" if rules.is_rubicon else "points per hand"
     click.echo(f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {unit}")
     for _, r in df.iterrows():
@@ -326,15 +248,15 @@ def ablate(variant, rule_items, hands, seed, threads, out):
                    f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]  {r.advice}")
     written = write_table(df, out, "ablation", parquet=False)
     title = f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
-    written += write_ablation_chart(df, unit, title, out)
+    written += save_chart(ablation_chart(df, unit, title), out, "ablation")
     click.echo(f"\nwrote {len(written)} files to {out}")
 
 
 @main.command()
 @rule_options
-@click.option("--hands", default=200_000, show_default=True, help="Deals simulated beside the exact values.")
-@click.option("--seed", default=1, show_default=True, help="Master seed of the simulated deals.")
-@click.option("--out", type=click.Path(file_okay=False), default=None, help="Also write odds.csv/.parquet here.")
+@run_options(hands=200_000, hands_help="Deals simulated beside the exact values.", out=None,
+             out_help="Also write odds.csv/.parquet here.", threads=False,
+             seed_help="Master seed of the simulated deals.")
 def odds(variant, rule_items, hands, seed, out):
     """Exact deal-time probabilities, as fractions and decimals, beside simulated frequencies.
 
@@ -344,13 +266,13 @@ def odds(variant, rule_items, hands, seed, out):
 
     Example:
 
+    \b
         bezique odds --variant rubicon --hands 400000 --seed 2
     """
     from .exact import odds_table
     from .output import write_table
 
-    _check_run(hands, seed)
-    rules = _rules(variant, rule_items)
+    rules = rules_from(variant, rule_items)
     df = odds_table(rules, hands, seed)
     click.echo(f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI")
     for _, r in df.iterrows():
@@ -363,13 +285,10 @@ def odds(variant, rule_items, hands, seed, out):
 
 @main.command()
 @rule_options
-@click.option("--hands", default=100_000, show_default=True,
-              help="Hands per policy pairing (hints, greedy, random self-play and hints vs greedy), "
-                   "and deals per pair head to head (each played twice).")
-@click.option("--seed", default=1, show_default=True, help="Master seed: every pairing plays the same deals.")
-@click.option("--threads", default=None, type=int, help="Worker threads (default: all cores).")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Output directory (default: results/report-VARIANT).")
+@run_options(hands=100_000, hands_help="Hands per policy pairing (hints, greedy, random self-play and hints vs "
+                                       "greedy), and deals per pair head to head (each played twice).",
+             out=None, out_help="Output directory (default: results/report-VARIANT).",
+             seed_help="Master seed: every pairing plays the same deals.")
 def report(variant, rule_items, hands, seed, threads, out):
     """Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.
 
@@ -381,36 +300,27 @@ def report(variant, rule_items, hands, seed, threads, out):
 
     Example:
 
+    \b
         bezique report --variant rubicon --hands 200000 --seed 1 --out results/rubicon
     """
-    from tqdm import tqdm
+    from .report import hands_played, study, write_report
 
-    from .report import hands_played, write_report
-    from .simulate import SimulationError
-
-    _check_run(hands, seed, threads)
-    rules = _rules(variant, rule_items)
+    rules = rules_from(variant, rule_items)
     out = out or f"results/report-{rules.name}"
     command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
                + "".join(f" --rule {r}" for r in rule_items))
-    with tqdm(total=hands_played(hands), unit="hand", unit_scale=True, desc="report",
-              file=sys.stderr, disable=None) as bar:
-        try:
-            res = write_report(rules, hands, seed, out, threads=threads, progress=bar.update,
-                               command=command)
-        except SimulationError as e:
-            raise click.ClickException(str(e)) from None
-    st = res["study"]
+    with progress_bar(hands_played(hands), "hand", "report") as progress:
+        st = study(rules, hands, seed, threads=threads, progress=progress)
+    files = write_report(st, out, command)
     click.echo(f"{rules.name} bézique report: {hands:,} hands x {len(st.results)} pairings, seed {seed}")
-    db = res["tables"]["double_bezique"]
-    for _, r in db.iterrows():
+    for _, r in st.tables["double_bezique"].iterrows():
         click.echo(f"  {r.policy:<8} double bezique scored {100 * r.scored_double:.3f}% "
                    f"[{100 * r.scored_double_lo:.3f}, {100 * r.scored_double_hi:.3f}] of hands")
-    if "rubicon" in res["tables"]:
-        for _, r in res["tables"]["rubicon"].iterrows():
+    if "rubicon" in st.tables:
+        for _, r in st.tables["rubicon"].iterrows():
             click.echo(f"  {r.pairing:<16} rubicon rate {100 * r.rubicon_rate:.2f}% "
                        f"[{100 * r.rubicon_rate_lo:.2f}, {100 * r.rubicon_rate_hi:.2f}]")
-    click.echo(f"wrote {len(res['files'])} files to {out} (see {out}/report.md)")
+    click.echo(f"wrote {len(files)} files to {out} (see {out}/report.md)")
 
 
 @main.command()
@@ -419,6 +329,7 @@ def policies():
 
     Example:
 
+    \b
         bezique policies
     """
     from .policies.registry import describe_policies

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .cards import ACE, KING, KNAVE, QUEEN, TEN, card_id
 from .rules import RuleSet
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 QS, JD = card_id(0, QUEEN), card_id(2, KNAVE)
 
@@ -128,9 +132,11 @@ def simulated_deals(rules: RuleSet, hands: int, seed: int):
     return out, turnups
 
 
-def odds_table(rules: RuleSet, hands: int, seed: int):
-    """Exact deal-time probabilities beside their simulated frequencies (seat 0's hand
-    and seat 1's hand both counted: 2 * hands hands) with 95 % Wilson intervals."""
+def odds_table(rules: RuleSet, hands: int, seed: int) -> pd.DataFrame:
+    """Return a table of exact deal-time probabilities (``exact`` as a fraction,
+    ``exact_decimal``) beside their frequencies in ``hands`` simulated deals (seat 0's hand
+    and seat 1's hand both counted: 2 * hands hands) with 95 % Wilson intervals, one row
+    per event; the receive rows have no simulated value (dealt hands alone cannot show it)."""
     import pandas as pd
 
     from .stats import wilson_ci

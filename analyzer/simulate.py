@@ -1,35 +1,28 @@
-"""The batch driver: seeds -> hands on worker threads -> tallies.
+"""Simulation: hands played by policies, reduced to tallies (a :class:`Result`).
 
-Hands are cut into fixed chunks (independent of the thread count); each chunk
-is played by the nogil kernel and reduced to integer sums at once, so memory
-does not grow with the number of hands and the result depends only on the
-seed and the hand indices, never on ``threads``.
+The chunks of hands run on worker threads through :mod:`analyzer.driver`; each is
+played by the nogil kernel (:mod:`analyzer.records`) and reduced to integer sums at once,
+so memory does not grow with the number of hands and the result depends only on the
+seed and the hand indices, never on ``threads``. The engine is loaded when a run
+starts, not when this module is imported.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .actions import action_str
-from .engine.batch import run_batch
-from .engine.layout import (
-    D_CARTE,
-    D_FOLLOW,
-    D_LEAD,
-    D_MELD,
-    MAX_SEATS,
-    REC_W,
-    ST_ILLEGAL_POLICY,
-)
-from .policies.registry import N_PARAMS, PolicyError, PolicySpec, resolve_policy
+from .driver import CHUNK, check_threads, run_chunks
 from .rules import RuleSet
-from .tallies import GameChainer, Tallies, compact_for_games
 
-CHUNK = 8192
-DECISION_NAMES = {D_LEAD: "lead", D_FOLLOW: "follow", D_MELD: "declaration", D_CARTE: "carte blanche"}
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .policies.registry import PolicySpec
+    from .tallies import Tallies
 
 
 class SimulationError(RuntimeError):
@@ -38,90 +31,66 @@ class SimulationError(RuntimeError):
 
 @dataclass
 class Result:
-    """A finished run: what was played and its tallies; ``tables`` gives pandas tables."""
+    """A finished run: the rules, the policies by seat, the hands and seed played, their
+    integer tallies and (if kept) the per-hand records; ``tables`` gives pandas tables."""
 
     rules: RuleSet
-    policies: list
+    policies: list[str]
     hands: int
     seed: int
     tallies: Tallies
     records: np.ndarray | None = None
 
-    @property
-    def tables(self) -> dict:
-        """The summary and declaration tables (see :mod:`analyzer.stats`)."""
+    @cached_property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The run's tables by name, computed on first use (:func:`analyzer.stats.tables`):
+        ``summary``, ``declarations``, ``score_histogram``; Rubicon adds ``rubicon`` and
+        ``trumps``."""
         from .stats import tables
         return tables(self)
 
 
-def _policy_arrays(specs: list[PolicySpec]):
-    funcs = [specs[s % len(specs)].function for s in range(MAX_SEATS)]
-    params = np.zeros((MAX_SEATS, N_PARAMS))
-    for s in range(MAX_SEATS):
-        p = np.asarray(specs[s % len(specs)].params, dtype=np.float64)
-        params[s, :len(p)] = p
-    return funcs, params
+def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, seed: int,
+             threads: int | None = None, progress: Callable[[int], object] | None = None,
+             keep_records: bool = False) -> Result:
+    """Play ``hands`` hands of ``rules`` with ``policies`` (names such as ``"greedy"`` or
+    ``"hints:no=H4"``, or PolicySpecs; one per seat) and return a :class:`Result`. Hand ``i``
+    is dealt by seat ``i % players``; the same seed plays the same deals.
 
-
-def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndarray:
-    """Play hands ``start .. start+count-1`` with ``specs`` (one per seat, repeated round the
-    table) and return their records; an illegal policy action raises SimulationError."""
-    funcs, params = _policy_arrays(specs)
-    rec = np.zeros((count, REC_W), np.int32)
-    err = np.zeros(4, np.int64)
-    status = run_batch(rules_arr, np.uint64(seed), start, count, tuple(funcs), params, rec, err)
-    if status == ST_ILLEGAL_POLICY:
-        hand, seat, action, decision = (int(x) for x in err)
-        raise SimulationError(
-            f"policy {specs[seat % len(specs)].name!r} (seat {seat}) returned an illegal action "
-            f"{action_str(action)} at a {DECISION_NAMES.get(decision, decision)} decision in hand {hand}")
-    if status != 0:
-        raise SimulationError(f"hand kernel stopped with status {status} at hand {err[0]}")
-    return rec
-
-
-def _play_chunk(rules, rules_arr, seed, start, count, specs, keep):
-    rec = play_records(rules_arr, seed, start, count, specs)
-    return Tallies.from_records(rec, rules), (rec if keep else None), compact_for_games(rec)
-
-
-def simulate(rules: RuleSet, policies, hands: int, seed: int, threads: int | None = None,
-             progress=None, keep_records: bool = False) -> Result:
-    """Play ``hands`` hands of ``rules`` with ``policies`` (names or PolicySpecs, one per
-    seat) and return a :class:`Result`. Hand ``i`` is dealt by seat ``i % players``.
-
-    ``progress`` is an optional callable taking the number of hands just finished.
-    ``keep_records`` keeps the per-hand records (for tests and small runs).
+    ``threads`` defaults to one per core. ``progress`` is an optional callable taking the
+    number of hands just finished. ``keep_records`` keeps the per-hand records (for tests
+    and small runs).
     """
     if hands <= 0:
         raise ValueError(f"hands must be positive, got {hands}")
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
+    from .records import play_records
+    from .policies.registry import PolicyError, PolicySpec, resolve_policy
+    from .tallies import GameChainer, Tallies, compact_for_games
+
     specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
     if len(specs) != rules.players:
         raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
-    threads = threads or os.cpu_count() or 1
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
+    threads = check_threads(threads)
     rules_arr = rules.to_array()
     total = Tallies(rules.players)
     kept = []
-    starts = list(range(0, hands, CHUNK))
-
     chain = GameChainer() if rules.brisques == "scored" and rules.players == 2 else None
 
-    def job(start):
-        return _play_chunk(rules, rules_arr, seed, start, min(CHUNK, hands - start), specs,
-                           keep_records)
+    def play(start: int, count: int):
+        rec = play_records(rules_arr, seed, start, count, specs)
+        return (Tallies.from_records(rec, rules), rec if keep_records else None,
+                compact_for_games(rec) if chain is not None else None)
 
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for start, (tally, rec, compact) in zip(starts, pool.map(job, starts)):
-            total.add(tally)
-            if chain is not None:
-                chain.feed(compact, total)         # in hand order: games span chunks
-            if keep_records:
-                kept.append(rec)
-            if progress:
-                progress(tally.hands)
+    def merge(chunk) -> None:
+        tally, rec, compact = chunk
+        total.add(tally)
+        if chain is not None:
+            chain.feed(compact, total)         # in hand order: games span chunks
+        if keep_records:
+            kept.append(rec)
+
+    run_chunks(play, hands, CHUNK, merge, threads, progress)
     records = np.concatenate(kept) if keep_records else None
     return Result(rules, [s.name for s in specs], hands, seed, total, records)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
 
 from .cards import COMBO_NAMES
 
@@ -26,6 +25,8 @@ def mean_ci(total, total_sq, n):
 def wilson_ci(successes, n):
     """Share and 95 % Wilson interval. The bounds are exactly 0 when nothing happened and
     exactly 1 when everything did (the formula leaves rounding residue such as 2e-22)."""
+    from statsmodels.stats.proportion import proportion_confint   # a second to import: on first use
+
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     lo, hi = proportion_confint(successes, n, alpha=0.05, method="wilson")
@@ -77,6 +78,20 @@ def score_bins(counts, width: int) -> pd.DataFrame:
     lower = np.arange(rows) * width
     labels = [f"{x}–{x + width - 1}" for x in lower[:-1]] + [f"≥ {lower[-1]}"]
     return pd.DataFrame({"score": lower, "bin": labels})
+
+
+def score_shares(hist, width: int) -> pd.DataFrame:
+    """Hands by score bin (``hist``: counts by bin ``width`` points wide, :func:`score_bins`)
+    with the share of hands in each bin and the share scoring at least its lower edge, each
+    with its Wilson interval."""
+    n = hist.sum()
+    df = score_bins(hist, width)
+    counts = hist[:len(df)]
+    at_least = n - np.concatenate([[0], np.cumsum(counts)[:-1]])
+    df["hands"] = counts
+    df["share"], df["share_lo"], df["share_hi"] = wilson_ci(counts, n)
+    df["at_least"], df["at_least_lo"], df["at_least_hi"] = wilson_ci(at_least, n)
+    return df
 
 
 def score_histogram(result) -> pd.DataFrame:

@@ -26,8 +26,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     args = ap.parse_args()
-    from analyzer.cli import _parse_rule_options
-    rules = preset(args.variant, **_parse_rule_options(args.rule))
+    from analyzer.cli_options import parse_rule_options
+    rules = preset(args.variant, **parse_rule_options(args.rule))
     names = args.policy or ["greedy", "greedy"]
     specs = [resolve_policy(n) for n in names]
     t0 = time.perf_counter()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from analyzer.report import hands_played, write_report
+from analyzer.report import hands_played, study, write_report
 from analyzer.rules import preset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,9 +33,9 @@ def main() -> None:
                    f"--variants {variant}")
         with tqdm(total=hands_played(args.hands), unit="hand", unit_scale=True, desc=variant,
                   file=sys.stderr) as bar:
-            res = write_report(preset(variant), args.hands, args.seed, out, threads=args.threads,
-                               progress=bar.update, command=command)
-        print(f"{variant}: {len(res['files'])} files in {out.relative_to(ROOT)} "
+            st = study(preset(variant), args.hands, args.seed, threads=args.threads, progress=bar.update)
+        files = write_report(st, out, command)
+        print(f"{variant}: {len(files)} files in {out.relative_to(ROOT)} "
               f"({time.perf_counter() - t0:.0f} s)")
 
 

@@ -5,7 +5,8 @@ import re
 from collections import Counter
 
 from analyzer.cards import parse_card
-from analyzer.handlog import HandSpec, parse_move, play_spec
+from analyzer.handlog import play_spec
+from analyzer.replay_file import HandSpec, parse_move
 from analyzer.rules import preset
 
 

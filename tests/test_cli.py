@@ -1,5 +1,7 @@
 """The command line: help, outputs, and one clear error for bad input."""
+import importlib
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,8 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
+from cli_examples import ROOT, examples, help_examples, readme_examples
 
-REPLAYS = Path(__file__).parent / "replays"
+REPLAYS = ROOT / "tests" / "replays"
+SMALL = 200         # hands an example is run with: the examples show real sizes, the test only runs them
 
 
 def invoke(*args):
@@ -94,3 +98,47 @@ def test_replay_rule_violation_exits_2(tmp_path):
 def test_console_script_entry_point():
     res = subprocess.run([sys.executable, "-m", "analyzer.cli", "policies"], capture_output=True, text=True)
     assert res.returncode == 0 and "greedy" in res.stdout
+
+
+def test_installed_bezique_command():
+    exe = Path(sys.executable).with_name("bezique")
+    exe = str(exe) if exe.exists() else shutil.which("bezique")
+    assert exe, "the bezique console script is not installed (pip install -e .)"
+    res = subprocess.run([exe, "policies"], capture_output=True, text=True)
+    assert res.returncode == 0 and "hints" in res.stdout
+    res = subprocess.run([exe, "simulate", "--hands", "0"], capture_output=True, text=True)
+    assert res.returncode == 1 and res.stderr == "Error: --hands must be positive, got 0\n"
+
+
+def test_examples_are_found():
+    assert len(help_examples()) == len(main.commands) + 1
+    readme = readme_examples()
+    assert any("--sprt" in e for e in readme) and any(e.startswith("bezique report") for e in readme)
+    runs = examples(SMALL)
+    assert ["replay", "tests/replays/example_hand.json", "--json"] in runs
+    assert sum(args[0] == "report" for args in runs) == 2      # the quickstart is the ordinary report
+
+
+@pytest.mark.parametrize("args", [a for a in examples(SMALL) if a[0] != "report"], ids=" ".join)
+def test_every_example_runs(args, tmp_path, monkeypatch):
+    """Every example of the help and the README (the reports' in test_report), in a scratch
+    directory that sees the repository's tests/ and examples/ (the files they name)."""
+    for name in ("tests", "examples"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    monkeypatch.chdir(tmp_path)
+    res = invoke(*args)
+    assert res.exit_code == 0, res.output
+    assert res.exception is None
+
+
+def test_ablate_turns_an_engine_error_into_one_line(monkeypatch):
+    from analyzer.simulate import SimulationError
+
+    compare = importlib.import_module("analyzer.compare")     # analyzer.compare is the function
+
+    def fail(*args, **kw):
+        raise SimulationError("policy 'hints' (seat 0) returned an illegal action play 9S")
+
+    monkeypatch.setattr(compare, "ablate", fail)
+    res = invoke("ablate", "--hands", 10, "--out", "unused")
+    assert res.exit_code == 1 and res.output == "Error: policy 'hints' (seat 0) returned an illegal action play 9S\n"

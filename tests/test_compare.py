@@ -6,17 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.compare import (
-    PairResult,
-    PairTally,
-    bradley_terry,
-    compare,
-    compare_pair,
-    elo_from_score,
-    score_from_elo,
-    sprt_bounds,
-    sprt_llr,
-)
+from analyzer.compare import PairResult, PairTally, compare, compare_pair
+from analyzer.ratings import bradley_terry, elo_from_score, score_from_elo, sprt_bounds, sprt_llr
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 from analyzer.stats import mean_ci, wilson_ci
@@ -82,7 +73,7 @@ def test_identical_deterministic_policies_differ_by_exactly_zero():
 def test_compare_greedy_beats_random_both_variants():
     for variant in ("ordinary", "rubicon"):
         res = compare(preset(variant), ["greedy", "random"], 2000, seed=4)
-        r = res["pairs"].iloc[0]
+        r = res.pairs.iloc[0]
         assert r.mean_diff_lo > 0 and r.score_a_lo > 0.5 and r.elo_a_lo > 0
 
 

@@ -5,8 +5,9 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from analyzer import study
+from analyzer import study_tables
 from analyzer.cli import main
+from cli_examples import examples
 from analyzer.tallies import Tallies
 
 
@@ -34,7 +35,7 @@ def known_tallies():
 
 
 def test_combinations_table_known():
-    df = study.combinations_table({"p": known_tallies()})
+    df = study_tables.combinations_table({"p": known_tallies()})
     assert list(df.combination) == ["bezique", "four_aces"]
     bez = df.set_index("combination").loc["bezique"]
     assert bez.per_hand == 100 / 2000 and bez.points_per_hand == 4000 / 2000
@@ -43,7 +44,7 @@ def test_combinations_table_known():
 
 
 def test_double_bezique_table_known():
-    df = study.double_bezique_table({"p": known_tallies()}, {2: 0.05})
+    df = study_tables.double_bezique_table({"p": known_tallies()}, {2: 0.05})
     r = df.iloc[0]
     assert r.seat_hands == 2000
     assert r.scored_double == 50 / 2000
@@ -55,7 +56,7 @@ def test_double_bezique_table_known():
 
 def test_bezique_by_trick_is_cumulative():
     bound = [0.01 * k for k in range(25)]
-    df = study.bezique_by_trick_table({"p": known_tallies()}, {2: bound})
+    df = study_tables.bezique_by_trick_table({"p": known_tallies()}, {2: bound})
     assert df.trick.tolist() == list(range(25)) and df.received_exact.tolist() == bound
     share = df.set_index("trick").scored
     assert share[0] == 0 and share[9] == 0 and share[10] == 30 / 2000 and share[19] == 30 / 2000
@@ -71,11 +72,11 @@ def test_regression_known_slope():
     y = 7 * x + 5
     t.hands = len(x)
     t.reg_sx, t.reg_sy, t.reg_sxx, t.reg_sxy, t.reg_syy = x.sum(), y.sum(), (x * x).sum(), (x * y).sum(), (y * y).sum()
-    slope, lo, hi = study.regression(t)
+    slope, lo, hi = study_tables.regression(t)
     assert slope == pytest.approx(7) and lo == pytest.approx(7) and hi == pytest.approx(7)
     y2 = y + np.array([1, -1, 1, -1, 1, -1])
     t.reg_sy, t.reg_sxy, t.reg_syy = y2.sum(), (x * y2).sum(), (y2 * y2).sum()
-    slope, lo, hi = study.regression(t)
+    slope, lo, hi = study_tables.regression(t)
     fit = np.polyfit(x, y2, 1)[0]
     assert slope == pytest.approx(fit) and lo < slope < hi
 
@@ -84,7 +85,7 @@ def test_loser_total_table_known():
     t = Tallies(2)
     t.hands = 100
     t.loser_hist[[2, 9, 10, 12]] = [60, 30, 6, 4]      # bins of 100: 200-299, 900-999, ...
-    df = study.loser_total_table({"p": t}, 100)
+    df = study_tables.loser_total_table({"p": t}, 100)
     assert df.bin.tolist()[-1] == "≥ 1200" and df.bin.tolist()[9] == "900–999"
     assert df.share.sum() == pytest.approx(1) and df.under_1000.iloc[0] == 0.9
 
@@ -93,20 +94,25 @@ def test_game_length_known():
     t = Tallies(2)
     t.game_length[0, 5] = 30
     t.game_length[0, 6] = 10
-    df = study.game_length_table({"p": t})
+    df = study_tables.game_length_table({"p": t})
     r = df.iloc[0]
     assert r.target == 1000 and r.games == 40 and r.mean_hands == pytest.approx(5.25)
     assert r.median_hands == 5 and r.p90_hands == 6
 
 
-@pytest.mark.parametrize("variant,extra", [
-    ("ordinary", ["sevens", "game_length"]),
-    ("rubicon", ["rubicon", "game_scores", "loser_totals"]),
-])
-def test_small_report_writes_every_file(tmp_path, variant, extra):
-    out = tmp_path / variant
-    res = CliRunner().invoke(main, ["report", "--variant", variant, "--hands", "1500", "--seed", "3",
-                                    "--threads", "1", "--out", str(out)])
+REPORT_EXAMPLES = [args for args in examples(1500) if args[0] == "report"]     # the help's and the README's
+EXTRA_FILES = {"ordinary": ["sevens", "game_length"], "rubicon": ["rubicon", "game_scores", "loser_totals"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", REPORT_EXAMPLES, ids=" ".join)
+def test_small_report_writes_every_file(tmp_path, args):
+    """Each report example of the help and the README, at 1,500 hands, writes every file."""
+    out = tmp_path / "report"
+    args = args[:args.index("--out")] + args[args.index("--out") + 2:] if "--out" in args else list(args)
+    variant = args[args.index("--variant") + 1] if "--variant" in args else "ordinary"
+    extra = EXTRA_FILES[variant]
+    res = CliRunner().invoke(main, args + ["--out", str(out)])
     assert res.exit_code == 0, res.output
     tables = ["odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
               "score_distribution", "seat_advantage", "pairwise"] + extra
@@ -134,6 +140,11 @@ def test_small_report_writes_every_file(tmp_path, variant, extra):
     assert len(pairs) == 3 and (pairs.deals == 1500).all() and (pairs.games == 3000).all()
 
 
+def test_report_examples_cover_both_variants():
+    variants = [a[a.index("--variant") + 1] if "--variant" in a else "ordinary" for a in REPORT_EXAMPLES]
+    assert sorted(variants) == ["ordinary", "rubicon"]
+
+
 def test_report_bad_input():
     res = CliRunner().invoke(main, ["report", "--hands", "0"])
     assert res.exit_code == 1 and "--hands must be positive" in res.output
@@ -144,19 +155,19 @@ def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
     value; the chart must still draw (this once stopped the Rubicon report)."""
     import pandas as pd
 
-    from analyzer import report_charts
+    from analyzer.plots import rubicon_rate_chart, save_chart
     y = 1.0
     df = pd.DataFrame({"pairing": ["a vs a"], "rubicon_rate": [y], "rubicon_rate_lo": [0.99],
                        "rubicon_rate_hi": [y - 1e-16], "saved_by_brisques": [0.0],
                        "saved_by_brisques_lo": [1e-18], "saved_by_brisques_hi": [0.01]})
-    paths = report_charts.rubicon_rate_chart(df, "t", tmp_path)
+    paths = save_chart(rubicon_rate_chart(df, "t"), tmp_path, "rubicon_rates")
     assert all(p.stat().st_size > 1000 for p in paths)
 
 
 def test_wilson_bounds_at_0_and_1_print_exactly():
     """No residue such as 2e-22 for a share never seen (or 0.9999999999999999 for one always
     seen), at the sample sizes of the committed study."""
-    from analyzer.report import _ci
+    from analyzer.report_markdown import _ci
     from analyzer.stats import wilson_ci
     n = 2_000_000
     share, lo, hi = wilson_ci(0, n)

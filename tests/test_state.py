@@ -16,7 +16,7 @@ from analyzer.engine.play import is_legal, play_out
 from analyzer.engine.state import copy_into, new_state
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
-from analyzer.simulate import _policy_arrays, play_records
+from analyzer.records import play_records, policy_arrays
 
 CASES = [
     ("ordinary", {}, ("greedy", "hints")),
@@ -31,8 +31,8 @@ SEED = 5
 def setup(variant, opts, pols):
     rules = preset(variant, **opts)
     specs = [resolve_policy(p) for p in pols]
-    funcs, params = _policy_arrays(specs)
-    return rules, rules.to_array(), tuple(funcs), params, specs
+    funcs, params = policy_arrays(specs)
+    return rules, rules.to_array(), funcs, params, specs
 
 
 def deal(rules, arr, hand, log=False):

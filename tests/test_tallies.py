@@ -27,11 +27,11 @@ from analyzer.engine.layout import (
     RS_SCORE,
     RS_SEVEN,
 )
-from analyzer import study
+from analyzer import study_tables
 from analyzer.game import rubicon_results
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS, preset
-from analyzer.simulate import play_records
+from analyzer.records import play_records
 from analyzer.tallies import (
     CATEGORY_NAMES,
     FIELDS,
@@ -178,7 +178,7 @@ def test_held_but_unscored_reasons_are_exclusive_and_exhaustive(played):
     scored = t.bezique_level[:, 2:].sum(1)
     assert np.array_equal(scored + t.unscored_played + t.unscored_talon, t.held_double())
     assert t.unscored_played.sum() > 0 and t.unscored_talon.sum() > 0
-    df = study.double_bezique_table({"p": t}, {2: 0.5})
+    df = study_tables.double_bezique_table({"p": t}, {2: 0.5})
     r = df.iloc[0]
     assert r.held_not_scored_card_played + r.held_not_scored_talon_ran_out == pytest.approx(r.held_not_scored)
     assert r.scored_double + r.held_not_scored == pytest.approx(r.held_double)
@@ -198,7 +198,7 @@ def test_slope_per_brisque_won_is_twice_the_slope_on_the_difference(played):
     else:
         margin = score[:, 0] - score[:, 1]
     on_difference = np.polyfit(brisq[:, 0] - brisq[:, 1], margin, 1)[0]
-    slope, lo, hi = study.regression(Tallies.from_records(rec, rules))
+    slope, lo, hi = study_tables.regression(Tallies.from_records(rec, rules))
     assert slope == pytest.approx(2 * on_difference, rel=1e-9) and lo < slope < hi
     assert slope == pytest.approx(np.polyfit(brisq[:, 0], margin, 1)[0], rel=1e-9)
 
@@ -211,7 +211,7 @@ def test_score_histogram_mean_within_one_bin_and_no_comb(played):
     rules, rec = played
     t = Tallies.from_records(rec, rules)
     width = score_bin(rules)
-    df = study.score_distribution_table({"p": t}, width)
+    df = study_tables.score_distribution_table({"p": t}, width)
     assert df.bin.iloc[-1] == f"≥ {df.score.iloc[-1]}" and df.bin.iloc[0] == f"0–{width - 1}"
     mid = df.score + np.where(np.arange(len(df)) < len(df) - 1, width / 2, 0)
     true_mean = t.score.sum() / (t.hands * t.n_seats)

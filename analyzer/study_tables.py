@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .stats import Z95, mean_ci, score_bins, wilson_ci
+from .stats import Z95, mean_ci, score_bins, score_shares, wilson_ci
 from .tallies import CATEGORY_NAMES, GAME_BIN, LENGTH_BINS, TARGETS
 
 LEVELS = ("double", "treble", "quadruple")
@@ -229,14 +229,7 @@ def score_distribution_table(by_policy: dict, width: int) -> pd.DataFrame:
     bin's lower edge, each with its Wilson interval."""
     frames = []
     for label, t in by_policy.items():
-        hist = t.score_hist.sum(0)
-        n = hist.sum()
-        df = score_bins(hist, width)
-        counts = hist[:len(df)]
-        at_least = n - np.concatenate([[0], np.cumsum(counts)[:-1]])
+        df = score_shares(t.score_hist.sum(0), width)
         df.insert(0, "policy", label)
-        df["hands"] = counts
-        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(counts, n)
-        df["at_least"], df["at_least_lo"], df["at_least_hi"] = wilson_ci(at_least, n)
         frames.append(df)
     return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,31 @@
+"""Charts from the tables, as matplotlib Figures.
+
+Every chart function returns a :class:`matplotlib.figure.Figure` built without pyplot, so
+no backend is chosen here (a notebook keeps its own, and shows the figure); write one
+with :func:`save_chart`. Modules: :mod:`.figure` (making and saving figures, shared
+marks), :mod:`.scores` (score distributions), :mod:`.rates` (rates and odds with their
+intervals), :mod:`.pairs` (head to head and the hint ablation).
+"""
+from .figure import save_chart
+from .pairs import ablation_chart, pairs_heatmap, pairwise_chart
+from .rates import (
+    bezique_by_trick_chart,
+    brisque_chart,
+    combinations_chart,
+    game_length_chart,
+    odds_chart,
+    rubicon_rate_chart,
+)
+from .scores import (
+    game_score_chart,
+    loser_total_chart,
+    score_at_least_chart,
+    score_chart,
+    score_distribution_chart,
+)
+
+__all__ = [
+    "ablation_chart", "bezique_by_trick_chart", "brisque_chart", "combinations_chart", "game_length_chart",
+    "game_score_chart", "loser_total_chart", "odds_chart", "pairs_heatmap", "pairwise_chart",
+    "rubicon_rate_chart", "save_chart", "score_at_least_chart", "score_chart", "score_distribution_chart",
+]

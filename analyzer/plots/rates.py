@@ -1,0 +1,160 @@
+"""Rates and odds with their 95 % intervals: deal-time odds, béziques by trick,
+combinations, rubicons, brisques and the length of a game."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .figure import bars, dots, new_figure
+
+
+def odds_chart(df: pd.DataFrame, title: str) -> Figure:
+    """Every event of the odds table: the exact probability (black bar) and the simulated
+    frequency (dot) with its 95 % interval, on a log scale; an event never seen in the
+    simulation shows its interval's upper bound (hollow triangle)."""
+    fig, ax = new_figure(9, 0.42 * len(df) + 1.8)
+    y = np.arange(len(df))
+    sim, lo, hi = (df[c].to_numpy(dtype=float) for c in ("simulated", "simulated_lo", "simulated_hi"))
+    seen = sim > 0
+    ax.errorbar(sim[seen], y[seen], xerr=np.clip([sim[seen] - lo[seen], hi[seen] - sim[seen]], 0, None),
+                fmt="o", ms=5, capsize=3, color="tab:blue", label="simulated (95% CI)")
+    if (~seen & (hi > 0)).any():
+        ax.plot(hi[~seen & (hi > 0)], y[~seen & (hi > 0)], "<", mfc="none", color="tab:blue",
+                label="never seen: 95% upper bound")
+    ax.plot(df.exact_decimal, y, "|", color="black", ms=16, mew=2, label="exact", zorder=1)
+    ax.set_xscale("log")
+    ax.set_yticks(y, [f"{e.replace('_', ' ')} (n = {n:,})" for e, n in zip(df.event, df["sample"])])
+    ax.invert_yaxis()
+    ax.set_xlabel("probability (log scale)")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3, which="both")
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def bezique_by_trick_chart(df: pd.DataFrame, title: str) -> Figure:
+    """Per bézique level: the cumulative share of a seat's hands in which it has scored the
+    bézique (solid) and held all its cards (dashed) by each trick, per policy, with 95 %
+    bands, under the exact chance of having received the cards (black), on a log scale."""
+    levels = list(dict.fromkeys(df.level))
+    fig, axes = new_figure(max(6.5 * len(levels), 9), 6, ncols=len(levels), squeeze=False,
+                           layout="constrained")
+    for ax, lv in zip(axes[0], levels):
+        d = df[df.level == lv]
+        for policy, g in d.groupby("policy", sort=False):
+            c = None
+            for key, ls, alpha, what in (("scored", "-", 0.2, "scored"), ("held", "--", 0.12, "held all its cards")):
+                seen = g[key] > 0            # nothing seen yet: no point on a log scale
+                line, = ax.plot(g.trick[seen], 100 * g[key][seen], color=c, ls=ls, label=f"{policy}: {what}")
+                c = line.get_color()
+                ax.fill_between(g.trick[seen], 100 * g[f"{key}_lo"][seen], 100 * g[f"{key}_hi"][seen],
+                                color=c, alpha=alpha, lw=0)
+        bound = d.drop_duplicates("trick")
+        ax.plot(bound.trick, 100 * bound.received_exact, color="black", lw=1.5,
+                label="received all its cards (exact)")
+        ax.set_yscale("log")
+        seen = d[["scored", "held"]].to_numpy()
+        if (seen > 0).any():
+            ax.set_ylim(bottom=100 * seen[seen > 0].min() / 3)    # below one hand: noise of the band
+        ax.set_xlabel("tricks played (0: the deal; to the end of the first stage)")
+        ax.set_ylabel(f"seat's hands with a {lv} bézique so far (%, log scale)")
+        ax.set_title(f"{lv} bézique")
+        ax.grid(alpha=0.3, which="both")
+    fig.legend(*axes[0][0].get_legend_handles_labels(), title="policy (self-play; band: 95% CI)",
+               loc="outside lower center", ncol=2 * len(levels), fontsize=9)
+    fig.suptitle(title)
+    return fig
+
+
+def combinations_chart(df: pd.DataFrame, title: str) -> Figure:
+    """Per combination category and policy: the share of a seat's hands in which it declared
+    one at least once, with its 95 % interval, on a log scale; a category a policy never
+    declared shows its interval's upper bound (hollow triangle)."""
+    combos = list(dict.fromkeys(df.combination))
+    policies = list(dict.fromkeys(df.policy))
+    fig, ax = new_figure(9, 0.45 * len(combos) + 2)
+    step = 0.7 / max(len(policies), 1)
+    for i, policy in enumerate(policies):
+        g = df[df.policy == policy].set_index("combination").reindex(combos)
+        y = np.arange(len(combos)) + (i - (len(policies) - 1) / 2) * step
+        seen = g.declared_share.to_numpy() > 0
+        x, lo, hi = (100 * g[c].to_numpy() for c in ("declared_share", "declared_share_lo", "declared_share_hi"))
+        bars = ax.errorbar(x[seen], y[seen], xerr=np.clip([x[seen] - lo[seen], hi[seen] - x[seen]], 0, None),
+                           fmt="o", ms=4, capsize=3, label=policy)
+        ax.plot(hi[~seen], y[~seen], "<", mfc="none", color=bars[0].get_color())
+    ax.set_xscale("log")
+    ax.set_yticks(np.arange(len(combos)), [c.replace("_", " ") for c in combos])
+    ax.invert_yaxis()
+    ax.set_xlabel("seat's hands in which it declares the combination at least once (%, log scale)")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3, which="both")
+    ax.legend(title="policy (self-play; bars: 95% CI;\n◁ none seen: upper bound)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def _finish_by_pairing(fig: Figure, axes, title: str) -> Figure:
+    """Finish a row of panels by pairing: the labels tilted, the title noting the bars; return ``fig``."""
+    for ax in axes:
+        ax.tick_params(axis="x", rotation=15)
+    fig.suptitle(title + "; bars: 95% CI")
+    fig.tight_layout()
+    return fig
+
+
+def rubicon_rate_chart(df: pd.DataFrame, title: str) -> Figure:
+    """Rubicon rate and share saved by brisques, per pairing, with 95 % intervals, each axis
+    fitted to its values (the rates are near 99 %)."""
+    fig, axes = new_figure(12, 4.5, ncols=2)
+    dots(axes[0], df.pairing, 100 * df.rubicon_rate, 100 * df.rubicon_rate_lo, 100 * df.rubicon_rate_hi)
+    axes[0].set_ylabel("games whose loser is rubiconed (%)")
+    axes[0].set_title("rubicon rate (axis not from 0)")
+    dots(axes[1], df.pairing, 100 * df.saved_by_brisques, 100 * df.saved_by_brisques_lo,
+         100 * df.saved_by_brisques_hi, color="tab:green")
+    axes[1].set_ylabel("games saved from the rubicon by brisques (%)")
+    axes[1].set_title("saved by brisques")
+    return _finish_by_pairing(fig, axes, title)
+
+
+def brisque_chart(df: pd.DataFrame, rubicon: bool, title: str) -> Figure:
+    """The final margin per brisque won by seat 0 (regression slope) and the share of hands
+    (Rubicon: games) whose winner changes when brisques are counted, per pairing, with 95 %
+    intervals. (Seat 0's brisques won are not shown: in self-play they are fixed by symmetry.)"""
+    fig, axes = new_figure(12, 4.5, ncols=2)
+    bars(axes[0], df.pairing, df.margin_per_brisque, df.margin_per_brisque_lo, df.margin_per_brisque_hi,
+         color="tab:orange")
+    if rubicon:
+        axes[0].set_ylabel("game points for seat 0 per brisque it wins")
+        axes[0].set_title("association of brisques with the game score\n(brisques do not score, R3.8)")
+    else:
+        axes[0].set_ylabel("margin (seat 0 − seat 1, points)\nper brisque won by seat 0")
+        axes[0].set_title("value of a brisque won (regression slope)")
+        axes[0].axhline(20, color="black", ls="--", lw=1, label="its own 20 points (10 won, 10 denied)")
+        axes[0].legend(loc="lower right")
+    bars(axes[1], df.pairing, 100 * df.winner_changes, 100 * df.winner_changes_lo, 100 * df.winner_changes_hi)
+    axes[1].set_ylabel(f"{'games' if rubicon else 'hands'} whose winner changes (%)")
+    axes[1].set_title("winner changes when brisques are counted")
+    return _finish_by_pairing(fig, axes, title)
+
+
+def game_length_chart(df: pd.DataFrame, title: str) -> Figure:
+    """Mean hands needed to reach 1000, 1500 and 2000, per policy, with 95% CIs."""
+    fig, ax = new_figure()
+    policies = list(dict.fromkeys(df.policy))
+    width = 0.8 / max(len(policies), 1)
+    for i, policy in enumerate(policies):
+        g = df[df.policy == policy]
+        x = np.arange(len(g)) + i * width
+        err = np.clip(np.vstack([g.mean_hands - g.mean_hands_lo, g.mean_hands_hi - g.mean_hands]), 0, None)
+        ax.bar(x, g.mean_hands, width, yerr=err,
+               capsize=4, label=policy)
+    ax.set_xticks(np.arange(len(df.target.unique())) + width * (len(policies) - 1) / 2,
+                  [f"to {t}" for t in df.target.unique()])
+    ax.set_ylabel("hands per game (mean, 95% CI)")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(title="policy (self-play)")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,52 @@
+"""Hands played in the kernel: a chunk of hand indices -> one record per hand (layout REC_*).
+
+The only module of the simulator that loads the compiled engine and policies, so that
+importing :mod:`analyzer.simulate` (and :mod:`analyzer`) stays quick.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import action_str
+from .engine.batch import run_batch
+from .engine.layout import (
+    D_CARTE,
+    D_FOLLOW,
+    D_LEAD,
+    D_MELD,
+    MAX_SEATS,
+    REC_W,
+    ST_ILLEGAL_POLICY,
+)
+from .policies.registry import N_PARAMS, PolicySpec
+from .simulate import SimulationError
+
+DECISION_NAMES = {D_LEAD: "lead", D_FOLLOW: "follow", D_MELD: "declaration", D_CARTE: "carte blanche"}
+
+
+def policy_arrays(specs: list[PolicySpec]):
+    """The kernels' view of ``specs`` (one per seat, repeated round the table): a tuple of the
+    four seats' policy functions and their parameter rows."""
+    funcs = [specs[s % len(specs)].function for s in range(MAX_SEATS)]
+    params = np.zeros((MAX_SEATS, N_PARAMS))
+    for s in range(MAX_SEATS):
+        p = np.asarray(specs[s % len(specs)].params, dtype=np.float64)
+        params[s, :len(p)] = p
+    return tuple(funcs), params
+
+
+def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndarray:
+    """Play hands ``start .. start+count-1`` with ``specs`` (one per seat, repeated round the
+    table) and return their records; an illegal policy action raises SimulationError."""
+    funcs, params = policy_arrays(specs)
+    rec = np.zeros((count, REC_W), np.int32)
+    err = np.zeros(4, np.int64)
+    status = run_batch(rules_arr, np.uint64(seed), start, count, funcs, params, rec, err)
+    if status == ST_ILLEGAL_POLICY:
+        hand, seat, action, decision = (int(x) for x in err)
+        raise SimulationError(
+            f"policy {specs[seat % len(specs)].name!r} (seat {seat}) returned an illegal action "
+            f"{action_str(action)} at a {DECISION_NAMES.get(decision, decision)} decision in hand {hand}")
+    if status != 0:
+        raise SimulationError(f"hand kernel stopped with status {status} at hand {err[0]}")
+    return rec

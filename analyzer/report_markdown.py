@@ -1,0 +1,115 @@
+"""report.md: the study's figures in words, its tables and charts, and how to reproduce it."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .output import atomic_write
+
+if TYPE_CHECKING:
+    from .report import Study
+
+
+def _md_table(df, cols, fmt="{:.4g}") -> str:
+    head = "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n"
+    body = ""
+    for _, r in df[cols].iterrows():
+        body += "| " + " | ".join(fmt.format(v) if isinstance(v, float) else str(v) for v in r) + " |\n"
+    return head + body
+
+
+def _ci(r, key, scale=1.0, digits=4) -> str:
+    return (f"{scale * r[key]:.{digits}g} [{scale * r[key + '_lo']:.{digits}g}, "
+            f"{scale * r[key + '_hi']:.{digits}g}]")
+
+
+def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
+    """Write report.md into ``out_dir`` (sample sizes, seeds, the reproducing command, the
+    charts of ``chart_paths`` and key numbers) and return its path."""
+    tables = st.tables
+    rubicon = st.rules.is_rubicon
+    lines = [f"# {st.rules.name.capitalize()} bézique: the study", "",
+             f"Reproduce: `{command}`", "",
+             f"- rules: {st.rules.name} ({', '.join(f'{k}={v}' for k, v in st.rules.describe().items() if k != 'name')})",
+             f"- {st.hands:,} hands for each pairing: {', '.join(st.results)}; seed {st.seed} "
+             "(every pairing plays the same deals); hand *i* is dealt by seat *i* mod 2",
+             "- every share has its 95 % Wilson interval, every mean its 95 % normal interval "
+             "(in brackets); definitions: RULES.md section 5", ""]
+    lines += ["## Deal-time odds: exact and simulated", "", f"![odds]({Path(chart_paths['odds'][0]).name})", "",
+              "In a dealt hand (both seats' hands of each deal counted; the turn-up once per deal) and, "
+              "for the cards received over the hand, in the play of the first pairing.", "",
+              _md_table(tables["odds"], ["event", "exact", "exact_decimal", "simulated", "simulated_lo",
+                                         "simulated_hi", "within_ci"]), ""]
+    lines += ["## Double bézique", "",
+              f"![béziques by trick]({Path(chart_paths['double_bezique_by_trick'][0]).name})", "",
+              "By each trick: the share of a seat's hands in which it has scored the bézique, in which it "
+              "has held all its cards (in hand or on the table), and the exact chance of having received "
+              "them (the dealt hand and one draw per trick are a uniformly random set of cards of that "
+              "size, since each pair of talon cards is split on a trick decided before either is seen): "
+              "each bounds the one before.", ""]
+    db = tables["double_bezique"]
+    for _, r in db.iterrows():
+        text = (f"- **{r.policy}**: scores a double bézique in {_ci(r, 'scored_double', 100)} % of its hands; "
+                f"holds all four cards at some moment in {_ci(r, 'held_double', 100)} %; holds them but never "
+                f"scores a double in {_ci(r, 'held_not_scored', 100)} %: a card of it was played "
+                f"{_ci(r, 'held_not_scored_card_played', 100)} %, the talon ran out "
+                f"{_ci(r, 'held_not_scored_talon_ran_out', 100)} %; receives the cards in "
+                f"{100 * r.received_double:.3g} % (exact upper bound {100 * r.received_double_exact:.3g} %)")
+        if rubicon and "scored_treble" in r:
+            text += f"; treble {_ci(r, 'scored_treble', 100)} %"
+        lines.append(text)
+    lines.append("")
+    if rubicon:
+        lines += ["## Rubicons", "", f"![rubicon rates]({Path(chart_paths['rubicon_rates'][0]).name})", "",
+                  f"![loser's total]({Path(chart_paths['loser_totals'][0]).name})", "",
+                  "The loser is rubiconed when his total, even with his brisques added, is under 1000 (R3.9).", "",
+                  f"![game scores]({Path(chart_paths['game_scores'][0]).name})", ""]
+        for _, r in tables["rubicon"].iterrows():
+            lines.append(f"- **{r.pairing}**: rubicon rate {_ci(r, 'rubicon_rate', 100)} %, saved by brisques "
+                         f"{_ci(r, 'saved_by_brisques', 100)} %, winner's game score "
+                         f"{_ci(r, 'winner_game_score')}")
+        lines.append("")
+    lines += ["## Brisques", "", f"![brisque value]({Path(chart_paths['brisque_value'][0]).name})", ""]
+    for _, r in tables["brisques"].iterrows():
+        slope = f"{r.margin_per_brisque:.3g} [{r.margin_per_brisque_lo:.3g}, {r.margin_per_brisque_hi:.3g}]"
+        lines.append(f"- **{r.pairing}**: seat 0 wins {_ci(r, 'brisque_points_seat0')} brisque points per hand, "
+                     f"seat 1 {_ci(r, 'brisque_points_seat1')}; the {'game' if rubicon else 'hand'} winner "
+                     f"changes when brisques are counted in {_ci(r, 'winner_changes', 100)} %; "
+                     + (f"each brisque won by seat 0 goes with {slope} game points more for seat 0"
+                        if rubicon else f"each brisque won by seat 0 moves the final margin by {slope} points"))
+    lines += ["", f"Margin per brisque: {tables['brisques'].margin_unit.iloc[0]}; one brisque won by one "
+              "seat is one lost by the other, the total being fixed. "
+              + ("Brisques only break ties and save rubicons in Rubicon (R3.8), so the slope says how "
+                 "winning brisques goes with winning the game, not what a brisque is worth."
+                 if rubicon else "Of this, 20 points are the brisque's own (10 to the seat that wins it, "
+                 "10 fewer to the other); the rest is what else goes with winning it."), ""]
+    lines += ["## Combinations", "", f"![combinations]({Path(chart_paths['combinations'][0]).name})", "",
+              "Royal marriage and trump sequence: in the final trump suit; common marriage and plain "
+              "sequence: in any other suit.", "",
+              _md_table(tables["combinations"], ["policy", "combination", "declared_share", "declared_share_lo",
+                                                 "declared_share_hi", "per_hand", "points_per_hand",
+                                                 "share_of_points"]), ""]
+    lines += ["## Scores and seats", "", f"![scores]({Path(chart_paths['score_distribution'][0]).name})", "",
+              f"![scores at least x]({Path(chart_paths['score_at_least'][0]).name})", "",
+              _md_table(tables["seat_advantage"], ["pairing", "seat", "as_eldest", "as_dealer",
+                                                   "eldest_minus_dealer"]), ""]
+    if not rubicon:
+        lines += ["## The seven of trumps", "", _md_table(tables["sevens"], ["policy", "seven_points_per_hand", "lo", "hi"]), "",
+                  "## Hands to reach 1000, 1500, 2000 (R2.24)", "",
+                  f"![game length]({Path(chart_paths['game_length'][0]).name})", "",
+                  _md_table(tables["game_length"], ["policy", "target", "games", "mean_hands", "mean_hands_lo",
+                                                    "mean_hands_hi", "median_hands", "p90_hands"]), ""]
+    if "pairwise" in tables:
+        pw = tables["pairwise"]
+        what = "net game points per game" if rubicon else "points per hand"
+        lines += ["## Head to head", "", f"![head to head]({Path(chart_paths['pairwise'][0]).name})", "",
+                  f"Each pair plays the study's {st.hands:,} deals (seed {st.seed}) twice, the seats "
+                  f"swapped; the score share counts wins and half the draws of the {2 * st.hands:,} "
+                  f"{'games' if rubicon else 'hands'}, the mean difference is in {what}.", ""]
+        for _, r in pw.iterrows():
+            lines.append(f"- **{r.policy_a} against {r.policy_b}**: score share {_ci(r, 'score_a', 100)} %, Elo "
+                         f"{r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}], mean difference "
+                         f"{_ci(r, 'mean_diff')}")
+        lines.append("")
+    lines += ["## Files", "", "Every table is in this directory as CSV and Parquet; every chart as PNG and SVG.", ""]
+    return atomic_write(Path(out_dir) / "report.md", lambda p: Path(p).write_text("\n".join(lines), encoding="utf-8"))

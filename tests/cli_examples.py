@@ -1,0 +1,56 @@
+"""The example command lines of ``bezique --help``, every command's help and the README,
+ready to run small (the examples show real sizes; the tests only check that they run)."""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from analyzer.cli import main
+
+ROOT = Path(__file__).parent.parent
+
+
+def help_examples() -> list[str]:
+    """The command lines under "Example:" in ``bezique --help`` and every command's help."""
+    found = []
+    for args in [["--help"]] + [[name, "--help"] for name in sorted(main.commands)]:
+        text = CliRunner().invoke(main, args).output
+        block = text.split("Example:", 1)[1].split("Options:", 1)[0]
+        found += [line.strip() for line in block.splitlines() if line.strip().startswith("bezique ")]
+    return found
+
+
+def readme_examples() -> list[str]:
+    """Every ``bezique`` command line in the README's bash blocks (comments dropped)."""
+    found = []
+    for block in re.findall(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), re.S):
+        for line in block.splitlines():
+            m = re.search(r"(?:^|&& )(?:\.venv/bin/)?(bezique [^#]*)", line)
+            if m:
+                found.append(m.group(1).strip())
+    return found
+
+
+def small(command: str, hands: int) -> list[str]:
+    """The example's arguments with ``--hands`` set to ``hands`` (added where the default applies)."""
+    args = shlex.split(command)[1:]
+    if "--hands" in args:
+        args[args.index("--hands") + 1] = str(hands)
+    elif any(p.name == "hands" for p in main.commands[args[0]].params):
+        args += ["--hands", str(hands)]
+    return args
+
+
+def examples(hands: int) -> list[list[str]]:
+    """Every example of the help and the README as arguments run with ``hands``, one of each
+    run that differs in more than its --out directory."""
+    runs = {}
+    for command in help_examples() + readme_examples():
+        args = small(command, hands)
+        ctx = main.commands[args[0]].make_context(args[0], args[1:], resilient_parsing=True)
+        key = (args[0], tuple(sorted((k, str(v)) for k, v in ctx.params.items() if k != "out")))
+        runs.setdefault(key, args)
+    return list(runs.values())

@@ -1,0 +1,76 @@
+"""The batch driver: chunks merged in order whatever the threads, early stops, errors."""
+import threading
+
+import pytest
+
+from analyzer.compare import compare_pair
+from analyzer.driver import check_threads, default_threads, run_chunks
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import preset
+
+
+def collect(total, chunk, threads, stop_after=None, play=None):
+    merged, progress = [], []
+
+    def merge(result):
+        merged.append(result)
+        return stop_after is not None and len(merged) == stop_after
+
+    n = run_chunks(play or (lambda start, count: (start, count)), total, chunk, merge, threads,
+                   progress.append)
+    return n, merged, progress
+
+
+@pytest.mark.parametrize("threads", [1, 2, 5])
+def test_chunks_cover_every_item_once_in_order(threads):
+    n, merged, progress = collect(10_001, 1000, threads)
+    assert merged == [(s, min(1000, 10_001 - s)) for s in range(0, 10_001, 1000)]
+    assert n == 10_001 and progress == [c for _, c in merged]
+
+
+def test_a_chunk_finishing_early_waits_for_the_ones_before_it():
+    """Chunk 0 cannot finish before chunk 1 has: the merge order is still 0, 1, 2."""
+    one_done = threading.Event()
+
+    def play(start, count):
+        if start == 0:
+            assert one_done.wait(10), "chunk 1 never ran beside chunk 0"
+        elif start == 10:
+            one_done.set()
+        return start
+
+    _, merged, _ = collect(30, 10, 2, play=play)
+    assert merged == [0, 10, 20]
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_stop_drops_the_chunks_after_it(threads):
+    n, merged, progress = collect(100, 10, threads, stop_after=3)
+    assert [s for s, _ in merged] == [0, 10, 20] and n == 30 and progress == [10, 10, 10]
+
+
+def test_an_error_in_a_chunk_is_raised():
+    def play(start, count):
+        if start == 20:
+            raise RuntimeError("chunk 20 failed")
+        return start
+
+    with pytest.raises(RuntimeError, match="chunk 20 failed"):
+        collect(50, 10, 2, play=play)
+
+
+def test_thread_count_default_and_check():
+    assert check_threads(None) == default_threads() >= 1
+    assert check_threads(3) == 3
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        check_threads(0)
+
+
+def test_sprt_stops_at_the_same_deal_for_any_thread_count():
+    """hints against hints without H3 needs several chunks before the test decides."""
+    rules = preset("ordinary")
+    a, b = resolve_policy("hints"), resolve_policy("hints:no=H3")
+    one = compare_pair(rules, a, b, 60_000, seed=6, threads=1, sprt=(-5, 5))
+    two = compare_pair(rules, a, b, 60_000, seed=6, threads=2, sprt=(-5, 5))
+    assert one.sprt["sprt_result"] != "undecided" and 4096 < one.tally.deals < 60_000
+    assert one.row() == two.row()
