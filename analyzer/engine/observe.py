@@ -146,9 +146,10 @@ def observe_public(rules, st, s):
         o[b + PUB_NTABLE] = P[v, P_NTABLE]
         o[b + PUB_CARTE] = P[v, P_CARTE]
         o[b + PUB_INST_USED] = P[v, P_INST_USED]
-        for k in range(P[v, P_NTABLE]):
+        for k in range(MAX_TABLE):                 # the slots in use, then empty ones
+            used = k < P[v, P_NTABLE]
             for f in range(T_W):
-                o[OBS_SLOTS + (r * MAX_TABLE + k) * T_W + f] = T[v, k, f]
+                o[OBS_SLOTS + (r * MAX_TABLE + k) * T_W + f] = T[v, k, f] if used else 0
 
 
 @njit(cache=True, _nrt=False)

@@ -193,6 +193,7 @@ def table_remove(P, T, obs, n, s, slot):
                         T[s, j, T_IM + cls] = 0
     for j in range(T_W):
         T[s, slot, j] = T[s, last, j]
+        T[s, last, j] = 0              # a free slot is empty (a state is the same however made)
     P[s, P_NTABLE] = last
     _add_table_count(P, obs, n, s, card, -1)
     return card
