@@ -1,7 +1,8 @@
 """A game over several hands to an agreed target (R2.24); a Rubicon game's score (R3.9)."""
 from __future__ import annotations
 
-from .engine.games import RUBICON_LIMIT, rubicon_game, rubicon_games, trunc100  # noqa: F401
+from .engine.games import rubicon_game, rubicon_games
+from .engine.games import truncate as _truncate
 
 GAME_FIELDS = ("winner", "points", "rubicon", "brisques_saved", "brisques_broke_tie")
 
@@ -29,23 +30,34 @@ def settle_hand(totals, hand_points, brisques, last_trick_winner: int, target: i
     return new, winner
 
 
-def rubicon_result(totals, brisques, last_trick_winner: int) -> dict:
-    """Score one Rubicon game (R3.9) for two players.
+def _rubicon_array(rules):
+    from .rules import preset
+    return (rules or preset("rubicon")).to_array()
+
+
+def truncate(points: int, rules=None) -> int:
+    """``points`` without the fractions of the rule set's score unit (R3.9: 1290 -> 1200)."""
+    return int(_truncate(_rubicon_array(rules), points))
+
+
+def rubicon_result(totals, brisques, last_trick_winner: int, rules=None) -> dict:
+    """Score one Rubicon game (R3.9) for two players (``rules``: the Rubicon preset unless
+    given; its limit, bonuses and score unit).
 
     ``totals`` are the hand totals without brisques, ``brisques`` the brisque
     points each won. Returns ``winner``, ``points`` (the winner's game score),
     ``rubicon`` (the loser was rubiconed), ``brisques_saved`` (the loser reached
     1000 only with his brisques) and ``brisques_broke_tie``.
     """
-    values = rubicon_game(int(totals[0]), int(totals[1]), int(brisques[0]), int(brisques[1]),
-                          int(last_trick_winner))
+    values = rubicon_game(_rubicon_array(rules), int(totals[0]), int(totals[1]), int(brisques[0]),
+                          int(brisques[1]), int(last_trick_winner))
     out = dict(zip(GAME_FIELDS, values))
     for key in GAME_FIELDS[2:]:
         out[key] = bool(out[key])
     return out
 
 
-def rubicon_results(totals, brisques, last_trick_winner) -> dict:
+def rubicon_results(totals, brisques, last_trick_winner, rules=None) -> dict:
     """:func:`rubicon_result` over many games (arrays [n, 2], [n, 2], [n]): a dict of arrays."""
     import numpy as np
 
@@ -53,5 +65,5 @@ def rubicon_results(totals, brisques, last_trick_winner) -> dict:
     b = np.ascontiguousarray(brisques, dtype=np.int64)
     last = np.ascontiguousarray(last_trick_winner, dtype=np.int64)
     out = np.zeros((len(t), len(GAME_FIELDS)), np.int64)
-    rubicon_games(t, b, last, out)
+    rubicon_games(_rubicon_array(rules), t, b, last, out)
     return {key: out[:, k].astype(bool) if k >= 2 else out[:, k] for k, key in enumerate(GAME_FIELDS)}

@@ -107,7 +107,8 @@ def build_tables(st: Study) -> dict:
     if rubicon:
         tables["rubicon"] = tables_of.rubicon_rates_table(st.by_pairing)
         tables["game_scores"] = tables_of.game_score_table(st.by_pairing)
-        tables["loser_totals"] = tables_of.loser_total_table(st.by_pairing, score_bin(st.rules))
+        tables["loser_totals"] = tables_of.loser_total_table(st.by_pairing, score_bin(st.rules),
+                                                             st.rules.rubicon_limit)
     else:
         tables["sevens"] = tables_of.sevens_table(st.by_policy)
         tables["game_length"] = tables_of.game_length_table(st.by_policy)
@@ -168,6 +169,7 @@ def build_charts(st: Study, out_dir) -> dict[str, list[Path]]:
         figures["game_scores"] = plots.game_score_chart(tables["game_scores"],
                                                         f"{name}: winner's game score ({sample})")
         figures["loser_totals"] = plots.loser_total_chart(tables["loser_totals"], score_bin(st.rules),
+                                                          st.rules.rubicon_limit,
                                                           f"{name}: the loser's total ({sample})")
     else:
         figures["game_length"] = plots.game_length_chart(

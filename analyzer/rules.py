@@ -12,9 +12,10 @@ import numpy as np
 # Slots of the packed rule array read by the engine.
 (R_PLAYERS, R_PACKS, R_HAND, R_TURNUP, R_TRUMP_MODE, R_DECLARE_ALL, R_AMERICAN,
  R_REDECLARE, R_SEVEN, R_LAST_TRICK, R_BRISQUES_SCORED, R_PLAIN_SEQ,
- R_CARTE_BLANCHE, R_CLAIMS, R_PANACHE, R_TARGET, R_N_CARDS) = range(17)
+ R_CARTE_BLANCHE, R_CLAIMS, R_N_CARDS, R_SEVEN_POINTS, R_BRISQUE_POINTS, R_RUBICON_LIMIT,
+ R_RUBICON_BONUS, R_GAME_BONUS, R_SCORE_UNIT) = range(21)
 # Points of each combination id (see cards.COMBO_NAMES) start at R_POINTS.
-R_POINTS = 20
+R_POINTS = 24
 R_ROYAL_POINTS = R_POINTS + 16      # a marriage in trumps
 R_TRUMP_SEQ_POINTS = R_POINTS + 17  # a sequence in trumps
 R_CARTE_POINTS = R_POINTS + 18      # carte blanche (R3.5)
@@ -55,6 +56,12 @@ class RuleSet:
     claims: bool = False        # R3.7 "and - to score"
     panache: bool = False       # V2
     target: int = 1000          # R2.24
+    seven_points: int = 10      # R2.2, R2.9, R2.10: the seven of trumps
+    brisque_points: int = 10    # R2.22 (R3.8: ties and rubicons only): each ace and ten won
+    rubicon_limit: int = 1000   # R3.9: the loser under it, even with his brisques, is rubiconed
+    rubicon_bonus: int = 1300   # R3.9: for the rubicon (1000) and the brisques (320, in 100s)
+    game_bonus: int = 500       # R3.9: for a game won without a rubicon
+    score_unit: int = 100       # R3.9: game scores disregard fractions of this
 
     @property
     def is_rubicon(self) -> bool:
@@ -98,6 +105,13 @@ class RuleSet:
             raise RuleError(f"carte_blanche={self.carte_blanche!r}: use off, once or repeat")
         if self.target not in (1000, 1500, 2000):
             raise RuleError(f"target={self.target}: use 1000, 1500 or 2000 (R2.24)")
+        for key in ("seven_points", "brisque_points", "rubicon_limit", "rubicon_bonus",
+                    "game_bonus", "score_unit"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
+                raise RuleError(f"{key}={value!r}: use a whole number of points from 0 to 100000")
+        if self.score_unit < 1:
+            raise RuleError(f"score_unit={self.score_unit}: use 1 or more (R3.9)")
         if self.name == "rubicon" and (self.packs != 4 or self.hand_size != 9
                                        or self.trump != "marriage_or_sequence"):
             raise RuleError("Rubicon bézique is four packs, nine cards, no turn-up (R1.2, R3.1)")
@@ -138,9 +152,13 @@ class RuleSet:
         a[R_PLAIN_SEQ] = self.plain_sequence
         a[R_CARTE_BLANCHE] = CARTE_BLANCHE[self.carte_blanche]
         a[R_CLAIMS] = self.claims
-        a[R_PANACHE] = self.panache
-        a[R_TARGET] = self.target
         a[R_N_CARDS] = self.n_cards
+        a[R_SEVEN_POINTS] = self.seven_points
+        a[R_BRISQUE_POINTS] = self.brisque_points
+        a[R_RUBICON_LIMIT] = self.rubicon_limit
+        a[R_RUBICON_BONUS] = self.rubicon_bonus
+        a[R_GAME_BONUS] = self.game_bonus
+        a[R_SCORE_UNIT] = self.score_unit
         pts = [20] * 4 + [self.plain_sequence] * 4 + [40, 500, 1500, 4500] + [100, 80, 60, 40]
         a[R_POINTS:R_POINTS + 16] = pts
         a[R_ROYAL_POINTS] = 40

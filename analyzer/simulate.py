@@ -81,7 +81,7 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
     def play(start: int, count: int):
         rec = play_records(rules_arr, seed, start, count, specs)
         return (Tallies.from_records(rec, rules), rec if keep_records else None,
-                compact_for_games(rec) if chain is not None else None)
+                compact_for_games(rec, rules.brisque_points) if chain is not None else None)
 
     def merge(chunk) -> None:
         tally, rec, compact = chunk

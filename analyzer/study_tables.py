@@ -118,19 +118,19 @@ def game_score_table(by_pairing: dict) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def loser_total_table(by_pairing: dict, width: int) -> pd.DataFrame:
+def loser_total_table(by_pairing: dict, width: int, limit: int) -> pd.DataFrame:
     """Per pairing: the Rubicon game loser's total (R3.9: combinations, carte blanche and
     last trick, no brisques) in bins ``width`` points wide (the last open, "≥ X"), the share
-    of games in each bin and the share in which he stayed under 1000, with Wilson intervals."""
-    from .engine.games import RUBICON_LIMIT
+    of games in each bin and the share in which he stayed under ``limit`` (the rubicon
+    limit, 1000), with Wilson intervals."""
     frames = []
     for label, t in by_pairing.items():
         df = score_bins(t.loser_hist, width)
         df.insert(0, "pairing", label)
         df["games"] = t.loser_hist[:len(df)]
         df["share"], df["share_lo"], df["share_hi"] = wilson_ci(df.games, t.hands)
-        under = t.loser_hist[:RUBICON_LIMIT // width].sum()
-        df["under_1000"], df["under_1000_lo"], df["under_1000_hi"] = map(float, wilson_ci(under, t.hands))
+        under = t.loser_hist[:limit // width].sum()
+        df["under_limit"], df["under_limit_lo"], df["under_limit_hi"] = map(float, wilson_ci(under, t.hands))
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
 

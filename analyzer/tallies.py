@@ -6,6 +6,7 @@ split between chunks or threads.
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -61,6 +62,10 @@ FIELDS = {
 }
 CHAINED = ("game_length", "target_wins")     # not from single hands: see GameChainer
 
+# The sums as one named bundle of arrays (views into one int64 buffer) for the tally kernel.
+TallyFields = NamedTuple("TallyFields", [(name, np.ndarray) for name in FIELDS])
+TallyFields.__module__ = __name__
+
 
 def score_bin(rules) -> int:
     """Width in points of the hand-score bins of ``rules``: 10 in the ordinary game, 100 in
@@ -87,23 +92,43 @@ def _shapes(n_seats: int) -> list:
 
 
 class Tallies:
-    """Integer sums over hands. Arrays are indexed by seat first where it applies."""
+    """Integer sums over hands, one int64 buffer (``buffer``) whose parts are named by FIELDS
+    (``fields``, also readable as attributes: ``t.score``). Arrays are indexed by seat first
+    where it applies; a field of shape () reads as a number."""
 
     def __init__(self, n_seats: int):
-        self.n_seats = n_seats
-        self.hands = 0
-        for name, shape in _shapes(n_seats):
-            setattr(self, name, np.zeros(shape, np.int64))
+        shapes = _shapes(n_seats)
+        sizes = [int(np.prod(shape)) for _, shape in shapes]
+        buffer = np.zeros(sum(sizes), np.int64)
+        views, start = [], 0
+        for (_, shape), size in zip(shapes, sizes):
+            views.append(buffer[start:start + size].reshape(shape))
+            start += size
+        object.__setattr__(self, "n_seats", n_seats)
+        object.__setattr__(self, "hands", 0)
+        object.__setattr__(self, "buffer", buffer)
+        object.__setattr__(self, "fields", TallyFields(*views))
+
+    def __getattr__(self, name):
+        if name in FIELDS:
+            view = getattr(self.fields, name)
+            return view[()] if view.ndim == 0 else view
+        raise AttributeError(name)
+
+    def __setattr__(self, name, value):
+        if name in FIELDS:
+            getattr(self.fields, name)[...] = value
+        else:
+            object.__setattr__(self, name, value)
 
     def held_double(self) -> np.ndarray:
         """Hands in which each seat held all the cards of a double bézique at some moment."""
         return self.hands - self.held_bezique[:, 0, 0]
 
     def add(self, other: Tallies) -> None:
-        """Add another chunk's sums into this one."""
+        """Add another chunk's sums into this one (one addition over the buffer)."""
         self.hands += other.hands
-        for name in FIELDS:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.buffer += other.buffer
 
     @classmethod
     def from_records(cls, rec: np.ndarray, rules) -> Tallies:
@@ -111,21 +136,25 @@ class Tallies:
         hands are scored as games (R3.9)."""
         t = cls(rules.players)
         t.hands = len(rec)
-        tally_hands(rec, rules.players, _combo_points(rules), rules.is_rubicon, score_bin(rules),
-                    **{name: getattr(t, name) for name in FIELDS if name not in CHAINED})
-        for name, shape in FIELDS.items():
-            if shape == ():
-                setattr(t, name, getattr(t, name)[()])     # 0-d array -> np.int64
+        tally_hands(rec, _rules_array(rules), rules.players, _combo_points(rules), rules.is_rubicon,
+                    score_bin(rules), t.fields)
         return t
 
 
-def compact_for_games(rec: np.ndarray) -> np.ndarray:
+@functools.cache
+def _rules_array(rules) -> np.ndarray:
+    arr = rules.to_array()
+    arr.flags.writeable = False
+    return arr
+
+
+def compact_for_games(rec: np.ndarray, brisque_points: int = 10) -> np.ndarray:
     """Per hand (points without brisques, brisque points, last-trick winner) for chaining
     hands into games: columns p0, p1, b0, b1, last."""
     cols = [REC_SEAT + s * REC_SEAT_W for s in (0, 1)]
     out = np.empty((len(rec), 5), np.int64)
     for s, c in enumerate(cols):
-        out[:, 2 + s] = rec[:, c + RS_BRISQ].astype(np.int64) * 10
+        out[:, 2 + s] = rec[:, c + RS_BRISQ].astype(np.int64) * brisque_points
         out[:, s] = rec[:, c + RS_SCORE] - out[:, 2 + s]
     out[:, 4] = rec[:, REC_LAST_WINNER]
     return out

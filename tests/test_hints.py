@@ -101,8 +101,8 @@ def test_H3_keeps_aces_while_four_aces_is_likely():
 def test_H4_stops_keeping_JD_once_both_QS_are_played():
     keep_on, keep_off = np.zeros(32), np.zeros(32)
     o = obs_for(hand="JD QH 9C 8C 8H", played="QS QS", talon=40)
-    keep_values(o, resolve_policy("hints:only=H5+H4").params, keep_on)
-    keep_values(o, resolve_policy("hints:only=H5").params, keep_off)
+    keep_values(o, ORD, resolve_policy("hints:only=H5+H4").params, keep_on)
+    keep_values(o, ORD, resolve_policy("hints:only=H5").params, keep_off)
     jd = parse_card("JD")
     assert keep_on[jd] < keep_off[jd]
     # as a lead: without counting the knave is kept (the queen of hearts goes), with it the knave goes
@@ -269,8 +269,8 @@ def test_keep_values_match_the_card_by_card_reading(policy):
                 if left[t] > 0:
                     left[t] -= 1
                     o[base + t] += 1
-        keep_values(o, params, got)
+        keep_values(o, ORD, params, got)
         # share ** missing: numba multiplies, Python calls pow, so allow the last bit
         np.testing.assert_allclose(got, _ref_keep_values(o, params), rtol=1e-12, atol=1e-12,
                                    err_msg=f"position {i}")
-        assert hint_bonuses(o, params)[4] == _ref_pending(o), f"position {i}"
+        assert hint_bonuses(o, ORD, params)[4] == _ref_pending(o), f"position {i}"

@@ -85,9 +85,9 @@ def test_loser_total_table_known():
     t = Tallies(2)
     t.hands = 100
     t.loser_hist[[2, 9, 10, 12]] = [60, 30, 6, 4]      # bins of 100: 200-299, 900-999, ...
-    df = study_tables.loser_total_table({"p": t}, 100)
+    df = study_tables.loser_total_table({"p": t}, 100, 1000)
     assert df.bin.tolist()[-1] == "≥ 1200" and df.bin.tolist()[9] == "900–999"
-    assert df.share.sum() == pytest.approx(1) and df.under_1000.iloc[0] == 0.9
+    assert df.share.sum() == pytest.approx(1) and df.under_limit.iloc[0] == 0.9
 
 
 def test_game_length_known():

@@ -3,7 +3,7 @@ import itertools
 
 import numpy as np
 
-from analyzer.game import rubicon_result, rubicon_results, trunc100
+from analyzer.game import rubicon_result, rubicon_results, truncate
 
 
 def test_R3_9_seed_examples():
@@ -16,7 +16,7 @@ def test_R3_9_seed_examples():
 
 
 def test_R3_9_fractions_of_100_disregarded():
-    assert trunc100(1290) == 1200
+    assert truncate(1290) == 1200
     r = rubicon_result([1290, 1090], [0, 0], last_trick_winner=0)
     assert r["points"] == 1200 - 1000 + 500
     r = rubicon_result([1290, 650], [0, 0], last_trick_winner=0)

@@ -2,6 +2,7 @@
 from numba import njit
 
 from ..rules import R_CARTE_BLANCHE, R_CARTE_POINTS
+from .codes import COURT_HIGH, COURT_LOW
 from .layout import E_CARTE, P_CARTE, P_CARTE_PTS, P_HAND, P_KNOWN, P_SCORE
 from .state import record_event
 
@@ -11,7 +12,7 @@ CARTE_REPEAT = 2        # rules[R_CARTE_BLANCHE]: 1 once (the dealt hand), 2 rep
 @njit(cache=True, _nrt=False, inline="always")
 def is_court(card):
     """K, Q or J."""
-    return 2 <= card % 8 <= 4
+    return COURT_LOW <= card % 8 <= COURT_HIGH
 
 
 @njit(cache=True, _nrt=False)
@@ -20,7 +21,7 @@ def carte_eligible(P, s, drawn):
     or J, or, having shown it, a drawn card that is not a court card."""
     if drawn < 0:
         for suit in range(4):
-            for rank in range(2, 5):
+            for rank in range(COURT_LOW, COURT_HIGH + 1):
                 if P[s, P_HAND + suit * 8 + rank] > 0:
                     return False
         return True

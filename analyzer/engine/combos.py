@@ -17,11 +17,10 @@ from ..rules import (
     TRUMP_RUBICON,
 )
 
-CLS_M, CLS_B, CLS_F = 0, 1, 2
+from .codes import CLS_B, CLS_F, CLS_M, FOUR_RANKS, JD, KING, QS, QUEEN  # noqa: F401
+
 ALL_COMBOS = (1 << 16) - 1
 SEQUENCES = 0xF0
-QS, JD = 3, 20          # queen of spades, knave of diamonds
-FOUR_RANKS = (0, 2, 3, 4)  # aces, kings, queens, knaves
 
 
 def _combo_masks():
@@ -29,7 +28,7 @@ def _combo_masks():
     masks = np.zeros(32, np.int64)
     for t in range(32):
         suit, rank = divmod(t, 8)
-        if rank in (2, 3):
+        if rank in (KING, QUEEN):
             masks[t] |= 1 << suit
         if rank <= 4:
             masks[t] |= 1 << (4 + suit)
@@ -72,8 +71,8 @@ def combo_requirements(c, req_t, req_n):
     Fours (c >= 12) have free suits and return 0: see :func:`four_rank`.
     """
     if c < 4:
-        req_t[0] = c * 8 + 2
-        req_t[1] = c * 8 + 3
+        req_t[0] = c * 8 + KING
+        req_t[1] = c * 8 + QUEEN
         req_n[0] = 1
         req_n[1] = 1
         return 2
@@ -93,7 +92,8 @@ def combo_requirements(c, req_t, req_n):
 
 @njit(cache=True, _nrt=False, inline="always")
 def four_rank(c):
-    """The rank (0 ace, 2 king, 3 queen, 4 knave) of four ``c`` (c >= 12)."""
+    """The rank of four ``c`` (c >= 12): FOUR_RANKS[c - 12], by arithmetic (ace 0, then
+    king, queen, knave 2, 3, 4)."""
     return 0 if c == 12 else c - 11
 
 

@@ -2,13 +2,14 @@
 scoring a Rubicon game (R3.9)."""
 from numba import njit
 
-RUBICON_LIMIT = 1000
+from ..rules import R_GAME_BONUS, R_RUBICON_BONUS, R_RUBICON_LIMIT, R_SCORE_UNIT
 
 
-@njit(cache=True)
-def trunc100(points):
-    """Drop fractions of 100 (R3.9): 1290 -> 1200."""
-    return points // 100 * 100
+@njit(cache=True, nogil=True, inline="always")
+def truncate(rules, points):
+    """Drop fractions of the score unit (R3.9, 100): 1290 -> 1200."""
+    unit = rules[R_SCORE_UNIT]
+    return points // unit * unit
 
 
 @njit(cache=True)
@@ -59,8 +60,9 @@ def _higher(a, b, brisques_a, brisques_b, last_is_b):
 
 
 @njit(cache=True, nogil=True)
-def rubicon_game(total0, total1, brisques0, brisques1, last_trick_winner):
-    """Score one Rubicon game (R3.9) for two players (game.rubicon_result wraps it).
+def rubicon_game(rules, total0, total1, brisques0, brisques1, last_trick_winner):
+    """Score one Rubicon game (R3.9) for two players under ``rules`` (its limit, bonuses and
+    score unit; game.rubicon_result wraps it).
 
     ``total*`` are the hand totals without brisques, ``brisques*`` the brisque points.
     Returns (winner, points, rubicon, brisques_saved, brisques_broke_tie): the winner's
@@ -69,35 +71,36 @@ def rubicon_game(total0, total1, brisques0, brisques1, last_trick_winner):
     the former winner is then rubiconed); whether the brisques broke a tie, on totals or,
     once both added their brisques, on totals with brisques.
     """
+    limit = rules[R_RUBICON_LIMIT]
     totals = (total0, total1)
     bri = (brisques0, brisques1)
     winner, broke_tie = _higher(total0, total1, brisques0, brisques1, last_trick_winner == 1)
     loser = 1 - winner
     w, l = totals[winner], totals[loser]
-    if l >= RUBICON_LIMIT:
-        return winner, trunc100(w) - trunc100(l) + 500, False, False, broke_tie
+    if l >= limit:
+        return winner, truncate(rules, w) - truncate(rules, l) + rules[R_GAME_BONUS], False, False, broke_tie
     lb = l + bri[loser]
-    if lb < RUBICON_LIMIT:
-        return winner, trunc100(w) + trunc100(l) + 1300, True, False, broke_tie
+    if lb < limit:
+        return winner, truncate(rules, w) + truncate(rules, l) + rules[R_RUBICON_BONUS], True, False, broke_tie
     # the loser reaches 1000 only with his brisques: both add them and the game is decided
     # on those totals, a tie again by brisques, then by the last trick
     wb = w + bri[winner]
     flip, broke = _higher(wb, lb, bri[winner], bri[loser], last_trick_winner == loser)
     broke_tie |= broke
     if flip:
-        if wb < RUBICON_LIMIT:   # the former winner, now the loser, is rubiconed
-            return loser, trunc100(w) + trunc100(l) + 1300, True, True, broke_tie
-        return loser, trunc100(lb) - trunc100(wb) + 500, False, True, broke_tie
-    return winner, trunc100(wb) - trunc100(lb) + 500, False, True, broke_tie
+        if wb < limit:   # the former winner, now the loser, is rubiconed
+            return loser, truncate(rules, w) + truncate(rules, l) + rules[R_RUBICON_BONUS], True, True, broke_tie
+        return loser, truncate(rules, lb) - truncate(rules, wb) + rules[R_GAME_BONUS], False, True, broke_tie
+    return winner, truncate(rules, wb) - truncate(rules, lb) + rules[R_GAME_BONUS], False, True, broke_tie
 
 
 @njit(cache=True, nogil=True)
-def rubicon_games(totals, brisques, last_trick_winner, out):
+def rubicon_games(rules, totals, brisques, last_trick_winner, out):
     """:func:`rubicon_game` for each row of ``totals``/``brisques`` ([n, 2]); row i of
     ``out`` ([n, 5]) gets its five results."""
     for i in range(totals.shape[0]):
         winner, points, rubicon, saved, broke_tie = rubicon_game(
-            totals[i, 0], totals[i, 1], brisques[i, 0], brisques[i, 1], last_trick_winner[i])
+            rules, totals[i, 0], totals[i, 1], brisques[i, 0], brisques[i, 1], last_trick_winner[i])
         out[i, 0] = winner
         out[i, 1] = points
         out[i, 2] = rubicon

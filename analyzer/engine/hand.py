@@ -21,11 +21,14 @@ from ..rules import (
     R_PACKS,
     R_PLAYERS,
     R_REDECLARE,
+    R_BRISQUE_POINTS,
     R_SEVEN,
+    R_SEVEN_POINTS,
     R_TURNUP,
 )
 from .bits import trailing_zeros
 from .carte import carte_eligible, is_court, show_carte
+from .codes import JD, QS, SEVEN, TEN
 from .combos import ALL_COMBOS, COMBO_MASK
 from .copies import REDECLARE_REPLACE, table_slot_to_play
 from .layout import (
@@ -118,7 +121,6 @@ from .state import add_hand, mark_played, record_event, rel_seat, table_remove, 
 from .tracking import on_play, on_receive, on_talon_out
 from .tricks import beats, legal_play_bits, list_bits
 
-SEVEN_POINTS = 10        # R2.2, R2.9, R2.10
 
 
 # --- the deal -----------------------------------------------------------------------------
@@ -163,10 +165,10 @@ def deal_into(rules, st, deck, dealer):
         G[G_TRUMP_HOW] = 0
         G[G_TRUMP_TRICK] = 0
         record_event(ev, G, E_TURNUP, dealer, turnup, 0, 0, 0)
-        if turnup % 8 == 7 and rules[R_SEVEN]:     # R2.2
-            P[dealer, P_SEVEN] += SEVEN_POINTS
-            P[dealer, P_SCORE] += SEVEN_POINTS
-            record_event(ev, G, E_TURNUP_SEVEN, dealer, turnup, SEVEN_POINTS, 0, 0)
+        if turnup % 8 == SEVEN and rules[R_SEVEN]:     # R2.2
+            P[dealer, P_SEVEN] += rules[R_SEVEN_POINTS]
+            P[dealer, P_SCORE] += rules[R_SEVEN_POINTS]
+            record_event(ev, G, E_TURNUP_SEVEN, dealer, turnup, rules[R_SEVEN_POINTS], 0, 0)
     else:
         for j in range(k, total):
             talon[m] = deck[j]
@@ -178,8 +180,8 @@ def deal_into(rules, st, deck, dealer):
         obs[s, OBS_N_SEATS] = n
         obs[s, OBS_DEALER_REL] = rel_seat(dealer, s, n)
         obs[s, OBS_PACKS] = rules[R_PACKS]
-        P[s, P_RECV_QS] = P[s, P_HAND + 3]
-        P[s, P_RECV_JD] = P[s, P_HAND + 20]
+        P[s, P_RECV_QS] = P[s, P_HAND + QS]
+        P[s, P_RECV_JD] = P[s, P_HAND + JD]
         P[s, P_MELD_CAND] = ALL_COMBOS
         on_receive(G, P, s, -1)
     if rules[R_CARTE_BLANCHE]:                  # the round of the dealt hands (R3.5)
@@ -220,9 +222,9 @@ def can_exchange(rules, G, P, talon, s):
     """R2.9: seat ``s`` holds the seven of trumps and may take the turn-up."""
     if not rules[R_SEVEN] or G[G_STAGE] != 1 or G[G_TRUMP] < 0 or G[G_EXCHANGES] > 0:
         return False
-    if talon[G[G_TALON_LEN] - 1] % 8 == 7:
+    if talon[G[G_TALON_LEN] - 1] % 8 == SEVEN:
         return False
-    return P[s, P_HAND + G[G_TRUMP] * 8 + 7] > 0
+    return P[s, P_HAND + G[G_TRUMP] * 8 + SEVEN] > 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -333,7 +335,7 @@ def apply(rules, st, a):
         if a == A_STOP:
             _draw_round(rules, st)
         elif a == A_EXCHANGE:
-            _exchange(st, st.G[G_WINDOW_SEAT])
+            _exchange(rules, st, st.G[G_WINDOW_SEAT])
         elif a >= A_CLAIM:
             claim(rules, st.G, st.P, st.T, st.obs, st.ev, st.G[G_NSEATS], st.G[G_WINDOW_SEAT],
                   a - A_CLAIM, st.work[0:8], st.work[8:16], st.work[20:24], st.work[28:84])
@@ -403,10 +405,10 @@ def _play(rules, st, a):
     G[G_TRICK_CARDS + i] = card
     on_play(P, s, card, stage)
     record_event(ev, G, E_PLAY, s, card, 1 if a >= A_PLAY_TABLE else 0, G[G_TRICK], 0)
-    if stage == 1 and rules[R_SEVEN] and card == trump * 8 + 7:   # R2.10
-        P[s, P_SEVEN] += SEVEN_POINTS
-        P[s, P_SCORE] += SEVEN_POINTS
-        record_event(ev, G, E_SEVEN, s, card, SEVEN_POINTS, 0, 0)
+    if stage == 1 and rules[R_SEVEN] and card == trump * 8 + SEVEN:   # R2.10
+        P[s, P_SEVEN] += rules[R_SEVEN_POINTS]
+        P[s, P_SCORE] += rules[R_SEVEN_POINTS]
+        record_event(ev, G, E_SEVEN, s, card, rules[R_SEVEN_POINTS], 0, 0)
     if i == 0:
         G[G_LEAD] = card
         G[G_BEST] = card
@@ -423,7 +425,7 @@ def _play(rules, st, a):
     winner = G[G_BEST_SEAT]
     nb = 0
     for j in range(n):
-        if G[G_TRICK_CARDS + j] & 7 <= 1:
+        if G[G_TRICK_CARDS + j] & 7 <= TEN:     # a brisque: an ace or a ten
             nb += 1
     P[winner, P_BRISQ] += nb
     P[winner, P_WON] += n
@@ -450,18 +452,19 @@ def _play(rules, st, a):
     record_event(ev, G, E_LAST_TRICK, winner, rules[R_LAST_TRICK], 0, 0, 0)
     if rules[R_BRISQUES_SCORED]:                             # R2.22
         for v in range(n):
-            P[v, P_SCORE] += 10 * P[v, P_BRISQ]
-            record_event(ev, G, E_BRISQUES, v, P[v, P_BRISQ], 10 * P[v, P_BRISQ], 0, 0)
+            pts = rules[R_BRISQUE_POINTS] * P[v, P_BRISQ]
+            P[v, P_SCORE] += pts
+            record_event(ev, G, E_BRISQUES, v, P[v, P_BRISQ], pts, 0, 0)
     G[G_STATUS] = ST_DONE
     G[G_PHASE] = PH_OVER
     G[G_TO_ACT] = -1
 
 
 @njit(cache=True, _nrt=False)
-def _exchange(st, s):
+def _exchange(rules, st, s):
     """R2.9: seat ``s`` exchanges the seven of trumps for the turn-up and scores 10."""
     G, P, obs, talon = st.G, st.P, st.obs, st.talon
-    seven = G[G_TRUMP] * 8 + 7
+    seven = G[G_TRUMP] * 8 + SEVEN
     last = G[G_TALON_LEN] - 1
     taken = talon[last]
     talon[last] = seven
@@ -470,9 +473,9 @@ def _exchange(st, s):
     P[s, P_KNOWN + taken] += 1             # everyone saw the turn-up taken
     on_receive(G, P, s, taken)             # the turn-up taken is a card received
     G[G_EXCHANGES] += 1
-    P[s, P_SEVEN] += SEVEN_POINTS
-    P[s, P_SCORE] += SEVEN_POINTS
-    record_event(st.ev, G, E_EXCHANGE, s, seven, taken, SEVEN_POINTS, 0)
+    P[s, P_SEVEN] += rules[R_SEVEN_POINTS]
+    P[s, P_SCORE] += rules[R_SEVEN_POINTS]
+    record_event(st.ev, G, E_EXCHANGE, s, seven, taken, rules[R_SEVEN_POINTS], 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")

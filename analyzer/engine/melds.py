@@ -4,6 +4,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_AMERICAN, R_REDECLARE
+from .codes import R2_11, R2_12, R2_14, R2_15, R2_17, R3_6, TABLE_A, TABLE_B
 from .combos import (
     CLS_B,
     COMBO_MASK,
@@ -214,10 +215,10 @@ def _type_counts(rules, P, T, s, card, cls, lvl):
 @njit(cache=True, _nrt=False)
 def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
     """Why ``c`` (with the four's cards named in ``four_cards``, or -1) cannot be declared:
-    (rule code, detail code); rule 299 / 399 = Table A / Table B."""
+    (rule id, detail code)."""
     rubicon = rules[R_REDECLARE] != REDECLARE_HIGHER
     if not combo_allowed(rules, G[G_TRUMP], c):
-        return (399 if rubicon else 299), X_NOT_A_COMBINATION
+        return (TABLE_B if rubicon else TABLE_A), X_NOT_A_COMBINATION
     cls = combo_class(c)
     lvl = combo_level(c)
     free = c >= 12 and four_cards[0] < 0
@@ -249,22 +250,22 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
         new += hand + fresh
         hand_cards += hand
     if short_held:
-        return 211, (X_NOT_WHOLE_FOUR if c >= 12 else X_NOT_HELD)
+        return R2_11, (X_NOT_WHOLE_FOUR if c >= 12 else X_NOT_HELD)
     if not rubicon:             # the ordinary game: R2.12, then R2.17, R2.14, R2.15
         if hand_cards == 0:
-            return 212, X_NO_NEW_CARD
+            return R2_12, X_NO_NEW_CARD
         if rules[R_AMERICAN] and cls != CLS_B:
             for k in range(P[s, P_NTABLE]):
                 card = T[s, k, T_CARD]
                 if T[s, k, T_B] > 0 and (card % 8 == four_rank(c) if free
                                          else req_index(req_t, nreq, card) >= 0):
-                    return 217, X_AMERICAN
-        return (215, X_REUSE_FOUR) if c >= 12 else (214, X_REUSE_CLASS)
+                    return R2_17, X_AMERICAN
+        return (R2_15, X_REUSE_FOUR) if c >= 12 else (R2_14, X_REUSE_CLASS)
     if inferior:
-        return 306, X_INFERIOR
+        return R3_6, X_INFERIOR
     if whole:
-        return 306, (X_NEW_AND_WHOLE if new == 0 else X_STILL_WHOLE)
-    return 306, X_NO_NEW_CARD
+        return R3_6, (X_NEW_AND_WHOLE if new == 0 else X_STILL_WHOLE)
+    return R3_6, X_NO_NEW_CARD
 
 
 @njit(cache=True, _nrt=False)

@@ -9,6 +9,7 @@ from numba import njit
 
 from ..rules import R_CLAIMS, R_DECLARE_ALL, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
 from .carte import carte_eligible, show_carte
+from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R3_4, R3_5, R3_7, SEVEN
 from .combos import combo_class, combo_level
 from .hand import apply, claim_named, decision, declare_named, is_over, legal_actions, to_act
 from .layout import (
@@ -66,14 +67,14 @@ from .tricks import play_failure
 def exchange_failure(rules, G, P, s):
     """Why seat ``s`` may not exchange the seven of trumps now: (rule code, detail code)."""
     if rules[R_TRUMP_MODE] == TRUMP_RUBICON:
-        return 304, X_NO_EXCHANGE           # Rubicon: no exchange
+        return R3_4, X_NO_EXCHANGE           # Rubicon: no exchange
     if G[G_STAGE] != 1:
-        return 218, X_AFTER_LAST_DRAW
-    if not rules[R_SEVEN] or G[G_TRUMP] < 0 or P[s, P_HAND + G[G_TRUMP] * 8 + 7] == 0:
-        return 209, X_NO_SEVEN
+        return R2_18, X_AFTER_LAST_DRAW
+    if not rules[R_SEVEN] or G[G_TRUMP] < 0 or P[s, P_HAND + G[G_TRUMP] * 8 + SEVEN] == 0:
+        return R2_9, X_NO_SEVEN
     if G[G_EXCHANGES] > 0:
-        return 209, X_ALREADY_EXCHANGED
-    return 209, X_TURNUP_SEVEN
+        return R2_9, X_ALREADY_EXCHANGED
+    return R2_9, X_TURNUP_SEVEN
 
 
 @njit(cache=True, _nrt=False)
@@ -119,7 +120,7 @@ def replay(rules, st, script, nscript):
                     for v in range(n):                 # the shows listed before it stand
                         if (shows >> v) & 1:
                             show_carte(rules, G, P, st.ev, v, G[G_DRAWN + (v - first + n) % n])
-                    return report_error(G, ST_ILLEGAL_SCRIPT, bad, script[bad, 1], 305,
+                    return report_error(G, ST_ILLEGAL_SCRIPT, bad, script[bad, 1], R3_5,
                                         X_NO_CARTE_BLANCHE, A_CARTE_BLANCHE, D_CARTE)
             apply(rules, st, A_CARTE_BLANCHE if (shows >> s) & 1 else A_STOP)
             continue
@@ -137,11 +138,11 @@ def replay(rules, st, script, nscript):
                 apply(rules, st, A_STOP)
                 continue
             if kind == S_CARTE:
-                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 305, X_NO_CARTE_BLANCHE,
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R3_5, X_NO_CARTE_BLANCHE,
                                     A_CARTE_BLANCHE, dec)
             a = c + A_PLAY_TABLE * script[pos, 3]
             if seat != s:
-                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 203, X_NOT_YOUR_TURN, a, dec)
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R2_3, X_NOT_YOUR_TURN, a, dec)
             if not is_legal(st.legal, nleg, plays, a):
                 rule, detail = play_failure(P, s, G[G_STAGE], G[G_LEAD], G[G_BEST], G[G_TRUMP], a)
                 return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)
@@ -155,20 +156,20 @@ def replay(rules, st, script, nscript):
         else:
             a = A_DECLARE + c
         if G[G_STAGE] != 1:
-            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 218, X_AFTER_LAST_DRAW, a, dec)
+            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R2_18, X_AFTER_LAST_DRAW, a, dec)
         if dec != D_MELD or seat != s:
-            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 206, X_NOT_WINNER, a, dec)
-        if kind == S_EXCHANGE and c >= 0 and c != G[G_TRUMP] * 8 + 7:
-            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 209, X_NO_SEVEN, a, dec)
+            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R2_6, X_NOT_WINNER, a, dec)
+        if kind == S_EXCHANGE and c >= 0 and c != G[G_TRUMP] * 8 + SEVEN:
+            return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R2_9, X_NO_SEVEN, a, dec)
         named = script[pos, S_CARDS:]
         req_t = st.work[0:8]
         req_n = st.work[8:16]
         if a == A_CLAIM_CARDS:                       # R3.7: the claim names its cards
             if not rules[R_CLAIMS] or G[G_PHASE] != PH_MELD or G[G_DECLARED] == 0:
-                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 307, X_CLAIM_NOT_ALLOWED, a, dec)
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R3_7, X_CLAIM_NOT_ALLOWED, a, dec)
             detail, card = claim_cards_failure(rules, G, P, st.T, s, named, req_t, req_n)
             if detail >= 0:
-                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, 307, detail, card, dec)
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R3_7, detail, card, dec)
             pos += 1
             claim_named(rules, st, named)
             continue
@@ -176,10 +177,10 @@ def replay(rules, st, script, nscript):
             if kind == S_EXCHANGE:
                 rule, detail = exchange_failure(rules, G, P, s)
             elif kind == S_CLAIM:
-                rule, detail = 307, X_CLAIM_NOT_ALLOWED
+                rule, detail = R3_7, X_CLAIM_NOT_ALLOWED
             elif G[G_DECLARED] > 0 and not rules[R_DECLARE_ALL] and combo_feasible(
                     rules, G, P, st.T, s, c, req_t, req_n):
-                rule, detail = (307 if rules[R_CLAIMS] else 216), X_ONE_PER_TRICK   # R2.16, R3.7
+                rule, detail = (R3_7 if rules[R_CLAIMS] else R2_16), X_ONE_PER_TRICK
             else:
                 rule, detail = declare_failure(rules, G, P, st.T, s, c, named, req_t, req_n)
             return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)

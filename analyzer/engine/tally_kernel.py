@@ -6,6 +6,7 @@ them into the kernel and its cache is dropped when they change.
 import numpy as np
 from numba import njit
 
+from ..rules import R_BRISQUE_POINTS
 from .games import rubicon_game
 from .layout import (
     N_COMBOS,
@@ -58,23 +59,33 @@ CATEGORY = _categories()
 
 
 @njit(cache=True, nogil=True)
-def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
-                score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
-                double_bezique, declarations, decl_points, dealer_score, dealer_score_sq,
-                dealer_hands, score_hist, carte_blanche, bezique_level, trump_how, trump_trick,
-                first_bezique, held_bezique, unscored_played, unscored_talon, received,
-                reg_sx, reg_sy, reg_sxx, reg_sxy, reg_syy, winner_changed,
-                game_wins, game_net, game_net_sq, rubiconed, winner_points, winner_points_sq,
-                brisques_saved, brisques_broke_tie, game_hist, loser_hist, cat_hands, cat_count, cat_points):
-    """Add the hands of ``rec`` (rows of layout.REC_*) into the zeroed sums named as the
-    fields of Tallies (scalars as 0-d arrays).
+def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
+    """Add the hands of ``rec`` (rows of layout.REC_*) of ``rules`` into ``t``, the named
+    bundle of the sums of analyzer.tallies.Tallies (scalars as 0-d arrays).
 
     Hand scores are binned ``score_bin`` points wide. ``combo_points[1 + suit, c]`` are the
     points of combination ``c`` with ``suit`` as trumps (row 0: no trump fixed). Brisques
-    count 10 points each. With two seats the sums of the brisque-value regression are added
-    too: the final margin (seat 0 - seat 1; with ``rubicon`` each hand scored as a Rubicon
-    game, R3.9, whose sums are added as well) on the brisques won by seat 0.
+    count the rule set's brisque points each. With two seats the sums of the brisque-value
+    regression are added too: the final margin (seat 0 - seat 1; with ``rubicon`` each hand
+    scored as a Rubicon game, R3.9, whose sums are added as well) on the brisques won by
+    seat 0.
     """
+    (score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
+     double_bezique, declarations, decl_points, dealer_score, dealer_score_sq, dealer_hands,
+     score_hist, carte_blanche, bezique_level, trump_how, trump_trick, first_bezique,
+     held_bezique, unscored_played, unscored_talon, received, reg_sx, reg_sy, reg_sxx, reg_sxy,
+     reg_syy, winner_changed, game_wins, game_net, game_net_sq, rubiconed, winner_points,
+     winner_points_sq, brisques_saved, brisques_broke_tie, game_hist, loser_hist, cat_hands,
+     cat_count, cat_points) = (
+        t.score, t.score_sq, t.wins, t.ties, t.brisques, t.brisques_sq, t.seven, t.seven_sq,
+        t.last_trick, t.double_bezique, t.declarations, t.decl_points, t.dealer_score,
+        t.dealer_score_sq, t.dealer_hands, t.score_hist, t.carte_blanche, t.bezique_level,
+        t.trump_how, t.trump_trick, t.first_bezique, t.held_bezique, t.unscored_played,
+        t.unscored_talon, t.received, t.reg_sx, t.reg_sy, t.reg_sxx, t.reg_sxy, t.reg_syy,
+        t.winner_changed, t.game_wins, t.game_net, t.game_net_sq, t.rubiconed, t.winner_points,
+        t.winner_points_sq, t.brisques_saved, t.brisques_broke_tie, t.game_hist, t.loser_hist,
+        t.cat_hands, t.cat_count, t.cat_points)
+    brisque_points = rules[R_BRISQUE_POINTS]
     n_rows = rec.shape[0]
     by_trump = np.zeros((n_seats, 5, N_COMBOS), np.int64)    # declarations by trump suit + 1
     recv_hist = np.zeros((n_seats, 5), np.int64)             # min(Q♠, J♦ received), capped at 4
@@ -88,7 +99,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
         for s in range(n_seats):
             b = REC_SEAT + s * REC_SEAT_W
             sc = np.int64(rec[i, b + RS_SCORE])
-            br = np.int64(rec[i, b + RS_BRISQ]) * 10
+            br = np.int64(rec[i, b + RS_BRISQ]) * brisque_points
             sv = np.int64(rec[i, b + RS_SEVEN])
             n_best += sc == best
             score[s] += sc
@@ -160,7 +171,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
         x = b0                 # the brisques of a hand are fixed: b1 = total - b0
         if rubicon:
             last = np.int64(rec[i, REC_LAST_WINNER])
-            w, p, rubiconed_loser, saved, broke_tie = rubicon_game(s0, s1, 10 * b0, 10 * b1, last)
+            w, p, rubiconed_loser, saved, broke_tie = rubicon_game(rules, s0, s1, brisque_points * b0, brisque_points * b1, last)
             y = p if w == 0 else -p
             game_wins[w] += 1
             game_net[w] += p
@@ -178,7 +189,7 @@ def tally_hands(rec, n_seats, combo_points, rubicon, score_bin,
             winner_changed[()] += by_totals != w
         else:
             y = s0 - s1
-            winner_changed[()] += np.sign(y) != np.sign(y - 10 * (b0 - b1))
+            winner_changed[()] += np.sign(y) != np.sign(y - brisque_points * (b0 - b1))
         reg_sx[()] += x
         reg_sy[()] += y
         reg_sxx[()] += x * x

@@ -3,6 +3,7 @@ import numpy as np
 from numba import njit
 
 from .bits import trailing_zeros
+from .codes import R2_4, R2_7, R2_19, R2_20
 from .layout import (
     A_PLAY_TABLE,
     P_HAND,
@@ -72,16 +73,16 @@ def list_bits(bits, legal):
 
 @njit(cache=True, _nrt=False)
 def play_failure(P, s, stage, lead, best, trump, action):
-    """Why playing ``action`` is illegal: (rule code, detail code)."""
+    """Why playing ``action`` is illegal: (rule id, detail code)."""
     card = action % 32
     if action >= A_PLAY_TABLE:
         if stage == 2:
-            return 219, X_TABLE_TAKEN_BACK
+            return R2_19, X_TABLE_TAKEN_BACK
         if P[s, P_TABLE + card] == 0:
-            return 207, X_NOT_ON_TABLE
+            return R2_7, X_NOT_ON_TABLE
         return 0, 0
     if P[s, P_HAND + card] == 0:
-        return 204, X_NOT_HELD
+        return R2_4, X_NOT_HELD
     if stage == 1 or lead < 0:
         return 0, 0
     led = lead // 8
@@ -91,10 +92,10 @@ def play_failure(P, s, stage, lead, best, trump, action):
             has_suit = True
     if has_suit:
         if card // 8 != led:
-            return 220, X_MUST_FOLLOW
-        return 220, X_MUST_WIN
+            return R2_20, X_MUST_FOLLOW
+        return R2_20, X_MUST_WIN
     if trump >= 0:
         if card // 8 != trump:
-            return 220, X_MUST_TRUMP
-        return 220, X_MUST_OVERTRUMP
+            return R2_20, X_MUST_TRUMP
+        return R2_20, X_MUST_OVERTRUMP
     return 0, 0

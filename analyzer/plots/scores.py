@@ -70,20 +70,20 @@ def score_at_least_chart(df: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
-def loser_total_chart(df: pd.DataFrame, width: int, title: str) -> Figure:
-    """The Rubicon game loser's total by bin, per pairing, with 95 % bands and the 1000
-    line, on a log scale (the games near and over 1000 are few)."""
+def loser_total_chart(df: pd.DataFrame, width: int, limit: int, title: str) -> Figure:
+    """The Rubicon game loser's total by bin, per pairing, with 95 % bands and the line of the
+    rubicon ``limit`` (1000), on a log scale (the games near and over it are few)."""
     fig, ax = new_figure()
     for pairing, g in df.groupby("pairing", sort=False):
         r = g.iloc[0]
         share = np.where(g.games > 0, 100 * g.share, np.nan)         # none: a gap on the log scale
         step_band(ax, g.score, share, 100 * g.share_lo, 100 * g.share_hi,
-                  f"{pairing} (under 1000: {100 * r.under_1000:.3f} %)", width)
-    ax.axvline(1000, color="black", ls="--", lw=1)
-    ax.annotate("1000: under it, even with his\nbrisques, the loser is\nrubiconed (R3.9)", (1000, 0.97),
+                  f"{pairing} (under {limit}: {100 * r.under_limit:.3f} %)", width)
+    ax.axvline(limit, color="black", ls="--", lw=1)
+    ax.annotate(f"{limit}: under it, even with his\nbrisques, the loser is\nrubiconed (R3.9)", (limit, 0.97),
                 xycoords=("data", "axes fraction"), xytext=(6, 0), textcoords="offset points", va="top", fontsize=9)
     ax.set_yscale("log")
-    ax.set_xlim(0, max(df.score.max() + width, 1000 + 3 * width))
+    ax.set_xlim(0, max(df.score.max() + width, limit + 3 * width))
     ax.set_xlabel(f"the game loser's total without brisques (points; bins of {width})")
     ax.set_ylabel("share of games (%, log scale)")
     ax.set_title(title)

@@ -18,6 +18,7 @@ from ..engine.layout import (
     OBS_TRUMP,
     POLICY_SIG,
 )
+from ..engine.codes import JD, QS
 from ..engine.combos import combo_points
 from ..engine.rng import below
 from ..engine.tricks import beats
@@ -67,7 +68,7 @@ def keep_value(card, stage, trump, pairs, married):
     if suit == trump:
         v += 8
     if stage == 1:
-        if card == 3 or card == 20:
+        if card == QS or card == JD:
             v += 5
         v += 4 * ((married >> card) & 1) + 3 * ((pairs >> rank) & 1)
         if suit == trump and rank == 7:

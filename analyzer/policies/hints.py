@@ -47,13 +47,24 @@ from ..engine.layout import (
     OBS_TRUMP,
     POLICY_SIG,
 )
+from ..engine.codes import FOUR_RANKS, JD, KING, QS, TEN
 from ..engine.combos import combo_points
 from ..engine.tricks import beats
-from ..rules import R_BRISQUES_SCORED
+from ..rules import (
+    R_BRISQUE_POINTS,
+    R_BRISQUES_SCORED,
+    R_POINTS,
+    R_ROYAL_POINTS,
+    R_RUBICON_LIMIT,
+    R_TRUMP_SEQ_POINTS,
+)
 
 # parameter slots
 H1, H2, H3, H4, H5, H6, H7, H8 = range(8)
-FOUR_RANK_IDS = (0, 2, 3, 4)   # aces, kings, queens, knaves
+FOUR_RANK_IDS = FOUR_RANKS    # aces, kings, queens, knaves
+MARRIAGE, BEZIQUE, FOURS = 0, 8, 12     # combination ids (cards.COMBO_NAMES): a plain marriage's
+                                        # points, the bézique's (double next), four aces' (then K, Q, J)
+POINT_UNIT = 20.0             # H5's bonuses in units of a common marriage's 20 points
 N_HINTS = 8
 P_DEFER_TALON = 8        # H6: hold the bézique back while more cards than this are left to draw
 P_RUBICON_RATE = 9       # H7: points a player can still hope to score per card left in the talon
@@ -104,7 +115,7 @@ def bezique_chance(obs, k, counting, share):
     ``share`` ** (cards missing), or 0 if a missing card has too few live copies
     (with counting, H4)."""
     missing = 0
-    for t in (3, 20):
+    for t in (QS, JD):
         need = k - _held(obs, t)
         if need > 0:
             if live_copies(obs, t, counting) < need:
@@ -171,33 +182,36 @@ def _dead_cards(fours, obtainable, seq_open, seq_cards):
             alive |= 0x01010101 << FOUR_RANK_IDS[i]
     alive |= (obtainable & 0x08080808) >> 1        # a king whose queen can still be had
     alive |= (obtainable & 0x04040404) << 1        # a queen whose king can still be had
-    if (obtainable >> 20) & 1:
-        alive |= 1 << 3                            # Q♠ while a J♦ can be had
-    if (obtainable >> 3) & 1:
-        alive |= 1 << 20
+    if (obtainable >> JD) & 1:
+        alive |= 1 << QS                           # Q♠ while a J♦ can be had
+    if (obtainable >> QS) & 1:
+        alive |= 1 << JD
     if seq_open:
         alive |= seq_cards
     return 0x1F1F1F1F & ~alive
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def pending_declaration(trump, held, in_hand, have):
-    """Points of a combination I hold with a card still in my hand (H1's reason to win);
-    the bit sets and counts of :func:`outlook`."""
+def pending_declaration(rules, trump, held, in_hand, have):
+    """Points of a combination I hold with a card still in my hand (H1's reason to win; a
+    marriage counts as royal only once trumps are fixed); the bit sets and counts of
+    :func:`outlook`."""
     best = 0
     marriages = held & (held >> 1) & (in_hand | (in_hand >> 1)) & 0x04040404   # bit of the K
     if marriages:
-        best = 40 if trump >= 0 and (marriages >> (8 * trump + 2)) & 1 else 20
-    if (held >> 3) & (held >> 20) & ((in_hand >> 3) | (in_hand >> 20)) & 1:
-        best = 40                                  # bézique
-    for rank, pts in ((0, 100), (2, 80), (3, 60), (4, 40)):
+        royal = trump >= 0 and (marriages >> (8 * trump + KING)) & 1
+        best = rules[R_ROYAL_POINTS] if royal else rules[R_POINTS + MARRIAGE]
+    if (held >> QS) & (held >> JD) & ((in_hand >> QS) | (in_hand >> JD)) & 1:
+        best = rules[R_POINTS + BEZIQUE]
+    for i in range(4):
+        rank = FOUR_RANK_IDS[i]
         if (have >> (8 * rank)) & 0xFF >= 4 and in_hand & (0x01010101 << rank):
-            best = max(best, pts)
+            best = max(best, rules[R_POINTS + FOURS + i])
     return best
 
 
 @njit(cache=True, _nrt=False)
-def hint_bonuses(obs, params):
+def hint_bonuses(obs, rules, params):
     """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus, H4's dead
     cards as a bit set, :func:`pending_declaration`) for H1/H3/H4/H5; all 0 in the second
     stage."""
@@ -217,31 +231,32 @@ def hint_bonuses(obs, params):
     if params[H3] > 0 and aces >= 2 and fours & 1:
         ace = 15.0 * params[H3]
     if params[H5] > 0:
-        bez = params[H5] * (40.0 * bezique_chance(obs, 1, counting, share)
-                            + 500.0 * bezique_chance(obs, 2, counting, share)) / 20.0
+        bez = params[H5] * (float(rules[R_POINTS + BEZIQUE]) * bezique_chance(obs, 1, counting, share)
+                            + float(rules[R_POINTS + BEZIQUE + 1]) * bezique_chance(obs, 2, counting, share)
+                            ) / POINT_UNIT
         if seq_open:                               # always open without counting
             missing = 0
             for r in range(5):
                 if (held >> (trump * 8 + r)) & 1 == 0:
                     missing += 1
-            seq = params[H5] * 250.0 * share ** missing / 20.0
-    return ace, bez, seq, dead, pending_declaration(trump, held, in_hand, have)
+            seq = params[H5] * float(rules[R_TRUMP_SEQ_POINTS]) * share ** missing / POINT_UNIT
+    return ace, bez, seq, dead, pending_declaration(rules, trump, held, in_hand, have)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def keep_value(obs, params, t, ace, bez, seq, dead):
+def keep_value(obs, rules, params, t, ace, bez, seq, dead):
     """What keeping card ``t`` is worth to me (play heuristics); bonuses from hint_bonuses."""
     trump = obs[OBS_TRUMP]
     v = 7.0 - (t & 7)                              # baseline: rank strength
-    if t & 7 <= 1:
-        v += 10.0 * params[H2]                     # H2: a brisque given away costs 20
+    if t & 7 <= TEN:
+        v += float(rules[R_BRISQUE_POINTS]) * params[H2]    # H2: a brisque given away costs 20
     if t >> 3 == trump:
         v += 4.0 * params[H2]                      # trumps win brisques later
     if obs[OBS_STAGE] != 1:
         return v
     if t & 7 == 0:
         v += ace
-    if t == 3 or t == 20:
+    if t == QS or t == JD:
         v += bez
     if t >> 3 == trump and t & 7 <= 4:
         v += seq
@@ -251,11 +266,11 @@ def keep_value(obs, params, t, ace, bez, seq, dead):
 
 
 @njit(cache=True, _nrt=False)
-def keep_values(obs, params, out):
+def keep_values(obs, rules, params, out):
     """Fill ``out[t]`` with :func:`keep_value` for every card type (for inspection)."""
-    ace, bez, seq, dead, pending = hint_bonuses(obs, params)
+    ace, bez, seq, dead, pending = hint_bonuses(obs, rules, params)
     for t in range(32):
-        out[t] = keep_value(obs, params, t, ace, bez, seq, dead)
+        out[t] = keep_value(obs, rules, params, t, ace, bez, seq, dead)
 
 
 @njit(cache=True, _nrt=False)
@@ -265,7 +280,7 @@ def _rubicon_hopeless(obs, rules, params):
     mine = obs[OBS_SCORE]
     other = obs[OBS_SCORE + 1]
     reach = mine + params[P_RUBICON_RATE] / params[H7] * obs[OBS_TALON_LEFT]
-    return reach < 1000 and other - mine > params[P_RUBICON_GAP]
+    return reach < rules[R_RUBICON_LIMIT] and other - mine > params[P_RUBICON_GAP]
 
 
 @njit(cache=True, _nrt=False)
@@ -319,7 +334,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
     if decision == D_MELD:
         return _meld_choice(obs, legal, n_legal, rules, params)
-    ace, bez, seq, dead, pending = hint_bonuses(obs, params)
+    ace, bez, seq, dead, pending = hint_bonuses(obs, rules, params)
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
@@ -330,7 +345,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         sure_v = -1e9
         for i in range(n_legal):
             card = legal[i] & 31
-            v = keep_value(obs, params, card, ace, bez, seq, dead)
+            v = keep_value(obs, rules, params, card, ace, bez, seq, dead)
             if v < best_v:
                 best_v = v
                 best = legal[i]
@@ -343,21 +358,22 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         return best
     # following: compare winning cheaply with giving the cheapest card
     top = obs[OBS_BEST_CARD]
-    trick_brisques = 1 if top & 7 <= 1 else 0
-    gain = 10.0 * params[H2] * trick_brisques * 2     # taking it swings 20 per brisque
+    brisque = float(rules[R_BRISQUE_POINTS])
+    trick_brisques = 1 if top & 7 <= TEN else 0
+    gain = brisque * params[H2] * trick_brisques * 2     # taking it swings 20 per brisque
     if stage == 1 and params[H1] > 0:
         gain += params[H1] * pending / 4.0
     if stage == 2 and params[H8] > 0:
-        gain += 10.0 * params[H8] * trick_brisques
+        gain += brisque * params[H8] * trick_brisques
     best = legal[0]
     best_v = -1e9
     for i in range(n_legal):
         card = legal[i] & 31
-        v = -keep_value(obs, params, card, ace, bez, seq, dead)
+        v = -keep_value(obs, rules, params, card, ace, bez, seq, dead)
         if beats(card, top, trump):
-            v += gain + (10.0 * params[H2] if card & 7 <= 1 else 0.0)
-        elif card & 7 <= 1:
-            v -= 10.0 * params[H2]                    # H2: never give a brisque away
+            v += gain + (brisque * params[H2] if card & 7 <= TEN else 0.0)
+        elif card & 7 <= TEN:
+            v -= brisque * params[H2]                    # H2: never give a brisque away
         if v > best_v:
             best_v = v
             best = legal[i]
