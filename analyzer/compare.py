@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from .driver import CHUNK, run_chunks
-from .engine.layout import REC_LAST_WINNER, REC_SEAT, REC_SEAT_W, RS_BRISQ, RS_SCORE
 from .game import rubicon_results
 from .ratings import bradley_terry, elo_from_score, sprt_bounds, sprt_llr
 from .rules import RuleSet
@@ -57,11 +56,12 @@ class PairTally:
 
 def _points(rules: RuleSet, rec: np.ndarray):
     """Per play: (points of seat 0, points of seat 1, winner or -1 for a draw)."""
-    cols = [REC_SEAT + s * REC_SEAT_W for s in (0, 1)]
-    score = np.stack([rec[:, c + RS_SCORE] for c in cols], axis=1).astype(np.int64)
+    from .records import as_structured
+    r = as_structured(rec)
+    score = r["seats"]["score"][:, :2].astype(np.int64)
     if rules.is_rubicon:       # Rubicon: one deal is one game (R3.9)
-        brisq = np.stack([rec[:, c + RS_BRISQ] for c in cols], axis=1).astype(np.int64) * 10
-        g = rubicon_results(score, brisq, rec[:, REC_LAST_WINNER])
+        brisq = r["seats"]["brisques"][:, :2].astype(np.int64) * rules.brisque_points
+        g = rubicon_results(score, brisq, r["last_winner"], rules)
         net = np.where(g["winner"] == 0, g["points"], -g["points"])
         return net, -net, g["winner"]
     winner = np.where(score[:, 0] > score[:, 1], 0, np.where(score[:, 1] > score[:, 0], 1, -1))

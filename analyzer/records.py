@@ -15,6 +15,7 @@ from .engine.layout import (
     D_LEAD,
     D_MELD,
     MAX_SEATS,
+    REC_DTYPE,
     REC_W,
     ST_ILLEGAL_POLICY,
 )
@@ -33,6 +34,12 @@ def policy_arrays(specs: list[PolicySpec]):
         p = np.asarray(specs[s % len(specs)].params, dtype=np.float64)
         params[s, :len(p)] = p
     return tuple(funcs), params
+
+
+def as_structured(rec: np.ndarray) -> np.ndarray:
+    """The records ``rec`` (rows of layout.REC_*) as a structured array (layout.REC_DTYPE),
+    without copying: ``r["last_winner"]``, ``r["seats"]["score"][:, seat]`` …"""
+    return np.ascontiguousarray(rec).view(REC_DTYPE).reshape(len(rec))
 
 
 def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndarray:

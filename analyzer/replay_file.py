@@ -24,7 +24,7 @@ from .cards import (
     combo_id,
     parse_card,
 )
-from .engine.batch import deal_deck
+from .engine.deals import deal_deck, packet_seat
 from .engine.layout import MAX_TALON, S_CARDS, S_CARTE, S_CLAIM, S_DECLARE, S_EXCHANGE, S_MAX_CARDS, S_PLAY, S_W
 from .rules import RuleError, RuleSet, from_dict
 
@@ -57,7 +57,7 @@ class HandSpec:
         n = self.rules.players
         order = []
         for i in range(n):
-            order += self.hands[(self.dealer + 1 + i) % n]
+            order += self.hands[packet_seat(self.dealer, n, i)]
         if self.turn_up is not None:
             order.append(self.turn_up)
         order += self.talon
@@ -73,7 +73,7 @@ def dealt_spec(rules: RuleSet, seed: int, hand: int = 0) -> HandSpec:
     dealer = hand % n
     hands = [None] * n
     for i in range(n):
-        hands[(dealer + 1 + i) % n] = deck[i * h:(i + 1) * h]
+        hands[packet_seat(dealer, n, i)] = deck[i * h:(i + 1) * h]
     k = n * h
     turn_up = deck[k] if rules.trump == "turn_up" else None
     talon = deck[k + 1:] if turn_up is not None else deck[k:]

@@ -11,13 +11,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import N_COMBOS
-from .engine.layout import (
-    REC_LAST_WINNER,
-    REC_SEAT,
-    REC_SEAT_W,
-    RS_BRISQ,
-    RS_SCORE,
-)
 from .engine.tally_kernel import (  # noqa: F401 (the bins are part of this module's interface)
     CATEGORY_NAMES,
     GAME_BIN,
@@ -151,12 +144,13 @@ def _rules_array(rules) -> np.ndarray:
 def compact_for_games(rec: np.ndarray, brisque_points: int = 10) -> np.ndarray:
     """Per hand (points without brisques, brisque points, last-trick winner) for chaining
     hands into games: columns p0, p1, b0, b1, last."""
-    cols = [REC_SEAT + s * REC_SEAT_W for s in (0, 1)]
+    from .records import as_structured
+    seats = as_structured(rec)["seats"]
     out = np.empty((len(rec), 5), np.int64)
-    for s, c in enumerate(cols):
-        out[:, 2 + s] = rec[:, c + RS_BRISQ].astype(np.int64) * brisque_points
-        out[:, s] = rec[:, c + RS_SCORE] - out[:, 2 + s]
-    out[:, 4] = rec[:, REC_LAST_WINNER]
+    for s in (0, 1):
+        out[:, 2 + s] = seats["brisques"][:, s].astype(np.int64) * brisque_points
+        out[:, s] = seats["score"][:, s] - out[:, 2 + s]
+    out[:, 4] = as_structured(rec)["last_winner"]
     return out
 
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from analyzer.engine import layout as L
-from analyzer.engine.batch import deal_deck, seed_policies, write_record
+from analyzer.engine.batch import seed_policies, write_record
+from analyzer.engine.deals import deal_deck
 from analyzer.engine.hand import apply, deal_into, decision, is_over, legal_actions, observe, scores, to_act
 from analyzer.engine.play import is_legal, play_out
 from analyzer.engine.state import copy_into, new_state
@@ -122,3 +123,21 @@ def test_copy_into_allocates_nothing_and_keeps_the_scratch():
     copy_into(dst, st)
     assert [getattr(dst, name).ctypes.data for name in dst._fields] == before
     assert (dst.legal == 7).all() and np.array_equal(dst.P, st.P) and np.array_equal(dst.T, st.T)
+
+
+def test_the_structured_record_names_the_same_fields_as_the_offsets():
+    from analyzer.records import as_structured
+    rules, arr, funcs, params, specs = setup("rubicon", {}, ("hints", "greedy"))
+    rec = play_records(arr, SEED, 0, 200, specs)
+    r = as_structured(rec)
+    by_offset = {"score": L.RS_SCORE, "declared_points": L.RS_DECL, "seven": L.RS_SEVEN,
+                 "brisques": L.RS_BRISQ, "last_trick": L.RS_LAST, "tricks": L.RS_TRICKS,
+                 "bezique_max": L.RS_BEZ_MAX, "carte_blanche": L.RS_CARTE, "claims": L.RS_CLAIMS,
+                 "cards_won": L.RS_WON}
+    for s in range(rules.players):
+        base = L.REC_SEAT + s * L.REC_SEAT_W
+        for name, off in by_offset.items():
+            assert np.array_equal(r["seats"][name][:, s], rec[:, base + off]), name
+        assert np.array_equal(r["seats"]["declarations"][:, s], rec[:, base + L.RS_NDECL:base + L.RS_NDECL + 16])
+    assert np.array_equal(r["last_winner"], rec[:, L.REC_LAST_WINNER])
+    assert r["seats"]["cards_won"][:, :2].sum() == 128 * len(rec)

@@ -41,7 +41,8 @@ from .layout import (
 )
 from .play import play_out
 from .replay import replay
-from .rng import STREAM_DEAL, shuffled_deck, stream_state
+from .deals import deal_deck
+from .rng import stream_state
 from .state import STATE_TYPE, new_state
 
 FT = POLICY_TYPE
@@ -51,13 +52,6 @@ BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64
 SINGLE_SIG = STATE_TYPE(types.int64[::1], types.int32[::1], types.int64, POLICIES,
                         types.float64[:, ::1], types.uint64, types.int64, types.int32[:, ::1],
                         types.int64)
-
-
-@njit(cache=True, _nrt=False)
-def deal_deck(packs, seed, hand, deck, state):
-    """Shuffle the deck of hand number ``hand`` of a run seeded ``seed`` (``state``: uint64[1])."""
-    state[0] = stream_state(seed, hand, STREAM_DEAL)
-    return shuffled_deck(packs, state, deck)
 
 
 @njit(cache=True, _nrt=False)

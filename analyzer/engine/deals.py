@@ -1,8 +1,28 @@
-"""Deal-only kernel: the dealt hands and turn-ups of many hands, for deal-time odds."""
+"""The deal: the order a shuffled deck is dealt in, and the dealt hands of many hands (for
+deal-time odds).
+
+A deck is dealt in one order everywhere (the hand kernel, replay files, the odds): the eldest
+hand's cards first, then round the table from the eldest, then the turn-up (if the rules turn
+one up), then the talon from the top.
+"""
 import numpy as np
 from numba import njit
 
-from .batch import deal_deck
+from .rng import STREAM_DEAL, shuffled_deck, stream_state
+
+
+@njit(cache=True, _nrt=False)
+def deal_deck(packs, seed, hand, deck, state):
+    """Shuffle the deck of hand number ``hand`` of a run seeded ``seed`` (``state``: uint64[1])."""
+    state[0] = stream_state(seed, hand, STREAM_DEAL)
+    return shuffled_deck(packs, state, deck)
+
+
+@njit(cache=True, _nrt=False)
+def packet_seat(dealer, players, k):
+    """The seat that receives the ``k``-th packet of the deal (k = 0: the eldest hand, the
+    dealer's left)."""
+    return (dealer + 1 + k) % players
 
 
 @njit(cache=True)
@@ -17,7 +37,7 @@ def dealt_counts(packs, players, hand_size, turn_up, seed, start, count, hands, 
         dealer = hand % players
         hands[i, :, :] = 0
         for k in range(players):
-            seat = (dealer + 1 + k) % players
+            seat = packet_seat(dealer, players, k)
             for j in range(hand_size):
                 hands[i, seat, deck[k * hand_size + j]] += 1
         turnups[i] = deck[players * hand_size] if turn_up else -1

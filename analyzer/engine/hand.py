@@ -31,6 +31,7 @@ from .carte import carte_eligible, is_court, show_carte
 from .codes import JD, QS, SEVEN, TEN
 from .combos import ALL_COMBOS, COMBO_MASK
 from .copies import REDECLARE_REPLACE, table_slot_to_play
+from .deals import packet_seat
 from .layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
@@ -127,8 +128,8 @@ from .tricks import beats, legal_play_bits, list_bits
 
 @njit(cache=True, _nrt=False)
 def deal_into(rules, st, deck, dealer):
-    """Deal ``deck`` (eldest's cards first, then round the table, then turn-up and talon,
-    engine.deals.deal_order) with ``dealer`` dealing, and stop at the first decision."""
+    """Deal ``deck`` in the deal order (engine.deals) with ``dealer`` dealing, and stop at the
+    first decision."""
     G, P, obs, talon, ev = st.G, st.P, st.obs, st.talon, st.ev
     n = rules[R_PLAYERS]
     h = rules[R_HAND]
@@ -148,7 +149,7 @@ def deal_into(rules, st, deck, dealer):
         G[G_DRAWN + i] = -1
         G[G_TRICK_CARDS + i] = -1
     for i in range(n):
-        s = (dealer + 1 + i) % n
+        s = packet_seat(dealer, n, i)
         for j in range(h):
             add_hand(P, obs, s, deck[i * h + j], 1)
     k = n * h

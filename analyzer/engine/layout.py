@@ -2,6 +2,7 @@
 
 Every constant here is a plain int, which numba folds into the kernels.
 """
+import numpy as np
 from numba import types
 
 MAX_SEATS = 4
@@ -106,6 +107,20 @@ RS_NDECL = 18            # 16 counts by combo id
 RS_WON = 34              # cards won in tricks
 REC_SEAT_W = 35
 REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
+# The same record as a structured dtype, for reading records by name (records.as_structured)
+SEAT_RECORD = np.dtype([
+    ("score", np.int32), ("declared_points", np.int32), ("seven", np.int32),
+    ("brisques", np.int32), ("last_trick", np.int32), ("tricks", np.int32),
+    ("bezique_max", np.int32), ("carte_blanche", np.int32), ("claims", np.int32),
+    ("received_qs", np.int32), ("received_jd", np.int32), ("double_missed", np.int32),
+    ("first_bezique", np.int32, (3,)), ("held_bezique", np.int32, (3,)),
+    ("declarations", np.int32, (N_COMBOS,)), ("cards_won", np.int32)])
+REC_DTYPE = np.dtype([
+    ("dealer", np.int32), ("status", np.int32), ("tricks", np.int32), ("trump", np.int32),
+    ("exchanges", np.int32), ("last_winner", np.int32), ("cards_won", np.int32),
+    ("cards_left", np.int32), ("trump_how", np.int32), ("trump_trick", np.int32),
+    ("seats", SEAT_RECORD, (MAX_SEATS,))])
+assert REC_DTYPE.itemsize == 4 * REC_W and SEAT_RECORD.itemsize == 4 * REC_SEAT_W
 
 # --- per-seat counters (int32 array P[seat]) ---------------------------------
 P_HAND = 0               # 32 counts
