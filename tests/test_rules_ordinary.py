@@ -9,31 +9,27 @@ move list, and checks that the engine saw the same draws and trick winners.
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
+import model
 import pytest
+from helpers import DONE, INCOMPLETE, events, illegal, run
+from helpers import make_spec as _make_spec
+from model import beats, legal_follows
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import DONE, INCOMPLETE, events, illegal, run  # noqa: E402
-from helpers import make_spec as _make_spec  # noqa: E402
-
-from analyzer.cards import card_str, parse_card  # noqa: E402
-from analyzer.handlog import (  # noqa: E402
-    HandSpec,
+from analyzer.cards import card_str, parse_card
+from analyzer.handlog import (
     ReplayError,
     RuleViolation,
     dealt_spec,
     format_log,
     load_replay,
-    parse_move,
     parse_replay,
     play_spec,
     replay_json,
 )
-from analyzer.rules import RuleError, preset  # noqa: E402
+from analyzer.rules import RuleError, preset
 
 REPLAYS = Path(__file__).parent / "replays"
 RANKS = "ATKQJ987"
@@ -53,182 +49,17 @@ def make_spec(*args, **kw):
     return spec
 
 
-# --- an independent model of the play --------------------------------------------------
-
-def beats(card: str, best: str, trump: str | None) -> bool:
-    """R1.1/R2.5: does ``card``, played after ``best``, take the trick from it?"""
-    if card[1] == best[1]:
-        return RANKS.index(card[0]) < RANKS.index(best[0])   # identical card: first one wins
-    return card[1] == trump
-
-
-def legal_follows(hand: list[str], lead: str, trump: str | None) -> set[str]:
-    """R2.20 for the second player of a two-handed trick."""
-    same = [c for c in hand if c[1] == lead[1]]
-    if same:
-        higher = [c for c in same if beats(c, lead, trump)]
-        return set(higher or same)
-    trumps = [c for c in hand if c[1] == trump]
-    return set(trumps or hand)
-
-
-def strength(card: str, trump: str) -> tuple:
-    return (card[1] == trump, -RANKS.index(card[0]))
-
-
 def outcome_ok(o) -> None:
     assert o.status in (DONE, INCOMPLETE), o.error
 
 
-class Deal:
-    """A hand played move by move, with its own bookkeeping of hands, table and talon."""
+# --- the independent model of the play (tests/model.py) ----------------------------------
 
-    def __init__(self, hand0: str = "", hand1: str = "", turn_up: str = "9C", talon: str = "",
-                 dealer: int = 1, rules=None, filler_order=None, spec=None):
-        if spec is None:
-            spec = make_spec(hand0, hand1, turn_up, talon, dealer=dealer, rules=rules,
-                             filler_order=filler_order)
-        deck = Counter(int(c) for c in spec.deck())
-        assert len(spec.deck()) == spec.rules.n_cards and all(
-            deck[t] == spec.rules.packs for t in range(32)), "test setup: not whole packs"
-        self.rules = spec.rules
-        self.dealer = spec.dealer
-        self.hands = [[card_str(c) for c in h] for h in spec.hands]
-        self.deal_hands = [list(h) for h in self.hands]
-        self.turn_up = card_str(spec.turn_up)
-        self.talon = [card_str(c) for c in spec.talon]
-        self.stock = self.talon + [self.turn_up]      # R2.1: the turn-up is drawn last
-        self.trump = self.turn_up[1]
-        self.table = [[], []]
-        self.leader = (self.dealer + 1) % 2           # R2.3
-        self.moves: list[str] = []
-        self.stage = 1
-        self.pending = False                          # a trick won, its draws not yet made
-        self.winners: list[int] = []
-        self.draws: list[tuple[int, str]] = []
-        self.last_winner = None
-
-    # the spec to give to the engine
-    def spec(self, moves=None):
-        spec = HandSpec(self.rules, self.dealer, [[parse_card(c) for c in h] for h in self.deal_hands],
-                        parse_card(self.turn_up), [parse_card(c) for c in self.talon])
-        for i, m in enumerate(self.moves if moves is None else moves, start=1):
-            row, text = parse_move(m, i, self.rules)
-            spec.moves.append(row)
-            spec.move_text.append(text)
-        return spec
-
-    def draw(self):
-        if not self.pending:
-            return
-        w = self.winners[-1]
-        for s in (w, 1 - w):
-            card = self.stock.pop(0)
-            self.hands[s].append(card)
-            self.draws.append((s, card))
-        self.pending = False
-        if not self.stock:                            # R2.19
-            self.stage = 2
-            for s in (0, 1):
-                self.hands[s] += self.table[s]
-                self.table[s] = []
-
-    def trick(self, lead: str, follow: str, lead_table=False, follow_table=False) -> int:
-        self.draw()
-        first, second = self.leader, 1 - self.leader
-        for s, c, tab in ((first, lead, lead_table), (second, follow, follow_table)):
-            src = self.table[s] if tab else self.hands[s]
-            assert c in src, f"test setup: seat {s} has no {c} {'on the table' if tab else 'in hand'}"
-            src.remove(c)
-            self.moves.append(f"{s} plays {c}" + (" from table" if tab else ""))
-        w = second if beats(follow, lead, self.trump) else first
-        self.winners.append(w)
-        self.leader = w
-        if self.stage == 1:
-            self.pending = True
-        elif not self.hands[w]:
-            self.last_winner = w
-        return w
-
-    def declare(self, seat: int, combo: str, cards: str):
-        assert self.pending and self.winners[-1] == seat, "test setup: not the trick winner"
-        named = cards.split()
-        on_table = Counter(self.table[seat])
-        for c in named:
-            if on_table[c] > 0:
-                on_table[c] -= 1
-            else:
-                self.hands[seat].remove(c)
-                self.table[seat].append(c)
-        self.moves.append(f"{seat} declares {combo} {cards}")
-
-    def exchange(self, seat: int):
-        seven = "7" + self.trump
-        self.hands[seat].remove(seven)
-        self.hands[seat].append(self.stock[-1])
-        self.stock[-1] = seven
-        self.moves.append(f"{seat} exchanges {seven}")
-
-    def held(self, s):
-        return self.hands[s] + self.table[s]
-
-    def choose(self, s, lead, keep, want):
-        reserve = Counter(keep[s].split())
-        free = []
-        for c in self.hands[s]:
-            if reserve[c] > 0:
-                reserve[c] -= 1
-            else:
-                free.append(c)
-        if self.stage == 2 and lead is not None:
-            free = [c for c in self.hands[s] if c in legal_follows(self.hands[s], lead, self.trump)]
-        elif self.stage == 2:
-            free = list(self.hands[s])
-        assert free, f"test setup: seat {s} has nothing to play"
-        key = lambda c: strength(c, self.trump)
-        if lead is None:
-            return max(free, key=key) if want[s] == "win" else min(free, key=key)
-        winning = sorted([c for c in free if beats(c, lead, self.trump)], key=key)
-        losing = sorted([c for c in free if not beats(c, lead, self.trump)], key=key)
-        if want[s] == "win":
-            return (winning or losing)[0]
-        return (losing or winning)[0]
-
-    def auto(self, n=None, keep=("", ""), want=("win", "lose")):
-        """Play ``n`` tricks (default: to the end of the first stage, last draw not made)."""
-        count = 0
-        while n is None or count < n:
-            if n is None and self.stage == 1 and self.pending and len(self.stock) == 2:
-                break
-            self.draw()
-            if self.stage == 2 and not self.hands[self.leader]:
-                break
-            if n is None and self.stage == 2:
-                break
-            lead = self.choose(self.leader, None, keep, want)
-            follow = self.choose(1 - self.leader, lead, keep, want)
-            self.trick(lead, follow)
-            count += 1
-        return self
-
-    def finish(self, want=("win", "lose")):
-        """Play to the end of the hand (second stage by R2.20)."""
-        self.draw()
-        while self.hands[self.leader]:
-            self.auto(1, want=want)
-        return self
-
-    def check(self, o):
-        """The engine saw the same trick winners and draws as this model."""
-        tricks = [e["seat"] for e in events(o, "trick")]
-        assert tricks == self.winners[:len(tricks)]
-        draws = [(e["seat"], e["card"]) for e in events(o, "draw")]
-        assert draws == self.draws[:len(draws)]
-        return o
-
-    def run(self, extra=()):
-        o = run(self.spec(self.moves + list(extra)))
-        return o
+def Deal(hand0: str = "", hand1: str = "", turn_up: str = "9C", talon: str = "", dealer: int = 1,
+         rules=None, filler_order=None, spec=None) -> model.Deal:
+    """The shared model on a deal built here (or on ``spec``)."""
+    return model.Deal(spec or make_spec(hand0, hand1, turn_up, talon, dealer=dealer, rules=rules,
+                                        filler_order=filler_order))
 
 
 def first_stage(keep=("", ""), want=("win", "lose"), **kw) -> Deal:

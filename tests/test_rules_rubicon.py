@@ -9,17 +9,13 @@ winners and draws.
 """
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from pathlib import Path
 
+import model
 import numpy as np
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from helpers import events, run  # noqa: E402
-from rubicon_helpers import (  # noqa: E402
+from helpers import events, run
+from rubicon_helpers import (
     DONE,
     ILLEGAL,
     INCOMPLETE,
@@ -32,178 +28,27 @@ from rubicon_helpers import (  # noqa: E402
     play,
 )
 
-from analyzer.cards import card_str, parse_card  # noqa: E402
-from analyzer.game import rubicon_result  # noqa: E402
-from analyzer.handlog import (  # noqa: E402
-    HandSpec,
+from analyzer.cards import card_str
+from analyzer.game import rubicon_result
+from analyzer.handlog import (
     ReplayError,
     dealt_spec,
-    parse_move,
     parse_replay,
     play_spec,
     replay_json,
 )
-from analyzer.rules import RuleError, preset  # noqa: E402
+from analyzer.rules import RuleError, preset
 
 RANKS = "ATKQJ987"
 SUITS = "SHDC"
 COURT = set("KQJ")
 
 
-# --- an independent model of the play --------------------------------------------------------
+# --- the independent model of the play (tests/model.py) -----------------------------------
 
-def beats(card: str, best: str, trump: str | None) -> bool:
-    """R2.5 with R3.2: before trumps are fixed (trump None) no card is a trump."""
-    if card[1] == best[1]:
-        return RANKS.index(card[0]) < RANKS.index(best[0])   # identical card: first one wins
-    return trump is not None and card[1] == trump
-
-
-def legal_follows(hand: list[str], lead: str, trump: str | None) -> set[str]:
-    """R2.20 (R3.3) for the second player; with no trump fixed there is no duty to trump."""
-    same = [c for c in hand if c[1] == lead[1]]
-    if same:
-        higher = [c for c in same if beats(c, lead, trump)]
-        return set(higher or same)
-    trumps = [c for c in hand if trump is not None and c[1] == trump]
-    return set(trumps or hand)
-
-
-def strength(card: str, trump: str | None) -> tuple:
-    return (card[1] == trump, -RANKS.index(card[0]))
-
-
-class RDeal:
-    """A Rubicon hand played move by move, with its own hands, table, talon and trump."""
-
-    def __init__(self, hand0, hand1, talon="", tail="", dealer=1, rules=None):
-        spec = make_spec(hand0, hand1, talon, dealer=dealer, rules=rules, tail=tail)
-        self.rules = spec.rules
-        self.dealer = spec.dealer
-        self.deal_hands = [[card_str(c) for c in h] for h in spec.hands]
-        self.hands = [list(h) for h in self.deal_hands]
-        self.talon = [card_str(c) for c in spec.talon]
-        self.stock = list(self.talon)
-        self.trump = None
-        self.table = [[], []]
-        self.leader = (self.dealer + 1) % 2
-        self.moves: list[str] = []
-        self.stage = 1
-        self.pending = False
-        self.winners: list[int] = []
-        self.first_stage_winners: list[int] = []
-        self.draws: list[tuple[int, str]] = []
-        self.last_winner = None
-
-    def spec(self, moves=None):
-        spec = HandSpec(self.rules, self.dealer, [[parse_card(c) for c in h] for h in self.deal_hands],
-                        None, [parse_card(c) for c in self.talon])
-        for i, m in enumerate(self.moves if moves is None else moves, start=1):
-            row, text = parse_move(m, i, self.rules)
-            spec.moves.append(row)
-            spec.move_text.append(text)
-        return spec
-
-    def draw(self):
-        if not self.pending:
-            return
-        w = self.winners[-1]
-        for s in (w, 1 - w):                          # R3.3 / R2.8: winner first
-            card = self.stock.pop(0)
-            self.hands[s].append(card)
-            self.draws.append((s, card))
-        self.pending = False
-        if not self.stock:                            # R2.19
-            self.stage = 2
-            for s in (0, 1):
-                self.hands[s] += self.table[s]
-                self.table[s] = []
-
-    def trick(self, lead, follow, lead_table=False, follow_table=False) -> int:
-        self.draw()
-        first, second = self.leader, 1 - self.leader
-        for s, c, tab in ((first, lead, lead_table), (second, follow, follow_table)):
-            src = self.table[s] if tab else self.hands[s]
-            assert c in src, f"test setup: seat {s} has no {c} {'on the table' if tab else 'in hand'}"
-            src.remove(c)
-            self.moves.append(f"{s} plays {c}" + (" from table" if tab else ""))
-        w = second if beats(follow, lead, self.trump) else first
-        self.winners.append(w)
-        self.leader = w
-        if self.stage == 1:
-            self.first_stage_winners.append(w)
-            self.pending = True
-        elif not self.hands[w]:
-            self.last_winner = w
-        return w
-
-    def _lay(self, seat, cards):
-        on_table = Counter(self.table[seat])
-        for c in cards.split():
-            if on_table[c] > 0:
-                on_table[c] -= 1
-            else:
-                self.hands[seat].remove(c)
-                self.table[seat].append(c)
-
-    def declare(self, seat, combo, cards):
-        assert self.pending and self.winners[-1] == seat, "test setup: not the trick winner"
-        self._lay(seat, cards)
-        if self.trump is None and combo.split("_")[0] in ("marriage", "sequence"):
-            self.trump = combo[-1]                   # R3.2
-        self.moves.append(f"{seat} declares {combo} {cards}")
-
-    def show(self, seat):
-        self.draw()
-        self.moves.append(f"{seat} shows carte blanche")
-
-    def choose(self, s, lead, keep, want):
-        reserve = Counter(keep[s].split())
-        free = []
-        for c in self.hands[s]:
-            if reserve[c] > 0:
-                reserve[c] -= 1
-            else:
-                free.append(c)
-        if self.stage == 2:
-            free = list(self.hands[s]) if lead is None else [
-                c for c in self.hands[s] if c in legal_follows(self.hands[s], lead, self.trump)]
-        assert free, f"test setup: seat {s} has nothing to play"
-        key = lambda c: strength(c, self.trump)
-        if lead is None:
-            return max(free, key=key) if want[s] == "win" else min(free, key=key)
-        winning = sorted([c for c in free if beats(c, lead, self.trump)], key=key)
-        losing = sorted([c for c in free if not beats(c, lead, self.trump)], key=key)
-        if want[s] == "win":
-            return (winning or losing)[0]
-        return (losing or winning)[0]
-
-    def auto(self, n=None, keep=("", ""), want=("win", "lose")):
-        """Play ``n`` tricks (default: to the last first-stage trick, its draws not made)."""
-        count = 0
-        while n is None or count < n:
-            if n is None and self.stage == 1 and self.pending and len(self.stock) == 2:
-                break
-            self.draw()
-            if self.stage == 2 and (n is None or not self.hands[self.leader]):
-                break
-            lead = self.choose(self.leader, None, keep, want)
-            follow = self.choose(1 - self.leader, lead, keep, want)
-            self.trick(lead, follow)
-            count += 1
-        return self
-
-    def check(self, o):
-        """The engine saw the same trick winners and draws as this model."""
-        tricks = [e["seat"] for e in events(o, "trick")]
-        assert tricks == self.winners[:len(tricks)]
-        draws = [(e["seat"], e["card"]) for e in events(o, "draw")]
-        n = min(len(draws), len(self.draws))
-        assert n >= len(self.draws) - 2 and draws[:n] == self.draws[:n]
-        return o
-
-    def run(self, extra=()):
-        return run(self.spec(self.moves + list(extra)))
+def RDeal(hand0, hand1, talon="", tail="", dealer=1, rules=None) -> model.Deal:
+    """The shared model on a Rubicon deal built here."""
+    return model.Deal(make_spec(hand0, hand1, talon, dealer=dealer, rules=rules, tail=tail))
 
 
 def before_after_stage(o, kind):
