@@ -20,8 +20,8 @@ and follows with its lowest-ranking card.
 - H7 Rubicon: play to reach 1000; when that is hopeless (behind by more than
   ``params[P_RUBICON_GAP]`` and 1000 out of reach at ``params[P_RUBICON_RATE]``
   points per card left to draw), declare nothing more and hide carte blanche.
-- H8 second stage: lead sure winners (the highest card left in a suit), keep a
-  winner for the last trick, win brisque tricks with the cheapest winning card.
+- H8 second stage: lead sure winners (the highest card left in a suit, the lowest such
+  first), and value winning a trick that holds a brisque.
 """
 import numpy as np
 from numba import njit
@@ -77,8 +77,8 @@ HINT_TEXT = (
     "count the cards: stop keeping cards of combinations that became impossible",
     "keep bezique and sequence cards while completing them is likely (double bezique above all)",
     "spades or diamonds trumps: declare royal marriage, sequence, fours before bezique",
-    "Rubicon: play to reach 1000; when hopeless, score as little as possible",
-    "second stage: lead sure winners, keep one for the last trick, take brisques cheaply",
+    "Rubicon: play to reach the rubicon limit (1000); when hopeless, score as little as possible",
+    "second stage: lead sure winners, take tricks that hold a brisque",
 )
 
 
