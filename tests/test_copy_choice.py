@@ -31,7 +31,7 @@ from analyzer.engine import layout as L
 from analyzer.engine.combos import combo_allowed
 from analyzer.engine.copies import select_copies, table_slot_to_play
 from analyzer.engine.melds import claim_cards, claim_cards_failure, claim_possible, combo_check, declare
-from analyzer.engine.state import add_hand, table_remove
+from analyzer.engine.state import add_hand, new_state, table_remove
 from analyzer.rules import preset
 
 # few kinds of card, so that identical copies pile up; those of several combinations at once
@@ -52,13 +52,10 @@ class Engine:
 
     def __init__(self, rules, trump):
         self.rules = rules.to_array()
-        self.G = np.zeros(L.G_SIZE, np.int64)
+        self.st = new_state(False)
+        self.G, self.P, self.T, self.obs = self.st.G, self.st.P, self.st.T, self.st.obs
         self.G[L.G_TRUMP] = trump
         self.G[L.G_NSEATS] = 2
-        self.P = np.zeros((L.MAX_SEATS, L.P_W), np.int32)
-        self.T = np.zeros((L.MAX_SEATS, L.MAX_TABLE, L.T_W), np.int32)
-        self.obs = np.zeros((L.MAX_SEATS, L.OBS_SIZE), np.int32)
-        self.ev = np.zeros((1, L.E_W), np.int32)
         self.req_t = np.zeros(8, np.int64)
         self.req_n = np.zeros(8, np.int64)
         self.work = np.zeros(56, np.int64)
@@ -83,8 +80,7 @@ class Engine:
 
     def declare(self, c):
         n_before = int(self.P[0, L.P_NTABLE])
-        declare(self.rules, self.G, self.P, self.T, self.obs, self.ev, 2, 0, c, self.four,
-                self.req_t, self.req_n, self.work)
+        declare(self.rules, self.st, 0, c, self.four)
         return [int(self.T[0, k, L.T_CARD]) for k in range(n_before, int(self.P[0, L.P_NTABLE]))]
 
     def claim_ok(self, cards):
@@ -93,7 +89,7 @@ class Engine:
         return claim_cards_failure(self.rules, self.G, self.P, self.T, 0, row, self.req_t, self.req_n)[0] < 0, row
 
     def claim(self, row):
-        claim_cards(self.rules, self.G, self.P, self.T, self.obs, self.ev, 2, 0, row)
+        claim_cards(self.rules, self.st, 0, row)
 
     def play_table(self, t):
         k = table_slot_to_play(self.rules, self.T, self.P, 0, t)

@@ -338,8 +338,7 @@ def apply(rules, st, a):
         elif a == A_EXCHANGE:
             _exchange(rules, st, st.G[G_WINDOW_SEAT])
         elif a >= A_CLAIM:
-            claim(rules, st.G, st.P, st.T, st.obs, st.ev, st.G[G_NSEATS], st.G[G_WINDOW_SEAT],
-                  a - A_CLAIM, st.work[0:8], st.work[8:16], st.work[20:24], st.work[28:84])
+            claim(rules, st, st.G[G_WINDOW_SEAT], a - A_CLAIM)
         else:
             four = st.work[20:24]
             four[:] = -1
@@ -355,17 +354,14 @@ def apply(rules, st, a):
 def declare_named(rules, st, c, four_cards):
     """The window's seat declares ``c``; ``four_cards`` names a four's cards (-1: the
     engine chooses the suits). Replays name them; :func:`apply` lets the engine choose."""
-    G = st.G
-    declare(rules, G, st.P, st.T, st.obs, st.ev, G[G_NSEATS], G[G_WINDOW_SEAT], c, four_cards,
-            st.work[0:8], st.work[8:16], st.work[28:84])
-    G[G_DECLARED] += 1
+    declare(rules, st, st.G[G_WINDOW_SEAT], c, four_cards)
+    st.G[G_DECLARED] += 1
 
 
 @njit(cache=True, _nrt=False)
 def claim_named(rules, st, cards):
     """R3.7: the window's seat lays the cards ``cards`` (-1 ends the list) for a claim."""
-    G = st.G
-    claim_cards(rules, G, st.P, st.T, st.obs, st.ev, G[G_NSEATS], G[G_WINDOW_SEAT], cards)
+    claim_cards(rules, st, st.G[G_WINDOW_SEAT], cards)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -276,24 +276,28 @@ def claim_possible(rules, G, P, T, s, c, req_t, req_n):
 
 
 @njit(cache=True, _nrt=False)
-def _lay(P, T, obs, ev, G, n, s, card):
-    add_hand(P, obs, s, card, -1)
-    table_add(P, T, obs, n, s, card)
-    record_event(ev, G, E_LAID, s, card, 0, 0, 0)
+def _lay(st, s, card):
+    add_hand(st.P, st.obs, s, card, -1)
+    table_add(st.P, st.T, st.obs, st.G[G_NSEATS], s, card)
+    record_event(st.ev, st.G, E_LAID, s, card, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
-def claim(rules, G, P, T, obs, ev, n, s, c, req_t, req_n, four, work):
-    """R3.7 "and - to score": lay on the table, never scored, the hand cards that ``c``
-    needs beside the table cards it can use (``four``: int64 scratch of 4)."""
+def claim(rules, st, s, c):
+    """R3.7 "and - to score": seat ``s`` lays on the table, never scored, the hand cards that
+    ``c`` needs beside the table cards it can use."""
+    req_t = st.work[0:8]
+    four = st.work[20:24]
     four[:] = -1
-    nreq, n_chosen, total_hand = select_copies(rules, P, T, s, c, four, req_t, req_n, work)
-    from_hand = work[8:16]
-    P[s, P_CLAIMS] += 1
-    record_event(ev, G, E_CLAIM, s, c, total_hand, 0, 0)
+    chosen = st.work[28:84]
+    nreq, n_chosen, total_hand = select_copies(rules, st.P, st.T, s, c, four, req_t, st.work[8:16],
+                                               chosen)
+    from_hand = chosen[8:16]
+    st.P[s, P_CLAIMS] += 1
+    record_event(st.ev, st.G, E_CLAIM, s, c, total_hand, 0, 0)
     for i in range(nreq):
         for _ in range(from_hand[i]):
-            _lay(P, T, obs, ev, G, n, s, req_t[i])
+            _lay(st, s, req_t[i])
 
 
 @njit(cache=True, _nrt=False)
@@ -348,25 +352,31 @@ def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
 
 
 @njit(cache=True, _nrt=False)
-def claim_cards(rules, G, P, T, obs, ev, n, s, cards):
-    """R3.7: lay the cards named (checked by :func:`claim_cards_failure`) on the table."""
+def claim_cards(rules, st, s, cards):
+    """R3.7: seat ``s`` lays the cards named (checked by :func:`claim_cards_failure`) on the
+    table."""
     count = 0
     for j in range(cards.shape[0]):
         if cards[j] >= 0:
             count += 1
-    P[s, P_CLAIMS] += 1
-    record_event(ev, G, E_CLAIM, s, -1, count, 0, 0)
+    st.P[s, P_CLAIMS] += 1
+    record_event(st.ev, st.G, E_CLAIM, s, -1, count, 0, 0)
     for j in range(count):
-        _lay(P, T, obs, ev, G, n, s, cards[j])
+        _lay(st, s, cards[j])
 
 
 @njit(cache=True, _nrt=False)
-def declare(rules, G, P, T, obs, ev, n, s, c, four_cards, req_t, req_n, work):
+def declare(rules, st, s, c, four_cards):
     """Seat ``s`` declares ``c`` (already checked legal) and scores it.
 
     ``four_cards`` names the four cards of a four (replays); -1 lets the
-    engine choose. ``work`` is int64 scratch of 24. Returns the points scored.
+    engine choose. Returns the points scored.
     """
+    G, P, T, obs, ev = st.G, st.P, st.T, st.obs, st.ev
+    n = G[G_NSEATS]
+    req_t = st.work[0:8]
+    req_n = st.work[8:16]
+    work = st.work[28:84]
     cls = combo_class(c)
     lvl = combo_level(c)
     nreq, n_chosen, total_hand = select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work)
