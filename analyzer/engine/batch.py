@@ -62,6 +62,18 @@ def seed_policies(rngs, seed, hand):
 
 
 @njit(cache=True, _nrt=False)
+def deal_hand(rules, st, seed, hand, deck, dstate):
+    """Deal hand number ``hand`` of a run seeded ``seed`` into ``st`` as every run deals it
+    (seat hand % players deals; the policies' streams seeded) and stop at its first decision.
+    ``deck`` (int32, MAX_TALON) and ``dstate`` (uint64[1]) are scratch. Returns the dealer."""
+    deal_deck(rules[R_PACKS], seed, hand, deck, dstate)
+    dealer = hand % rules[R_PLAYERS]
+    deal_into(rules, st, deck, dealer)
+    seed_policies(st.rngs, seed, hand)
+    return dealer
+
+
+@njit(cache=True, _nrt=False)
 def write_record(rules, st, dealer, status, rec):
     """The per-hand record (layout REC_*) of the finished hand ``st``."""
     G, P = st.G, st.P
@@ -93,16 +105,12 @@ def run_batch(rules, seed, start, count, policies, params, records, err):
     """Play hands ``start .. start+count-1`` with ``policies`` (one per seat), one record
     row each; return a status. On an illegal policy action, ``err`` gets (hand, seat,
     action, decision) and the status is returned at once."""
-    n = rules[R_PLAYERS]
     st = new_state(False)
     deck = np.zeros(MAX_TALON, np.int32)
     dstate = np.zeros(1, np.uint64)
     for i in range(count):
         hand = start + i
-        deal_deck(rules[R_PACKS], seed, hand, deck, dstate)
-        dealer = hand % n
-        deal_into(rules, st, deck, dealer)
-        seed_policies(st.rngs, seed, hand)
+        dealer = deal_hand(rules, st, seed, hand, deck, dstate)
         status = play_out(rules, st, policies, params)
         if status != 0:
             err[0] = hand
