@@ -85,7 +85,9 @@ from .layout import (
     OBS_DEALER_REL,
     OBS_DECISION,
     OBS_DECLARED,
+    OBS_CORE,
     OBS_EXCHANGED,
+    OBS_FULL,
     OBS_LEAD_CARD,
     OBS_N_SEATS,
     OBS_PACKS,
@@ -134,8 +136,12 @@ def deal_into(rules, st, deck, dealer):
     n = rules[R_PLAYERS]
     h = rules[R_HAND]
     G[:] = 0
-    P[:] = 0
-    obs[:] = 0
+    for s in range(n):                   # the seats in play; of the observations their core
+        for j in range(P.shape[1]):      # (a public record is filled afresh when asked for)
+            P[s, j] = 0
+        for j in range(OBS_CORE):
+            obs[s, j] = 0
+        obs[s, OBS_FULL] = 0
     G[G_NSEATS] = n
     G[G_DEALER] = dealer
     G[G_TRUMP] = -1
@@ -147,7 +153,7 @@ def deal_into(rules, st, deck, dealer):
     G[G_CARTE_FIRST] = -1
     for i in range(4):
         G[G_DRAWN + i] = -1
-        G[G_TRICK_CARDS + i] = -1
+    _clear_trick(G, 4)
     for i in range(n):
         s = packet_seat(dealer, n, i)
         for j in range(h):
@@ -365,20 +371,20 @@ def claim_named(rules, st, cards):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _clear_trick(G):
-    """No trick in progress: the trick's fields at rest (a state is the same whoever made it)."""
+def _clear_trick(G, n):
+    """The trick is over: its fields at rest (a state is the same whoever made it)."""
     G[G_TRICK_POS] = 0
     G[G_LEAD] = -1
     G[G_BEST] = -1
     G[G_BEST_SEAT] = -1
-    for j in range(4):
+    for j in range(n):
         G[G_TRICK_CARDS + j] = -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _begin_trick(G):
+    """The leader's turn (the trick's fields are at rest)."""
     G[G_PHASE] = PH_PLAY
-    _clear_trick(G)
     G[G_TO_ACT] = G[G_LEADER]
 
 
@@ -430,7 +436,7 @@ def _play(rules, st, a):
     record_event(ev, G, E_TRICK, winner, G[G_TRICK], nb, 0, 0)
     G[G_TRICK] += 1
     G[G_LEADER] = winner
-    _clear_trick(G)
+    _clear_trick(G, n)
     if stage == 1:                           # R2.6: the winner's declaration window
         G[G_PHASE] = PH_MELD
         G[G_WINDOW_SEAT] = winner
@@ -507,9 +513,10 @@ def _after_draws(st):
     G = st.G
     G[G_WINDOW_SEAT] = -1                    # the window and the round of draws are over
     G[G_DECLARED] = 0
-    G[G_CARTE_FIRST] = -1
-    G[G_CARTE_I] = 0
-    for i in range(4):
+    if G[G_CARTE_FIRST] >= 0:
+        G[G_CARTE_FIRST] = -1
+        G[G_CARTE_I] = 0
+    for i in range(G[G_NSEATS]):
         G[G_DRAWN + i] = -1
     if G[G_TALON_POS] == G[G_TALON_LEN]:
         n = G[G_NSEATS]

@@ -152,23 +152,28 @@ def observe_public(rules, st, s):
                 o[OBS_SLOTS + (r * MAX_TABLE + k) * T_W + f] = T[v, k, f] if used else 0
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _unseen(rules, o, t):
+    """Copies of card ``t`` the observing seat cannot place (see :func:`unseen_cards`)."""
+    c = rules[R_PACKS] - o[OBS_HAND + t] - o[OBS_PLAYED + t]
+    for r in range(o[OBS_N_SEATS]):
+        c -= o[OBS_TABLE + 32 * r + t]
+        if r > 0:
+            c -= o[OBS_PUBLIC + r * OBS_PUBLIC_W + PUB_KNOWN + t]
+    if o[OBS_TURNUP] == t:
+        c -= 1
+    return c
+
+
 @njit(cache=True, _nrt=False)
 def unseen_cards(rules, o, out):
     """Fill ``out[t]`` with the copies of card ``t`` the observing seat cannot place: not in its
     hand, on a table, played, known to be in another hand, nor the visible turn-up. Needs the
     public record (OBS_FULL). Returns how many cards that is."""
-    n = o[OBS_N_SEATS]
     total = 0
     for t in range(32):
-        c = rules[R_PACKS] - o[OBS_HAND + t] - o[OBS_PLAYED + t]
-        for r in range(n):
-            c -= o[OBS_TABLE + 32 * r + t]
-            if r > 0:
-                c -= o[OBS_PUBLIC + r * OBS_PUBLIC_W + PUB_KNOWN + t]
-        if o[OBS_TURNUP] == t:
-            c -= 1
-        out[t] = c
-        total += c
+        out[t] = _unseen(rules, o, t)
+        total += out[t]
     return total
 
 
@@ -199,14 +204,7 @@ def sample_hidden(rules, o, rng, hidden, talon_rest, drawn, pool, sizes):
     me = o[OBS_SEAT]
     m = 0
     for t in range(32):
-        c = rules[R_PACKS] - o[OBS_HAND + t] - o[OBS_PLAYED + t]
-        for r in range(n):
-            c -= o[OBS_TABLE + 32 * r + t]
-            if r > 0:
-                c -= o[OBS_PUBLIC + r * OBS_PUBLIC_W + PUB_KNOWN + t]
-        if o[OBS_TURNUP] == t:
-            c -= 1
-        for _ in range(c):
+        for _ in range(_unseen(rules, o, t)):
             pool[m] = t
             m += 1
     for i in range(m - 1, 0, -1):                # Fisher-Yates
