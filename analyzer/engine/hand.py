@@ -102,6 +102,7 @@ from .layout import (
     P_BRISQ,
     P_CARTE,
     P_HAND,
+    P_HAND_MASK,
     P_KNOWN,
     P_LAST,
     P_MELD_CAND,
@@ -120,7 +121,7 @@ from .layout import (
 )
 from .melds import claim, claim_cards, claim_possible, combo_check, combo_screen_mask, declare
 from .observe import observe_public
-from .state import add_hand, mark_played, record_event, rel_seat, table_remove, take_table_back
+from .state import add_hand, card_mask, mark_played, record_event, rel_seat, table_remove, take_table_back
 from .tracking import on_play, on_receive, on_talon_out
 from .tricks import beats, legal_play_bits, list_bits
 
@@ -443,10 +444,7 @@ def _play(rules, st, a):
         G[G_TO_ACT] = winner
         G[G_DECLARED] = 0
         return
-    left = 0
-    for t in range(32):
-        left += P[winner, P_HAND + t]
-    if left > 0:
+    if card_mask(P, winner, P_HAND_MASK) != 0:
         _begin_trick(G)
         return
     G[G_LAST_WINNER] = winner                # R2.21
