@@ -9,15 +9,37 @@ The Python API mirrors the ``bezique`` commands::
     result.tables["summary"]                              # pandas, one row per seat
     cmp = analyzer.compare(rules, ["hints", "greedy", "random"], hands=10_000, seed=1)
     cmp.pairs, cmp.ranking
+    analyzer.analyze("hand.json", at=10).actions         # every legal action valued (expert search)
 
 Charts are in :mod:`analyzer.plots` (matplotlib Figures). Importing this package loads
 neither matplotlib nor the compiled engine: that happens when a run starts.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .compare import Comparison, ablate, compare
 from .exact import odds_table as odds
 from .report import Study, study
 from .rules import RuleSet, preset
 from .simulate import Result, simulate
 
-__all__ = ["Comparison", "Result", "RuleSet", "Study", "ablate", "compare", "odds", "preset", "simulate",
-           "study"]
+if TYPE_CHECKING:
+    from .analysis import Analysis
+
+
+
+def analyze(replay, at: int | None = None, samples: int = 400, seed: int = 1,
+            rollout: str = "greedy") -> "Analysis":
+    """Value every legal action of the seat to act in a position (``bezique analyze``):
+    ``replay`` a replay file's path or a parsed HandSpec, ``at`` the moves played (default
+    all). Returns an :class:`analyzer.analysis.Analysis` (``.actions`` best first)."""
+    from .analysis import analyze_file, analyze_position
+    from .replay_file import HandSpec
+    if isinstance(replay, HandSpec):
+        return analyze_position(replay, at, samples, seed, rollout)
+    return analyze_file(replay, at, samples, seed, rollout)
+
+
+__all__ = ["Comparison", "Result", "RuleSet", "Study", "ablate", "analyze", "compare", "odds", "preset",
+           "simulate", "study"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .driver import CHUNK, run_chunks
+from .driver import CHUNK, chunk_for, run_chunks
 from .game import rubicon_results
 from .ratings import bradley_terry, elo_from_score, sprt_bounds, sprt_llr
 from .rules import RuleSet
@@ -139,7 +139,7 @@ def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed:
             verdict = "H1" if llr >= upper else "H0" if llr <= lower else None
         return verdict is not None
 
-    run_chunks(play, hands, CHUNK // 2, merge, threads, progress)
+    run_chunks(play, hands, chunk_for([a, b], CHUNK) // 2 or 1, merge, threads, progress)
     info = None
     if sprt:
         info = {"sprt_elo0": sprt[0], "sprt_elo1": sprt[1], "sprt_llr": llr,

@@ -20,6 +20,14 @@ CHUNK = 8192        # hands a worker plays at a time (a compare chunk: half as m
 T = TypeVar("T")
 
 
+def chunk_for(specs, default: int = CHUNK) -> int:
+    """Hands per chunk for a run of the policies ``specs``: ``default``, or fewer when a slow
+    policy asks for it (PolicySpec.hands_per_chunk), so that its work spreads over the threads
+    and progress shows. Depends on the policies only, never on the thread count."""
+    asked = [s.hands_per_chunk for s in specs if getattr(s, "hands_per_chunk", None)]
+    return min([default, *asked])
+
+
 def default_threads() -> int:
     """The worker threads of a run that names none: one per core."""
     return os.cpu_count() or 1

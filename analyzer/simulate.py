@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .driver import CHUNK, check_threads, run_chunks
+from .driver import check_threads, chunk_for, run_chunks
 from .rules import RuleSet
 
 if TYPE_CHECKING:
@@ -91,6 +91,6 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
         if keep_records:
             kept.append(rec)
 
-    run_chunks(play, hands, CHUNK, merge, threads, progress)
+    run_chunks(play, hands, chunk_for(specs), merge, threads, progress)
     records = np.concatenate(kept) if keep_records else None
     return Result(rules, [s.name for s in specs], hands, seed, total, records)

@@ -3,7 +3,8 @@ import numpy as np
 import pandas as pd
 
 from analyzer.rules import preset
-from analyzer.simulate import CHUNK, simulate
+from analyzer.driver import CHUNK
+from analyzer.simulate import simulate
 
 
 def test_threads_1_and_2_give_identical_tables():

@@ -73,6 +73,9 @@ OBS_SLOTS = OBS_PUBLIC + 4 * OBS_PUBLIC_W    # 4 x MAX_TABLE x T_W: each seat's 
 POLICY_SIG = types.int64(types.int32[::1], types.int32[::1], types.int64,
                          types.int64[::1], types.float64[::1], types.uint64[::1])
 POLICY_TYPE = types.FunctionType(POLICY_SIG)
+POLICY_PARAMS = 32           # length of a policy's parameter vector
+PARAM_FULL_OBS = POLICY_PARAMS - 1   # > 0: the policy is given its seat's public record too
+                                     # (G_FULL_OBS; search players sample hands from it)
 
 # --- global scalars of a hand (int64 array G) --------------------------------
 # Everything the hand knows between two decisions lives here, so that a hand can be stopped,

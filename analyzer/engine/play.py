@@ -14,8 +14,11 @@ from .layout import (
     G_ERR_MOVE,
     G_ERR_RULE,
     G_ERR_SEAT,
+    G_FULL_OBS,
+    G_NSEATS,
     G_STATUS,
     G_TRICK,
+    PARAM_FULL_OBS,
     ST_DONE,
     ST_ILLEGAL_POLICY,
     X_ILLEGAL_ACTION,
@@ -49,8 +52,12 @@ def report_error(G, status, move, seat, rule, detail, action, decision_kind):
 @njit(cache=True, _nrt=False)
 def play_out(rules, st, policies, params):
     """Play the hand from its current decision to the end with ``policies`` (a tuple of four
-    policy functions, by seat) and their parameter rows ``params[seat]``. Returns ST_DONE, or
+    policy functions, by seat) and their parameter rows ``params[seat]`` (a seat whose
+    PARAM_FULL_OBS slot is set sees its public record too). Returns ST_DONE, or
     ST_ILLEGAL_POLICY when a policy returns an illegal action (details in G_ERR_*)."""
+    for s in range(st.G[G_NSEATS]):
+        if params[s, PARAM_FULL_OBS] > 0:
+            st.G[G_FULL_OBS] |= 1 << s
     while not is_over(st):
         nleg, plays = legal_actions(rules, st)
         if nleg == 1:

@@ -124,10 +124,7 @@ def replay(rules, st, script, nscript):
                                         X_NO_CARTE_BLANCHE, A_CARTE_BLANCHE, D_CARTE)
             apply(rules, st, A_CARTE_BLANCHE if (shows >> s) & 1 else A_STOP)
             continue
-        if pos >= nscript:
-            if dec == D_MELD:
-                apply(rules, st, A_STOP)
-                continue
+        if pos >= nscript:               # stopped at the next decision, a window included
             G[G_STATUS] = ST_INCOMPLETE
             return ST_INCOMPLETE
         kind = script[pos, 0]

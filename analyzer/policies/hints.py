@@ -50,6 +50,7 @@ from ..engine.layout import (
 from ..engine.codes import FOUR_RANKS, JD, KING, QS, TEN
 from ..engine.combos import combo_points
 from ..engine.tricks import beats
+from .endgame import exact_endgame_action, is_exact_decision
 from ..rules import (
     R_BRISQUE_POINTS,
     R_BRISQUES_SCORED,
@@ -69,6 +70,7 @@ N_HINTS = 8
 P_DEFER_TALON = 8        # H6: hold the bézique back while more cards than this are left to draw
 P_RUBICON_RATE = 9       # H7: points a player can still hope to score per card left in the talon
 P_RUBICON_GAP = 10       # H7: how far behind the opponent before giving up
+P_ENDGAME = 11           # > 0: a two-handed second stage is played by the exact solver
 HINT_NAMES = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
 HINT_TEXT = (
     "declare the best combination after each trick won, win tricks to declare; Rubicon: claims",
@@ -328,7 +330,10 @@ def _sure_winner(obs, card):
 
 @njit(POLICY_SIG, cache=True, _nrt=False)
 def hints_policy(obs, legal, n_legal, rules, params, rng):
-    """The hints policy (module docstring); weights in ``params[0:8]``."""
+    """The hints policy (module docstring); weights in ``params[0:8]``; with
+    ``params[P_ENDGAME]`` its two-handed second stage is exact (policies.endgame)."""
+    if params[P_ENDGAME] > 0 and is_exact_decision(obs):
+        return exact_endgame_action(rules, obs, legal, n_legal)
     decision = obs[OBS_DECISION]
     if decision == D_CARTE:
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE

@@ -5,10 +5,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .builtin import greedy_policy, random_policy
-from .hints import HINT_NAMES, HINT_TEXT, N_HINTS, default_params, hints_policy
+from ..engine.layout import POLICY_PARAMS
 
-N_PARAMS = 32
+from .builtin import greedy_policy, random_policy
+from .expert import (
+    E_ENDGAME,
+    E_EXACT,
+    E_PRUNE_Z,
+    E_ROLLOUT,
+    E_SAMPLES,
+    ROLLOUT_NAMES,
+    expert_policy,
+)
+from .expert import default_params as expert_defaults
+from .hints import HINT_NAMES, HINT_TEXT, N_HINTS, P_ENDGAME, default_params, hints_policy
+
+N_PARAMS = POLICY_PARAMS
+EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batches
+HINTS_EXACT_CHUNK = 1024    # an exact second stage costs ~10 hints hands
 
 
 class PolicyError(ValueError):
@@ -17,12 +31,14 @@ class PolicyError(ValueError):
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A resolved policy: display name, compiled function and parameter vector."""
+    """A resolved policy: display name, compiled function, parameter vector, and for a slow
+    policy the hands a batch should hold (the driver cuts its runs finer)."""
 
     name: str
     function: object
     params: np.ndarray = field(default_factory=lambda: np.zeros(N_PARAMS))
     description: str = ""
+    hands_per_chunk: int | None = None
 
 
 POLICIES = {
@@ -32,19 +48,30 @@ POLICIES = {
                                      "takes brisques cheaply"),
     "hints": PolicySpec("hints", hints_policy, default_params(),
                         description="the rulebook's Hints and Cautions H1-H8, all on (see hints:...)"),
+    "expert": PolicySpec("expert", expert_policy, expert_defaults(),
+                         description="strong reference player: determinized search (samples of the "
+                                     "unseen cards played out), exact second stage (see expert:...)",
+                         hands_per_chunk=EXPERT_CHUNK),
 }
+MAX_SAMPLES = 100_000
+EXPERT_TEXT = (
+    ("samples=N", "determinizations per decision (default 32; more is stronger and slower)"),
+    ("rollout=P", "how each sample is played out: greedy (default), random or hints"),
+    ("endgame=exact", "finish each rollout's second stage with the exact solver (slower)"),
+    ("prune=Z", "drop an action Z standard errors behind the best after each 8 samples "
+                "(default 2; 0 = all actions get every sample)"),
+    ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
+)
 
 
 def hints_spec(name: str) -> PolicySpec:
-    """Parse ``hints:only=H2``, ``hints:no=H4``, ``hints:h2=0.5,h5=2`` (combinable with commas;
-    ``only``/``no`` take several ids joined by ``+``)."""
+    """Parse ``hints:only=H2``, ``hints:no=H4``, ``hints:h2=0.5,h5=2``, ``hints:endgame=exact``
+    (combinable with commas; ``only``/``no`` take several ids joined by ``+``)."""
     params = default_params()
-    body = name.split(":", 1)[1] if ":" in name else ""
-    for item in filter(None, (x.strip() for x in body.split(","))):
-        key, sep, value = item.partition("=")
-        key = key.strip().lower()
+    for key, sep, value, item in _settings(name):
         if not sep:
-            raise PolicyError(f"{name!r}: expected only=H2, no=H4 or h2=0.5 (got {item!r})")
+            raise PolicyError(f"{name!r}: expected only=H2, no=H4, h2=0.5 or endgame=exact "
+                              f"(got {item!r})")
         if key in ("only", "no"):
             ids = [v.strip().upper() for v in value.split("+")]
             bad = [v for v in ids if v not in HINT_NAMES]
@@ -56,14 +83,80 @@ def hints_spec(name: str) -> PolicySpec:
                 params[idx] = 1.0
             else:
                 params[idx] = 0.0
+        elif key == "endgame":
+            params[P_ENDGAME] = _endgame_flag(name, value)
         elif key.upper() in HINT_NAMES:
-            try:
-                params[HINT_NAMES.index(key.upper())] = float(value)
-            except ValueError:
-                raise PolicyError(f"{name!r}: weight {value!r} is not a number") from None
+            params[HINT_NAMES.index(key.upper())] = _weight(name, value)
         else:
-            raise PolicyError(f"{name!r}: unknown setting {key!r}; use only=, no= or h1..h8=")
-    return PolicySpec(name, hints_policy, params, description="hints with custom weights")
+            raise PolicyError(f"{name!r}: unknown setting {key!r}; use only=, no=, h1..h8= or "
+                              "endgame=exact")
+    slow = params[P_ENDGAME] > 0
+    return PolicySpec(name, hints_policy, params, description="hints with custom weights",
+                      hands_per_chunk=HINTS_EXACT_CHUNK if slow else None)
+
+
+def _settings(name: str):
+    """The ``key=value`` items after the colon of ``name``, keys lower-cased."""
+    body = name.split(":", 1)[1] if ":" in name else ""
+    for item in filter(None, (x.strip() for x in body.split(","))):
+        key, sep, value = item.partition("=")
+        yield key.strip().lower(), sep, value.strip(), item
+
+
+def _endgame_flag(name: str, value: str) -> float:
+    if value.lower() in ("exact", "solver"):
+        return 1.0
+    if value.lower() in ("rollout", "heuristic", "own"):
+        return 0.0
+    raise PolicyError(f"{name!r}: endgame is 'exact' or 'heuristic' (got {value!r})")
+
+
+def expert_spec(name: str) -> PolicySpec:
+    """Parse ``expert:samples=64``, ``expert:rollout=hints``, ``expert:endgame=exact``,
+    ``expert:exact=0`` (combinable with commas; a hints rollout also takes h1..h8=)."""
+    params = expert_defaults()
+    for key, sep, value, item in _settings(name):
+        if not sep:
+            raise PolicyError(f"{name!r}: expected key=value (got {item!r}); "
+                              "keys: samples, rollout, endgame, prune, exact, h1..h8")
+        if key == "samples":
+            if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:
+                raise PolicyError(f"{name!r}: samples is a whole number from 1 to {MAX_SAMPLES:,} "
+                                  f"(got {value!r})")
+            params[E_SAMPLES] = int(value)
+        elif key == "rollout":
+            if value.lower() not in ROLLOUT_NAMES:
+                raise PolicyError(f"{name!r}: rollout is one of {', '.join(ROLLOUT_NAMES)} "
+                                  f"(got {value!r})")
+            params[E_ROLLOUT] = ROLLOUT_NAMES.index(value.lower())
+        elif key == "endgame":
+            params[E_ENDGAME] = _endgame_flag(name, value)
+        elif key == "prune":
+            z = _weight(name, value)
+            if z < 0:
+                raise PolicyError(f"{name!r}: prune is a number of standard errors >= 0 (got {value!r})")
+            params[E_PRUNE_Z] = z
+        elif key == "exact":
+            if value not in ("0", "1"):
+                raise PolicyError(f"{name!r}: exact is 0 or 1 (got {value!r})")
+            params[E_EXACT] = float(value)
+        elif key.upper() in HINT_NAMES:
+            params[HINT_NAMES.index(key.upper())] = _weight(name, value)
+        else:
+            raise PolicyError(f"{name!r}: unknown setting {key!r}; keys: samples, rollout, "
+                              "endgame, prune, exact, h1..h8")
+    return PolicySpec(name, expert_policy, params, description="expert with custom search settings",
+                      hands_per_chunk=EXPERT_CHUNK)
+
+
+def _weight(name: str, value: str) -> float:
+    try:
+        w = float(value)
+    except ValueError:
+        raise PolicyError(f"{name!r}: weight {value!r} is not a number") from None
+    if not np.isfinite(w):
+        raise PolicyError(f"{name!r}: weight {value!r} is not a finite number")
+    return w
 
 
 def describe_policies() -> list[str]:
@@ -72,6 +165,9 @@ def describe_policies() -> list[str]:
     lines.append("hints parameters (weights; 0 = off, 1 = on; e.g. hints:only=H2, hints:no=H4, "
                  "hints:h2=0.5,h5=2):")
     lines += [f"  {HINT_NAMES[i].lower():<8} {HINT_TEXT[i]}" for i in range(N_HINTS)]
+    lines.append("  endgame=exact  play the two-handed second stage with the exact solver")
+    lines.append("expert settings (e.g. expert:samples=64,rollout=hints):")
+    lines += [f"  {k:<14} {text}" for k, text in EXPERT_TEXT]
     return lines
 
 
@@ -83,6 +179,8 @@ def resolve_policy(name: str) -> PolicySpec:
         return POLICIES[name]
     if name.startswith("hints:"):
         return hints_spec(name)
+    if name.startswith("expert:"):
+        return expert_spec(name)
     if is_user_policy(name):
         try:
             return PolicySpec(name, load_user_policy(name), description="user policy")

@@ -1,0 +1,166 @@
+"""Position analysis: every legal action of the seat to act, valued by the expert's search.
+
+A position is a replay file's deal with a prefix of its moves played. In the first stage each
+action is played out on the same ``samples`` assignments of the unseen cards (policies.expert):
+its mean final value for the seat to act with a 95 % interval over the samples, and its chance
+of winning the hand. In a two-handed second stage every card is known and the values are exact
+(engine.endgame). Values are the final margin in points (ordinary) or net game points (Rubicon,
+R3.9), for the seat to act.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .actions import action_str
+from .engine import api
+from .engine import layout as L
+from .engine.batch import run_single
+from .engine.endgame import solve_actions
+from .engine.rng import stream_state
+from .policies.expert import E_ROLLOUT, ROLLOUT_NAMES, search
+from .policies.expert import default_params as expert_params
+from .records import policy_arrays
+from .policies.registry import resolve_policy
+from .replay_file import HandSpec, RuleViolation
+
+DEFAULT_SAMPLES = 400
+Z95 = 1.959963984540054
+DECISIONS = {L.D_LEAD: "lead", L.D_FOLLOW: "follow", L.D_MELD: "declaration window",
+             L.D_CARTE: "carte blanche"}
+
+
+class AnalysisError(ValueError):
+    """A position that cannot be analysed (the hand is over, --at out of range)."""
+
+
+@dataclass
+class ActionValue:
+    """One legal action: its mean value for the seat to act with a 95 % interval, its chance
+    of winning, and how far it is behind the best action (paired over the same samples, so
+    much tighter than the two intervals suggest)."""
+
+    action: str
+    code: int
+    mean: float
+    lo: float
+    hi: float
+    win: float
+    behind: float = 0.0
+    behind_lo: float = 0.0
+    behind_hi: float = 0.0
+
+
+@dataclass
+class Analysis:
+    """The legal actions of the seat to act after ``moves`` moves, best first."""
+
+    seat: int
+    decision: str
+    moves: int
+    exact: bool
+    samples: int
+    unit: str
+    actions: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (``bezique analyze --json``)."""
+        return {"seat": self.seat, "decision": self.decision, "moves_played": self.moves,
+                "exact": self.exact, "samples": self.samples, "unit": self.unit,
+                "actions": [vars(a) for a in self.actions]}
+
+
+def position(spec: HandSpec, at: int | None = None):
+    """The hand of ``spec`` after its first ``at`` moves (all of them when None), stopped at the
+    next decision: (rules array, HandState, moves played)."""
+    n_moves = len(spec.moves)
+    at = n_moves if at is None else at
+    if not 0 <= at <= n_moves:
+        raise AnalysisError(f"--at must be between 0 and {n_moves} (the moves in the file), got {at}")
+    arr = spec.rules.to_array()
+    script = np.array(spec.moves[:at], dtype=np.int32).reshape(-1, L.S_W)
+    if at == 0:
+        script = np.zeros((1, L.S_W), np.int32)
+    funcs, params = policy_arrays([resolve_policy("random")])       # (unused by a script)
+    st = run_single(arr, spec.deck(), spec.dealer, funcs, params, np.uint64(0), 0,
+                    np.ascontiguousarray(script), at)
+    status = int(st.G[L.G_STATUS])
+    if status == L.ST_ILLEGAL_SCRIPT:
+        from .handlog import _violation
+        raise RuleViolation(_violation(st.G, spec))
+    if api.is_over(st):
+        raise AnalysisError(f"the hand is over after {at} moves: nothing to decide")
+    return arr, st, at
+
+
+def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAULT_SAMPLES,
+                     seed: int = 1, rollout: str = "greedy") -> Analysis:
+    """Value every legal action of the seat to act after the first ``at`` moves of ``spec``
+    (see the module docstring); ``samples`` determinizations (first stage), drawn from
+    ``seed``; ``rollout`` the policy that plays each sample out (greedy, random, hints)."""
+    if samples < 1:
+        raise AnalysisError(f"--samples must be at least 1, got {samples}")
+    if rollout not in ROLLOUT_NAMES:
+        raise AnalysisError(f"rollout must be one of {', '.join(ROLLOUT_NAMES)}, got {rollout!r}")
+    arr, st, at = position(spec, at)
+    me = api.to_act(st)
+    n, _ = api.legal_actions(arr, st)
+    legal = st.legal[:n].copy()
+    st.G[L.G_FULL_OBS] |= 1 << me
+    api.observe(arr, st, me)
+    unit = "net game points" if spec.rules.is_rubicon else "points"
+    dec = int(api.decision(st))
+    exact = spec.rules.players == 2 and st.G[L.G_STAGE] == 2 and dec in (L.D_LEAD, L.D_FOLLOW)
+    if exact:
+        values = np.zeros(n, np.int64)
+        solve_actions(arr, st, values)
+        rows = [ActionValue(action_str(a), int(a), float(v), float(v), float(v),
+                            1.0 if v > 0 else 0.5 if v == 0 else 0.0)
+                for a, v in zip(legal, values)]
+        used = 0
+    else:
+        params = expert_params()
+        params[E_ROLLOUT] = ROLLOUT_NAMES.index(rollout)
+        rng = np.array([stream_state(np.uint64(seed), 0, 99)], np.uint64)
+        _best, vals = search(arr, st.obs[me].copy(), legal, n, params, rng, samples, 0.0)
+        used = len(vals)
+        rows = []
+        for i, a in enumerate(legal):
+            v = vals[:, i]
+            half = Z95 * v.std(ddof=1) / np.sqrt(used) if used > 1 else float("inf")
+            win = float(np.mean(np.where(v > 0, 1.0, np.where(v == 0, 0.5, 0.0))))
+            rows.append(ActionValue(action_str(a), int(a), float(v.mean()), float(v.mean() - half),
+                                    float(v.mean() + half), win))
+    if not exact and used > 1:
+        best = int(np.argmax(vals.mean(axis=0)))
+        for i, r in enumerate(rows):
+            d = vals[:, best] - vals[:, i]
+            half = Z95 * d.std(ddof=1) / np.sqrt(used)
+            r.behind, r.behind_lo, r.behind_hi = float(d.mean()), float(d.mean() - half), float(d.mean() + half)
+    elif exact:
+        top = max(r.mean for r in rows)
+        for r in rows:
+            r.behind = r.behind_lo = r.behind_hi = top - r.mean
+    rows.sort(key=lambda r: -r.mean)
+    return Analysis(me, DECISIONS.get(dec, str(dec)), at, bool(exact), used, unit, rows)
+
+
+def analyze_file(path, at: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 1,
+                 rollout: str = "greedy") -> Analysis:
+    """:func:`analyze_position` of the replay file at ``path`` (a prefix of a hand is enough)."""
+    from .replay_file import load_replay
+    return analyze_position(load_replay(path), at, samples, seed, rollout)
+
+
+def format_analysis(a: Analysis) -> str:
+    """The analysis as a table, best action first."""
+    how = "exact (every card is known)" if a.exact else f"{a.samples} samples, 95% intervals"
+    lines = [f"seat {a.seat} to act ({a.decision}) after {a.moves} moves; values in {a.unit} for "
+             f"seat {a.seat}, {how}",
+             f"{'action':<30} {'mean':>8} {'95% interval':>18} {'win':>6}  {'behind the best (paired)':>24}"]
+    for r in a.actions:
+        interval = "exact" if a.exact else f"[{r.lo:+.1f}, {r.hi:+.1f}]"
+        behind = f"{r.behind:.1f}" if a.exact else f"{r.behind:.1f} [{r.behind_lo:.1f}, {r.behind_hi:.1f}]"
+        lines.append(f"{r.action:<30} {r.mean:>+8.1f} {interval:>18} {r.win:>6.1%}  {behind:>24}")
+    return "\n".join(lines)

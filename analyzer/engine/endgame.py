@@ -1,0 +1,652 @@
+"""Exact solver of the second stage of a two-handed hand (R2.19-R2.22, R3.3, R3.8, R3.9).
+
+Once the talon is out every card is known: each seat holds what it holds, the other seat holds
+the rest. The play left is a two-person game of perfect information under R2.20 (follow suit
+and win if you can, else trump if you can, else any card; with trumps never fixed there is no
+duty to trump, R3.3; of identical cards the first played wins, R2.5), whose value is
+
+- ordinary game: seat 0's final score minus seat 1's, i.e. ``P_SCORE[0] - P_SCORE[1]`` at the
+  end of the engine's hand (scores so far, brisques won so far and in the tricks left, the last
+  trick, R2.21-R2.22);
+- Rubicon (``rules[R_BRISQUES_SCORED] == 0``): seat 0's signed game score of R3.9
+  (:func:`games.rubicon_game` on the final totals, brisque points and last-trick winner),
+  positive when seat 0 wins the game.
+
+:func:`solve_cards` is the core (alpha-beta over tricks with a transposition table, in an
+:class:`EndgameSolver` made once by :func:`new_solver`); :func:`solve_state`,
+:func:`solve_actions` and :func:`solve_obs` read a HandState or one seat's observation;
+:func:`minimax_state` is a plain full minimax over the engine itself, the solver's reference.
+
+How the search is kept exact and small: the cards in the two hands are numbered at the root
+(each seat's cards strongest first, identical copies next to each other), a position is the
+bit set of the numbers still held, the leader and (Rubicon only) the brisques seat 0 has won
+in this stage; of identical copies in one hand only the lowest number still held is ever
+played, so the same position always has the same bit set. In the ordinary game the value is a
+sum over tricks, so a position's table entry holds the points still to come and does not
+depend on the past; in Rubicon the game score is not additive in the brisques, so the
+brisques won so far are part of the key and the entry holds the final game score.
+"""
+from typing import NamedTuple
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_LAST_TRICK, R_PACKS, R_PLAYERS
+from .bits import trailing_zeros
+from .codes import TEN
+from .games import rubicon_game
+from .deals import deal_deck
+from .hand import apply, deal_into, is_over, legal_actions
+from .rng import below, stream_state
+from .layout import (
+    E_W,
+    G_LAST_WINNER,
+    G_LEAD,
+    G_LEADER,
+    G_PHASE,
+    G_SIZE,
+    G_STAGE,
+    G_TO_ACT,
+    G_TRICK_POS,
+    G_TRUMP,
+    MAX_LEGAL,
+    MAX_SEATS,
+    MAX_TABLE,
+    MAX_TALON,
+    OBS_BRISQUES,
+    OBS_HAND,
+    OBS_LEAD_CARD,
+    OBS_PLAYED,
+    OBS_SCORE,
+    OBS_SIZE,
+    OBS_TRICK_POS,
+    OBS_TRUMP,
+    P_BRISQ,
+    P_HAND,
+    P_SCORE,
+    P_W,
+    PH_PLAY,
+    T_W,
+)
+from .state import WORK_SIZE, HandState, copy_into
+
+INF = 1 << 40
+MAX_IDX = 24             # card numbers of the two hands (at most 10 + 10 cards)
+MAX_B = 24               # brisque counts 0 .. MAX_B - 1 (at most 20 in the hands, 1 led)
+_KEY_LEADER = 24         # key = held bit set | leader << 24 | brisques won << 25
+_KEY_ACC = 25
+
+# meta: bit sets over card numbers
+_M_SEAT = 0              # 2: the cards of each seat
+_M_DUP = 2               # cards whose next lower number is an identical card of the same seat
+_M_BRISQ = 3             # aces and tens
+_M_SUIT = 4              # 4: the cards of each suit
+_M_HIGHER = 8            # 32: per card type, the cards of its suit that beat it
+_META = 40
+# par: scalars of the position being solved
+_X_TRUMP, _X_RUBICON, _X_BP, _X_LAST, _X_GEN, _X_BITS, X_NODES = range(7)
+_PAR = 8
+
+
+class EndgameSolver(NamedTuple):
+    """The preallocated workspace of :func:`solve_cards`: a transposition table of
+    ``2**bits`` entries (``key``, bounds ``lo``/``hi`` for seat 0, best lead ``move``) and the
+    tables of the position being solved (at most 10 cards a hand). One per thread; reused
+    across solves without clearing (entries of an earlier solve carry an older generation in
+    their key). ``par[X_NODES]`` counts the search nodes of the last solve."""
+
+    key: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    move: np.ndarray
+    ct: np.ndarray       # card type of each card number
+    meta: np.ndarray     # bit sets (_M_*)
+    par: np.ndarray      # scalars (_X_*, X_NODES)
+    fmin: np.ndarray     # Rubicon: least final score, a brisques won and r still out: [a * MAX_B + r]
+    fmax: np.ndarray     # the greatest
+    fterm: np.ndarray    # Rubicon: the final score with b brisques won and last trick L: [b * 2 + L]
+
+
+SOLVER_TYPE = types.NamedTuple(
+    (types.int64[::1], types.int32[::1], types.int32[::1], types.int8[::1], types.int64[::1],
+     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1]),
+    EndgameSolver)
+"""The numba type of an EndgameSolver (the recursive search is compiled for it alone)."""
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Number of set bits of an int64 (one ``popcnt``)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _high_bit(typingctx, x):
+    """Index of the highest set bit of an int64; undefined for 0."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def new_solver(bits):
+    """An :class:`EndgameSolver` with a table of ``2**bits`` entries (16 is plenty for a
+    full second stage of 8 or 9 cards a hand; about 17 bytes an entry)."""
+    size = 1 << bits
+    par = np.zeros(_PAR, np.int64)
+    par[_X_BITS] = bits
+    return EndgameSolver(np.zeros(size, np.int64), np.zeros(size, np.int32),
+                         np.zeros(size, np.int32), np.zeros(size, np.int8),
+                         np.zeros(MAX_IDX, np.int64), np.zeros(_META, np.int64), par,
+                         np.zeros(MAX_B * MAX_B, np.int64), np.zeros(MAX_B * MAX_B, np.int64),
+                         np.zeros(MAX_B * 2, np.int64))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _is_brisque(t):
+    return (t & 7) <= TEN
+
+
+@njit(cache=True, _nrt=False)
+def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
+    """Number the cards of ``hands`` into ``sv`` and fill its tables for one position; start a
+    new generation of the table. Returns (bit set of the cards held, the value already made:
+    the ordinary game's margin so far, 0 in Rubicon)."""
+    ct, meta, par = sv.ct, sv.meta, sv.par
+    for j in range(_META):
+        meta[j] = 0
+    n = 0
+    for s in range(2):
+        for rank in range(8):
+            for suit in range(4):
+                t = suit * 8 + rank
+                for c in range(hands[s, t]):
+                    bit = np.int64(1) << n
+                    ct[n] = t
+                    meta[_M_SEAT + s] |= bit
+                    meta[_M_SUIT + suit] |= bit
+                    if c > 0:
+                        meta[_M_DUP] |= bit
+                    if rank <= TEN:
+                        meta[_M_BRISQ] |= bit
+                    n += 1
+    for t in range(32):
+        m = 0
+        for i in range(n):
+            if ct[i] >> 3 == t >> 3 and (ct[i] & 7) < (t & 7):
+                m |= np.int64(1) << i
+        meta[_M_HIGHER + t] = m
+    rubicon = rules[R_BRISQUES_SCORED] == 0
+    bp = rules[R_BRISQUE_POINTS]
+    par[_X_TRUMP] = trump
+    par[_X_RUBICON] = rubicon
+    par[_X_BP] = 0 if rubicon else bp
+    par[_X_LAST] = rules[R_LAST_TRICK]
+    par[_X_GEN] += 1
+    par[X_NODES] = 0
+    mask = (np.int64(1) << n) - 1
+    if not rubicon:
+        return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1])
+    r = _popcount(meta[_M_BRISQ])
+    if lead_card >= 0 and _is_brisque(lead_card):
+        r += 1
+    for b in range(r + 1):
+        for w in range(2):
+            last = rules[R_LAST_TRICK]
+            t0 = np.int64(scores[0]) + (last if w == 0 else 0)
+            t1 = np.int64(scores[1]) + (last if w == 1 else 0)
+            win, pts, _r, _s, _t = rubicon_game(rules, t0, t1, bp * (np.int64(brisques[0]) + b),
+                                                bp * (np.int64(brisques[1]) + r - b), w)
+            sv.fterm[b * 2 + w] = pts if win == 0 else -pts
+    for a in range(r + 1):
+        lo = min(sv.fterm[a * 2], sv.fterm[a * 2 + 1])
+        hi = max(sv.fterm[a * 2], sv.fterm[a * 2 + 1])
+        for d in range(r - a + 1):
+            f0 = sv.fterm[(a + d) * 2]
+            f1 = sv.fterm[(a + d) * 2 + 1]
+            lo = min(lo, min(f0, f1))
+            hi = max(hi, max(f0, f1))
+            sv.fmin[a * MAX_B + d] = lo
+            sv.fmax[a * MAX_B + d] = hi
+    return mask, np.int64(0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _replies(sv, mask, leader, lead_t):
+    """R2.20: the follower's legal cards against ``lead_t`` (one number per card type), and
+    those of them that win the trick."""
+    meta = sv.meta
+    tr = sv.par[_X_TRUMP]
+    hf = mask & meta[_M_SEAT + 1 - leader]
+    held = hf & meta[_M_SUIT + (lead_t >> 3)]
+    win = np.int64(0)
+    if held != 0:
+        higher = held & meta[_M_HIGHER + lead_t]
+        legal = higher if higher != 0 else held
+        win = higher
+    else:
+        legal = hf
+        if tr >= 0:                          # R3.3: no duty to trump when none was fixed
+            ht = hf & meta[_M_SUIT + tr]
+            if ht != 0:                      # (the lead is no trump: held would be set)
+                legal = ht
+                win = ht
+    canon = ~((hf << 1) & meta[_M_DUP])      # of identical copies the lowest number held
+    return legal & canon, win & canon
+
+
+@njit(types.int64(SOLVER_TYPE, types.int64, types.int64, types.int64, types.int64,
+                  types.int64, types.int64), cache=True, _nrt=False)
+def _search(sv, mask, leader, acc, lead_t, alpha, beta):
+    """Value for seat 0 of a position: cards ``mask`` held, ``leader`` leads (``lead_t`` < 0)
+    or has led card type ``lead_t``, seat 0 has won ``acc`` brisques (Rubicon). Ordinary game:
+    the margin still to be made; Rubicon: the final game score. Fail-soft alpha-beta."""
+    par, meta, ct = sv.par, sv.meta, sv.ct
+    no_lead = np.int64(-1)     # typed values, not literals: a literal argument would make numba
+    no_acc = np.int64(0)       # compile (and cache) another, unresolvable version of _search
+    par[X_NODES] += 1
+    rubicon = par[_X_RUBICON]
+    r = _popcount(mask & meta[_M_BRISQ])
+    if lead_t >= 0 and _is_brisque(lead_t):
+        r += 1
+    if rubicon:
+        lo = sv.fmin[acc * MAX_B + r]
+        hi = sv.fmax[acc * MAX_B + r]
+    else:
+        hi = par[_X_BP] * r + par[_X_LAST]
+        lo = -hi
+    if lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    if lo == hi:
+        return lo
+    if lo > alpha:
+        alpha = lo
+    if hi < beta:
+        beta = hi
+    if lead_t < 0:
+        # --- the leader's card: transposition table at trick boundaries
+        key = mask | (np.int64(leader) << _KEY_LEADER) | (np.int64(acc) << _KEY_ACC)
+        full = (par[_X_GEN] << 32) | key
+        h = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15))
+                     >> np.uint64(64 - par[_X_BITS]))
+        tlo = -INF
+        thi = INF
+        first = -1
+        if sv.key[h] == full:
+            tlo = np.int64(sv.lo[h])
+            thi = np.int64(sv.hi[h])
+            if tlo >= beta:
+                return tlo
+            if thi <= alpha:
+                return thi
+            if tlo == thi:
+                return tlo
+            if tlo > alpha:
+                alpha = tlo
+            if thi < beta:
+                beta = thi
+            first = np.int64(sv.move[h])
+        a0 = alpha
+        b0 = beta
+        hl = mask & meta[_M_SEAT + leader]
+        rest = hl & ~((hl << 1) & meta[_M_DUP])
+        if first >= 0 and (rest >> first) & 1:
+            rest &= ~(np.int64(1) << first)
+        else:
+            first = -1
+        maxi = leader == 0
+        best = -INF if maxi else INF
+        best_i = -1
+        i = first
+        while True:
+            if i < 0:
+                if rest == 0:
+                    break
+                i = trailing_zeros(rest)     # strongest first
+                rest &= rest - 1
+            v = _search(sv, mask & ~(np.int64(1) << i), leader, acc, ct[i], alpha, beta)
+            if maxi:
+                if v > best:
+                    best = v
+                    best_i = i
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    best_i = i
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+            i = -1
+        if best <= a0:
+            nlo, nhi = tlo, min(best, thi)
+        elif best >= b0:
+            nlo, nhi = max(best, tlo), thi
+        else:
+            nlo, nhi = best, best
+        sv.key[h] = full
+        sv.lo[h] = max(nlo, -(1 << 30))
+        sv.hi[h] = min(nhi, 1 << 30)
+        sv.move[h] = best_i
+        return best
+    # --- the follower's card (no table: the trick is resolved here)
+    legal, win = _replies(sv, mask, leader, lead_t)
+    f = 1 - leader
+    maxi = f == 0
+    best = -INF if maxi else INF
+    lb = 1 if _is_brisque(lead_t) else 0
+    for phase in range(2):
+        rest = win if phase == 0 else legal & ~win      # winners, then the others
+        w = f if phase == 0 else leader
+        while rest != 0:
+            j = _high_bit(rest)                         # weakest first
+            rest &= ~(np.int64(1) << j)
+            nb = lb + (1 if _is_brisque(ct[j]) else 0)
+            child = mask & ~(np.int64(1) << j)
+            if rubicon:
+                a2 = acc + nb if w == 0 else acc
+                if child == 0:
+                    v = sv.fterm[a2 * 2 + w]
+                else:
+                    v = _search(sv, child, w, a2, no_lead, alpha, beta)
+            else:
+                g = par[_X_BP] * nb
+                if child == 0:
+                    g += par[_X_LAST]
+                if w == 1:
+                    g = -g
+                if child == 0:
+                    v = g
+                else:
+                    v = g + _search(sv, child, w, no_acc, no_lead, alpha - g, beta - g)
+            if maxi:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                return best
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _play_value(sv, mask, leader, lead_t, i, alpha, beta):
+    """Value for seat 0 (Rubicon: final; ordinary: still to be made) once the seat to act
+    plays card number ``i`` in the root position (``lead_t`` < 0: the leader leads it)."""
+    no_lead = np.int64(-1)
+    no_acc = np.int64(0)
+    if lead_t < 0:
+        return _search(sv, mask & ~(np.int64(1) << i), leader, no_acc, sv.ct[i], alpha, beta)
+    par = sv.par
+    f = 1 - leader
+    _legal, win = _replies(sv, mask, leader, lead_t)
+    w = f if (win >> i) & 1 else leader
+    nb = (1 if _is_brisque(lead_t) else 0) + (1 if _is_brisque(sv.ct[i]) else 0)
+    child = mask & ~(np.int64(1) << i)
+    if par[_X_RUBICON]:
+        a2 = nb if w == 0 else 0
+        if child == 0:
+            return sv.fterm[a2 * 2 + w]
+        return _search(sv, child, w, a2, no_lead, alpha, beta)
+    g = par[_X_BP] * nb
+    if child == 0:
+        g += par[_X_LAST]
+    if w == 1:
+        g = -g
+    if child == 0:
+        return g
+    return g + _search(sv, child, w, no_acc, no_lead, alpha - g, beta - g)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _root_moves(sv, mask, leader, lead_t):
+    """The card numbers the seat to act may play at the root, one per card type."""
+    if lead_t < 0:
+        hl = mask & sv.meta[_M_SEAT + leader]
+        return hl & ~((hl << 1) & sv.meta[_M_DUP])
+    return _replies(sv, mask, leader, lead_t)[0]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _number_of(sv, mask, seat, t):
+    """The lowest card number of type ``t`` that ``seat`` holds (-1: none)."""
+    m = mask & sv.meta[_M_SEAT + seat]
+    while m != 0:
+        i = trailing_zeros(m)
+        if sv.ct[i] == t:
+            return i
+        m &= m - 1
+    return -1
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def solve_cards(rules, trump, hands, leader, lead_card, scores, brisques, sv, out_best):
+    """The exact value for seat 0 of a two-handed second stage (R2.20-R2.22, R3.8-R3.9).
+
+    ``hands`` [2, 32] the cards each seat holds; ``trump`` the trump suit (-1: never fixed);
+    ``leader`` the seat leading the trick; ``lead_card`` the card it has already led (then
+    the other seat is to act; not in ``hands``) or -1; ``scores`` [2] P_SCORE so far and
+    ``brisques`` [2] P_BRISQ (aces and tens won) so far; ``sv`` an :class:`EndgameSolver`.
+    Returns seat 0's final margin (ordinary) or signed R3.9 game score (Rubicon) under best
+    play; writes the best card of the seat to act into ``out_best[0]``."""
+    mask, base = _prepare(rules, trump, hands, lead_card, scores, brisques, sv)
+    to_act = leader if lead_card < 0 else 1 - leader
+    rest = _root_moves(sv, mask, leader, lead_card)
+    maxi = to_act == 0
+    alpha = -INF
+    beta = INF
+    best = -INF if maxi else INF
+    out_best[0] = -1
+    while rest != 0:
+        i = trailing_zeros(rest)
+        rest &= rest - 1
+        v = _play_value(sv, mask, leader, lead_card, i, alpha, beta)
+        if maxi and v > best:
+            best = v
+            alpha = v
+            out_best[0] = sv.ct[i]
+        elif not maxi and v < best:
+            best = v
+            beta = v
+            out_best[0] = sv.ct[i]
+    return base + best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _state_hands(st, hands):
+    for s in range(2):
+        for t in range(32):
+            hands[s, t] = st.P[s, P_HAND + t]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _state_lead(st):
+    return st.G[G_LEAD] if st.G[G_TRICK_POS] == 1 else -1
+
+
+@njit(cache=True, nogil=True)
+def solve_state(rules, st, seat):
+    """The exact value for ``seat`` (see :func:`solve_cards`) of the HandState ``st`` at a
+    second-stage play decision (G_STAGE 2, two seats), a trick possibly in progress."""
+    hands = np.zeros((2, 32), np.int64)
+    _state_hands(st, hands)
+    sv = new_solver(16)
+    best = np.zeros(1, np.int64)
+    v = solve_cards(rules, st.G[G_TRUMP], hands, st.G[G_LEADER], _state_lead(st),
+                    st.P[:2, P_SCORE], st.P[:2, P_BRISQ], sv, best)
+    return v if seat == 0 else -v
+
+
+@njit(cache=True, nogil=True)
+def solve_actions(rules, st, values):
+    """For the seat to act at a second-stage play decision of ``st``: the exact value for that
+    seat of each of its legal actions, into ``values`` in the order
+    :func:`hand.legal_actions` writes them (into ``st.legal``); returns how many."""
+    n = _legal(rules, st)
+    hands = np.zeros((2, 32), np.int64)
+    _state_hands(st, hands)
+    sv = new_solver(16)
+    seat = st.G[G_TO_ACT]
+    leader = st.G[G_LEADER]
+    lead = _state_lead(st)
+    mask, base = _prepare(rules, st.G[G_TRUMP], hands, lead, st.P[:2, P_SCORE],
+                          st.P[:2, P_BRISQ], sv)
+    for k in range(n):
+        i = _number_of(sv, mask, seat, st.legal[k] & 31)
+        v = base + _play_value(sv, mask, leader, lead, i, -INF, INF)
+        values[k] = v if seat == 0 else -v
+    return n
+
+
+@njit(cache=True, nogil=True)
+def solve_obs(rules, obs, legal, n_legal, values):
+    """For a policy at a second-stage play decision, from its seat's observation ``obs``
+    (OBS_*: the other hand is every copy of the rules' packs neither in its hand nor played):
+    the exact value for that seat of each legal action ``legal[:n_legal]``, into ``values``;
+    returns the index of the best (the first of equal values)."""
+    packs = rules[R_PACKS]
+    hands = np.zeros((2, 32), np.int64)
+    for t in range(32):
+        hands[0, t] = obs[OBS_HAND + t]
+        hands[1, t] = packs - obs[OBS_HAND + t] - obs[OBS_PLAYED + t]
+    lead = np.int64(-1)
+    leader = 0
+    if obs[OBS_TRICK_POS] == 1:
+        lead = np.int64(obs[OBS_LEAD_CARD])
+        leader = 1
+    scores = np.zeros(2, np.int64)
+    brisques = np.zeros(2, np.int64)
+    for r in range(2):
+        scores[r] = obs[OBS_SCORE + r]
+        brisques[r] = obs[OBS_BRISQUES + r]
+    sv = new_solver(16)
+    mask, base = _prepare(rules, obs[OBS_TRUMP], hands, lead, scores, brisques, sv)
+    best_k = 0
+    for k in range(n_legal):
+        i = _number_of(sv, mask, 0, legal[k] & 31)
+        values[k] = base + _play_value(sv, mask, leader, lead, i, -INF, INF)
+        if values[k] > values[best_k]:
+            best_k = k
+    return best_k
+
+
+# --- the reference: full minimax over the engine ---------------------------------------------
+
+@njit(cache=True)
+def final_value(rules, st, seat):
+    """The value for ``seat`` of a finished hand, as :func:`solve_cards` defines it: the
+    margin of P_SCORE (ordinary), or the signed R3.9 game score (Rubicon)."""
+    P = st.P
+    s0 = np.int64(P[0, P_SCORE])
+    s1 = np.int64(P[1, P_SCORE])
+    if rules[R_BRISQUES_SCORED]:
+        v = s0 - s1
+    else:
+        bp = rules[R_BRISQUE_POINTS]
+        w, p, _r, _s, _t = rubicon_game(rules, s0, s1, bp * np.int64(P[0, P_BRISQ]),
+                                        bp * np.int64(P[1, P_BRISQ]), st.G[G_LAST_WINNER])
+        v = np.int64(p) if w == 0 else -np.int64(p)
+    return v if seat == 0 else -v
+
+
+@njit(cache=True)
+def _step(rules, st, a):
+    """:func:`hand.apply` compiled once here: the state machine is inlined into its callers,
+    and the minimax and the random play would otherwise each compile their own copy."""
+    apply(rules, st, a)
+
+
+@njit(cache=True)
+def _legal(rules, st):
+    """:func:`hand.legal_actions` compiled once (see :func:`_step`): how many."""
+    return legal_actions(rules, st)[0]
+
+
+@njit(cache=True, inline="always")
+def _view(pool, d):
+    G, P, T, obs, talon, rngs, ev, legal, work = pool
+    return HandState(G[d], P[d], T[d], obs[d], talon[d], rngs[d], ev[d], legal[d], work[d])
+
+
+@njit(cache=True)
+def _minimax(rules, pool, d, seat):
+    st = _view(pool, d)
+    if is_over(st):
+        return final_value(rules, st, seat)
+    n = _legal(rules, st)
+    maxi = st.G[G_TO_ACT] == seat
+    best = -INF if maxi else INF
+    child = _view(pool, d + 1)
+    for k in range(n):
+        copy_into(child, st)
+        _step(rules, child, st.legal[k])
+        v = _minimax(rules, pool, d + 1, seat)
+        if maxi:
+            best = max(best, v)
+        else:
+            best = min(best, v)
+    return best
+
+
+@njit(cache=True)
+def minimax_state(rules, st, seat):
+    """The value for ``seat`` of a second-stage HandState by plain minimax over the engine
+    (legal_actions, apply, copy_into into one scratch state per depth), without pruning or
+    table: the independent check of :func:`solve_state`. Exponential: small positions only."""
+    depth = 3
+    for s in range(2):
+        for t in range(32):
+            depth += st.P[s, P_HAND + t]
+    pool = (np.zeros((depth, G_SIZE), np.int64), np.zeros((depth, MAX_SEATS, P_W), np.int32),
+            np.zeros((depth, MAX_SEATS, MAX_TABLE, T_W), np.int32),
+            np.zeros((depth, MAX_SEATS, OBS_SIZE), np.int32),
+            np.zeros((depth, MAX_TALON), np.int32), np.zeros((depth, MAX_SEATS, 1), np.uint64),
+            np.zeros((depth, 1, E_W), np.int32), np.zeros((depth, MAX_LEGAL), np.int32),
+            np.zeros((depth, WORK_SIZE), np.int64))
+    top = np.int64(0)           # not a literal 0: see _search
+    copy_into(_view(pool, top), st)
+    return _minimax(rules, pool, top, np.int64(seat))
+
+
+# --- positions for tests and benchmarks -------------------------------------------------------
+
+@njit(cache=True)
+def random_position(rules, st, seed, hand, extra):
+    """Deal hand ``hand`` of a run seeded ``seed`` into ``st`` (the deal of every run; the
+    policies' streams are not seeded) and play uniformly random legal actions (a stream of its
+    own) to the start of the second stage, then ``extra`` random plays more (an odd number
+    stops inside a trick). Returns whether ``st`` is a second-stage play decision (False: the
+    hand ended first)."""
+    deck = np.zeros(MAX_TALON, np.int32)
+    dstate = np.zeros(1, np.uint64)
+    deal_deck(rules[R_PACKS], np.uint64(seed), hand, deck, dstate)
+    deal_into(rules, st, deck, hand % rules[R_PLAYERS])
+    rng = np.zeros(1, np.uint64)
+    rng[0] = stream_state(np.uint64(seed), hand, 99)
+    while not is_over(st) and not (st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY):
+        _step(rules, st, st.legal[below(rng, _legal(rules, st))])
+    for _k in range(extra):
+        if is_over(st):
+            break
+        _step(rules, st, st.legal[below(rng, _legal(rules, st))])
+    return not is_over(st)

@@ -1,0 +1,157 @@
+"""The expert policy (policies.expert): determinized search, exact second stage, its settings.
+
+Small budgets (samples=4) keep these fast; strength itself is measured in results/expert.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from analyzer.engine import api
+from analyzer.engine import layout as L
+from analyzer.engine.endgame import solve_actions
+from analyzer.policies.expert import E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, expert_policy, search
+from analyzer.policies.hints import P_ENDGAME
+from analyzer.policies.registry import PolicyError, resolve_policy
+from analyzer.records import as_structured, play_records, policy_arrays
+from analyzer.rules import preset
+
+CHEAP = "expert:samples=4"
+
+
+@pytest.mark.parametrize("variant, opts, other", [
+    ("ordinary", {}, "random"),
+    ("ordinary", {"declare_all": True, "hand_size": 9, "packs": 3}, "hints"),
+    ("rubicon", {}, "greedy"),
+    ("rubicon", {"carte_blanche": "once", "redeclare": "same_or_higher"}, "random"),
+])
+def test_expert_never_plays_an_illegal_action(variant, opts, other):
+    """The engine checks every action (an illegal one raises SimulationError); the hands end
+    with every card won in a trick."""
+    rules = preset(variant, **opts)
+    hands = 6 if variant == "ordinary" else 2
+    rec = as_structured(play_records(rules.to_array(), 3, 0, hands, [resolve_policy(CHEAP),
+                                                                     resolve_policy(other)]))
+    assert (rec["cards_won"] == rules.n_cards).all()
+    assert (rec["cards_left"] == 0).all()
+
+
+def test_expert_is_deterministic_however_the_hands_are_split():
+    """Its samples come from the seat's stream of the hand: any split of the run (any thread
+    count) plays the same hands."""
+    arr = preset("ordinary").to_array()
+    specs = [resolve_policy(CHEAP), resolve_policy("hints")]
+    whole = play_records(arr, 11, 0, 4, specs)
+    parts = np.concatenate([play_records(arr, 11, 0, 1, specs), play_records(arr, 11, 1, 3, specs)])
+    assert np.array_equal(whole, parts)
+
+
+def test_expert_beats_random_by_far():
+    """Even with 4 samples the search is far stronger than random play (same deals, seats
+    swapped): a search that picked bad actions would lose."""
+    arr = preset("ordinary").to_array()
+    e, r = resolve_policy(CHEAP), resolve_policy("random")
+    a = as_structured(play_records(arr, 2, 0, 8, [e, r]))["seats"]["score"]
+    b = as_structured(play_records(arr, 2, 0, 8, [r, e]))["seats"]["score"]
+    margin = (a[:, 0] - a[:, 1]).mean() / 2 + (b[:, 1] - b[:, 0]).mean() / 2
+    assert margin > 50            # 112 at this seed; a search choosing badly loses to random
+
+
+def _positions(variant, want, seed, limit=400):
+    """States of random hands (random play from Python) at decisions where ``want(st)``."""
+    rules = preset(variant)
+    arr = rules.to_array()
+    rng = np.random.default_rng(seed)
+    found = 0
+    for hand in range(limit):
+        st = api.deal(arr, seed, hand)
+        st.G[L.G_FULL_OBS] = 3
+        while not api.is_over(st):
+            n, _ = api.legal_actions(arr, st)
+            if n > 1 and want(st, n):
+                yield arr, st, n
+                found += 1
+                break
+            api.apply(arr, st, st.legal[rng.integers(n)])
+    assert found > 0
+
+
+def _last_window_with_declaration(st, n):
+    """R2.19: the last declaration window before the second stage, a combination declarable."""
+    left = st.G[L.G_TALON_LEN] - st.G[L.G_TALON_POS]
+    return (st.G[L.G_PHASE] == L.PH_MELD and left == 2
+            and any(L.A_DECLARE <= a < L.A_DECLARE + 16 for a in st.legal[:n]))
+
+
+def test_search_declares_in_the_last_window_R2_19():
+    """A known best move: in the last window before the second stage every declared card goes
+    back to hand (R2.19), so declaring gains exactly its points in every sample (same samples
+    and rollout streams for each action), and the search declares."""
+    from analyzer.engine.combos import combo_points
+    checked = 0
+    for arr, st, n in _positions("ordinary", _last_window_with_declaration, 4):
+        me = api.to_act(st)
+        api.observe(arr, st, me)
+        legal = st.legal[:n].copy()
+        params = resolve_policy("expert").params.copy()
+        params[E_PRUNE_Z] = 0.0
+        best, vals = search(arr, st.obs[me].copy(), legal, n, params, np.array([9], np.uint64), 6, 0.0)
+        assert vals.shape == (6, n)
+        stop = list(legal).index(L.A_STOP)
+        for i, a in enumerate(legal):
+            if L.A_DECLARE <= a < L.A_DECLARE + 16:
+                gain = combo_points(arr, st.G[L.G_TRUMP], a - L.A_DECLARE)
+                assert np.allclose(vals[:, i] - vals[:, stop], gain)
+        assert legal[best] != L.A_STOP
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_expert_second_stage_is_exact_R2_20(variant):
+    """In a two-handed second stage the expert's action has the best exact value."""
+    spec = resolve_policy("expert")
+    checked = 0
+    for arr, st, n in _positions(variant, lambda st, n: st.G[L.G_STAGE] == 2, 6, limit=30):
+        values = np.zeros(n, np.int64)
+        solve_actions(arr, st, values)
+        me = api.to_act(st)
+        api.observe(arr, st, me)
+        a = expert_policy(st.obs[me], st.legal, n, arr, spec.params, np.array([1], np.uint64))
+        assert values[list(st.legal[:n]).index(a)] == values.max()
+        checked += 1
+    assert checked >= 20
+
+
+def test_hints_endgame_exact_plays_the_exact_second_stage():
+    """hints:endgame=exact hands its two-handed second stage to the solver; hints does not."""
+    spec = resolve_policy("hints:endgame=exact")
+    assert spec.params[P_ENDGAME] == 1 and resolve_policy("hints").params[P_ENDGAME] == 0
+    for arr, st, n in _positions("ordinary", lambda st, n: st.G[L.G_STAGE] == 2, 8, limit=20):
+        values = np.zeros(n, np.int64)
+        solve_actions(arr, st, values)
+        me = api.to_act(st)
+        api.observe(arr, st, me)
+        a = spec.function(st.obs[me], st.legal, n, arr, spec.params, np.array([1], np.uint64))
+        assert values[list(st.legal[:n]).index(a)] == values.max()
+
+
+def test_expert_settings_parse_and_bad_ones_are_refused():
+    spec = resolve_policy("expert:samples=64,rollout=hints,prune=0")
+    assert spec.params[E_SAMPLES] == 64 and spec.params[E_ROLLOUT] == 2 and spec.params[E_PRUNE_Z] == 0
+    assert spec.params[L.PARAM_FULL_OBS] == 1 and spec.hands_per_chunk
+    for bad in ("expert:samples=0", "expert:samples=abc", "expert:rollout=smart", "expert:depth=3",
+                "expert:prune=-1", "expert:prune=nan", "expert:samples", "hints:endgame=maybe"):
+        with pytest.raises(PolicyError):
+            resolve_policy(bad)
+
+
+def test_policy_arrays_ask_for_the_public_record():
+    """The expert's seat gets its public record (G_FULL_OBS) once play starts; others not."""
+    arr = preset("ordinary").to_array()
+    funcs, params = policy_arrays([resolve_policy("random"), resolve_policy(CHEAP)])
+    st = api.deal(arr, 1, 0)
+    api.play_out(arr, st, funcs, params)
+    assert st.G[L.G_FULL_OBS] == 0b10            # seat 1 of the two in play
