@@ -289,7 +289,10 @@ def odds(variant, rule_items, hands, seed, out):
                                        "greedy), and deals per pair head to head (each played twice).",
              out=None, out_help="Output directory (default: results/report-VARIANT).",
              seed_help="Master seed: every pairing plays the same deals.")
-def report(variant, rule_items, hands, seed, threads, out):
+@click.option("--expert-hands", default=0, show_default=True, metavar="N",
+              help="Also play N hands of expert self-play (a strong reference player, ~20 "
+                   "ordinary hands/s per core) as a pairing beside the heuristics.")
+def report(variant, rule_items, hands, seed, threads, out, expert_hands):
     """Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.
 
     Exact and simulated deal-time odds; double bézique over the play (by trick,
@@ -305,12 +308,16 @@ def report(variant, rule_items, hands, seed, threads, out):
     """
     from .report import hands_played, study, write_report
 
+    if expert_hands < 0:
+        raise click.ClickException(f"--expert-hands must be >= 0, got {expert_hands}")
     rules = rules_from(variant, rule_items)
     out = out or f"results/report-{rules.name}"
+    extra = (("expert", "expert", expert_hands),) if expert_hands else ()
     command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
+               + (f" --expert-hands {expert_hands}" if expert_hands else "")
                + "".join(f" --rule {r}" for r in rule_items))
-    with progress_bar(hands_played(hands), "hand", "report") as progress:
-        st = study(rules, hands, seed, threads=threads, progress=progress)
+    with progress_bar(hands_played(hands, extra), "hand", "report") as progress:
+        st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra)
     files = write_report(st, out, command)
     click.echo(f"{rules.name} bézique report: {hands:,} hands x {len(st.results)} pairings, seed {seed}")
     for _, r in st.tables["double_bezique"].iterrows():

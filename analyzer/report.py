@@ -29,11 +29,11 @@ PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hi
 HEAD_TO_HEAD = ("hints", "greedy", "random")     # compared pair by pair, seats swapped
 
 
-def hands_played(hands: int) -> int:
+def hands_played(hands: int, extra=()) -> int:
     """Hands a report of ``hands`` hands per pairing plays: the pairings, then each pair of
-    HEAD_TO_HEAD on ``hands`` deals played twice."""
+    HEAD_TO_HEAD on ``hands`` deals played twice, then the ``extra`` (a, b, hands) pairings."""
     n = len(HEAD_TO_HEAD)
-    return hands * len(PAIRINGS) + 2 * hands * n * (n - 1) // 2
+    return hands * len(PAIRINGS) + 2 * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
 
 
 @dataclass
@@ -70,15 +70,18 @@ class Study:
 
 def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
           pairings=PAIRINGS, progress: Callable[[int], object] | None = None,
-          head_to_head=HEAD_TO_HEAD) -> Study:
+          head_to_head=HEAD_TO_HEAD, extra=()) -> Study:
     """Simulate ``hands`` hands of each pairing (same seed, so the same deals), the deal-time
     odds on ``hands`` deals, and compare the ``head_to_head`` policies pair by pair on the
     same ``hands`` deals, each played twice with the seats swapped; return the
     :class:`Study`. ``progress`` is called with the hands just played
-    (:func:`hands_played` in all)."""
+    (:func:`hands_played` in all). ``extra``: (a, b, hands) pairings with their own number of
+    hands (a costly policy such as ``expert``), on the first of the same deals."""
     results = {}
     for a, b in pairings:
         results[f"{a} vs {b}"] = simulate(rules, [a, b], hands, seed, threads=threads, progress=progress)
+    for a, b, n in extra:
+        results[f"{a} vs {b}"] = simulate(rules, [a, b], n, seed, threads=threads, progress=progress)
     pairwise = None
     if len(head_to_head) >= 2:
         deals = (lambda d: progress(2 * d)) if progress else None

@@ -23,6 +23,15 @@ def _ci(r, key, scale=1.0, digits=4) -> str:
             f"{scale * r[key + '_hi']:.{digits}g}]")
 
 
+def _hands_line(st) -> str:
+    """How many hands each pairing played (one number when they all played the same)."""
+    counts = {k: r.hands for k, r in st.results.items()}
+    same = [k for k, n in counts.items() if n == st.hands]
+    line = f"- {st.hands:,} hands for each pairing: {', '.join(same)}"
+    rest = [f"{k}: {n:,} hands" for k, n in counts.items() if n != st.hands]
+    return line + ("; " + ", ".join(rest) if rest else "")
+
+
 def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
     """Write report.md into ``out_dir`` (sample sizes, seeds, the reproducing command, the
     charts of ``chart_paths`` and key numbers) and return its path."""
@@ -31,7 +40,7 @@ def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
     lines = [f"# {st.rules.name.capitalize()} bézique: the study", "",
              f"Reproduce: `{command}`", "",
              f"- rules: {st.rules.name} ({', '.join(f'{k}={v}' for k, v in st.rules.describe().items() if k != 'name')})",
-             f"- {st.hands:,} hands for each pairing: {', '.join(st.results)}; seed {st.seed} "
+             _hands_line(st) + f"; seed {st.seed} "
              "(every pairing plays the same deals); hand *i* is dealt by seat *i* mod 2",
              "- every share has its 95 % Wilson interval, every mean its 95 % normal interval "
              "(in brackets); definitions: RULES.md section 5", ""]
