@@ -79,12 +79,12 @@ def position(spec: HandSpec, at: int | None = None):
     if not 0 <= at <= n_moves:
         raise AnalysisError(f"--at must be between 0 and {n_moves} (the moves in the file), got {at}")
     arr = spec.rules.to_array()
-    script = np.array(spec.moves[:at], dtype=np.int32).reshape(-1, L.S_W)
-    if at == 0:
-        script = np.zeros((1, L.S_W), np.int32)
+    hold = np.zeros((1, L.S_W), np.int32)
+    hold[0, 0] = L.S_HOLD                    # stop at the next decision, even a declaration window
+    script = np.vstack([np.array(spec.moves[:at], dtype=np.int32).reshape(-1, L.S_W), hold])
     funcs, params = policy_arrays([resolve_policy("random")])       # (unused by a script)
     st = run_single(arr, spec.deck(), spec.dealer, funcs, params, np.uint64(0), 0,
-                    np.ascontiguousarray(script), at)
+                    np.ascontiguousarray(script), at + 1)
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:
         from .handlog import _violation

@@ -155,3 +155,21 @@ def test_policy_arrays_ask_for_the_public_record():
     st = api.deal(arr, 1, 0)
     api.play_out(arr, st, funcs, params)
     assert st.G[L.G_FULL_OBS] == 0b10            # seat 1 of the two in play
+
+
+def test_slow_policies_run_in_small_chunks():
+    """An expert run is cut into chunks of a few hands (threads share it, progress shows);
+    the cut depends on the policies only, never on the thread count."""
+    from analyzer.driver import CHUNK, chunk_for
+    assert chunk_for([resolve_policy("greedy"), resolve_policy("hints")]) == CHUNK
+    assert chunk_for([resolve_policy(CHEAP), resolve_policy("greedy")]) < 100
+    assert 100 < chunk_for([resolve_policy("hints:endgame=exact")]) < CHUNK
+
+
+def test_study_takes_an_expert_pairing_beside_the_heuristics():
+    from analyzer.report import study
+    from analyzer.report_markdown import _hands_line
+    st = study(preset("ordinary"), 300, 1, head_to_head=(), extra=((CHEAP, CHEAP, 4),))
+    assert st.results[f"{CHEAP} vs {CHEAP}"].hands == 4
+    assert CHEAP in set(st.tables["double_bezique"].policy)
+    assert _hands_line(st).endswith(f"{CHEAP} vs {CHEAP}: 4 hands")

@@ -165,7 +165,7 @@ T_W = 9
 OBS_SIZE = OBS_SLOTS + 4 * MAX_TABLE * T_W
 
 # --- script rows (replay) ----------------------------------------------------
-S_PLAY, S_DECLARE, S_EXCHANGE, S_CLAIM, S_CARTE = 0, 1, 2, 3, 4
+S_PLAY, S_DECLARE, S_EXCHANGE, S_CLAIM, S_CARTE, S_HOLD = 0, 1, 2, 3, 4, 5   # S_HOLD: stop here (analysis)
 S_CARDS = 4              # first of the cards named: the four of a four, or a claim's cards (-1 ends)
 S_MAX_CARDS = 12
 S_W = S_CARDS + S_MAX_CARDS  # kind, seat, card-or-combo (-1: a claim naming cards), from-table, cards

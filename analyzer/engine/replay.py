@@ -43,6 +43,7 @@ from .layout import (
     S_CLAIM,
     S_DECLARE,
     S_EXCHANGE,
+    S_HOLD,
     S_PLAY,
     ST_DONE,
     ST_ILLEGAL_SCRIPT,
@@ -99,8 +100,9 @@ def _read_shows(rules, st, script, nscript, pos):
 @njit(cache=True, _nrt=False)
 def replay(rules, st, script, nscript):
     """Play the hand dealt into ``st`` with the moves ``script[:nscript]``. Returns ST_DONE,
-    ST_INCOMPLETE (the moves ran out first) or ST_ILLEGAL_SCRIPT (the move and the rule it
-    breaks in G_ERR_*)."""
+    ST_INCOMPLETE (the moves ran out first: a declaration window still open is closed, as if
+    the next move were a play; an S_HOLD row stops at the decision it reaches, a window
+    included) or ST_ILLEGAL_SCRIPT (the move and the rule it breaks in G_ERR_*)."""
     G, P = st.G, st.P
     pos = 0
     round_read = -1
@@ -124,10 +126,16 @@ def replay(rules, st, script, nscript):
                                         X_NO_CARTE_BLANCHE, A_CARTE_BLANCHE, D_CARTE)
             apply(rules, st, A_CARTE_BLANCHE if (shows >> s) & 1 else A_STOP)
             continue
-        if pos >= nscript:               # stopped at the next decision, a window included
+        if pos >= nscript:
+            if dec == D_MELD:
+                apply(rules, st, A_STOP)
+                continue
             G[G_STATUS] = ST_INCOMPLETE
             return ST_INCOMPLETE
         kind = script[pos, 0]
+        if kind == S_HOLD:                   # stop at this decision, a window included
+            G[G_STATUS] = ST_INCOMPLETE
+            return ST_INCOMPLETE
         seat = script[pos, 1]
         c = script[pos, 2]
         if kind == S_CARTE or kind == S_PLAY:
