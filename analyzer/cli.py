@@ -223,11 +223,17 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
 @run_options(hands=20_000, hands_help="Deals per hint (each played twice, seats swapped).",
              out="results/ablation", out_help="Directory for ablation.csv and ablation.png/.svg.",
              seed_help="Master seed: every hint is measured on the same deals.")
-def ablate(variant, rule_items, hands, seed, threads, out):
+@click.option("--against", default=None, metavar="POLICY",
+              help="Measure each hint against this opponent instead (e.g. expert): the full policy's "
+                   "result against it minus the result without the hint.")
+def ablate(variant, rule_items, hands, seed, threads, out, against):
     """The value of each hint H1-H8: full `hints` against `hints` without it.
 
     Prints, per hint, the full policy's mean advantage per deal (Rubicon: net
     game points per game) with its 95% CI; writes the table and a bar chart.
+    With --against POLICY (e.g. expert, or a file.py:function policy) the full
+    policy and each policy without a hint play that opponent instead, and a
+    hint's value is the difference of their results.
 
     Example:
 
@@ -239,15 +245,21 @@ def ablate(variant, rule_items, hands, seed, threads, out):
     from .plots import ablation_chart, save_chart
 
     rules = rules_from(variant, rule_items)
-    with progress_bar(hands * 8, "deal", "ablate") as progress:
-        df = run(rules, hands, seed, threads=threads, progress=progress)
+    opponent = policies_from([against], rules)[0] if against else None
+    with progress_bar(hands * (9 if against else 8), "deal", "ablate") as progress:
+        df = run(rules, hands, seed, threads=threads, progress=progress, against=opponent)
     unit = "net game points per game" if rules.is_rubicon else "points per hand"
-    click.echo(f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {unit}")
+    click.echo(f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {unit}"
+               + (f", each policy against {against}" if against else ""))
+    if against:
+        r = df.iloc[0]
+        click.echo(f"full hints against {against}: {r.full:+.2f} [{r.full_lo:+.2f}, {r.full_hi:+.2f}]")
     for _, r in df.iterrows():
-        click.echo(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]"
-                   f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]  {r.advice}")
+        elo = "" if against else f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]"
+        click.echo(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]{elo}  {r.advice}")
     written = write_table(df, out, "ablation", parquet=False)
-    title = f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
+    title = (f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
+             + (f", against {against}" if against else ""))
     written += save_chart(ablation_chart(df, unit, title), out, "ablation")
     click.echo(f"\nwrote {len(written)} files to {out}")
 

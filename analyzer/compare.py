@@ -181,17 +181,37 @@ def compare(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, se
 
 
 def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
-           progress: Progress | None = None) -> pd.DataFrame:
+           progress: Progress | None = None, against: str | PolicySpec | None = None) -> pd.DataFrame:
     """The value of each hint: the full ``hints`` policy against ``hints`` without that hint,
     on the same deals with seats swapped. Returns one row per hint (``hint``, ``advice``
     and the columns of :meth:`PairResult.row` but the policy names); ``mean_diff`` is the
-    full policy's advantage (points per hand; Rubicon: net game points per game)."""
+    full policy's advantage (points per hand; Rubicon: net game points per game).
+
+    With ``against`` (e.g. ``"expert"``) each policy plays that opponent instead: a row per
+    hint gives ``hints`` without it against the opponent (``without``, with ``_lo``/``_hi``),
+    the full policy's figure (``full``) and the hint's value ``mean_diff`` = full - without,
+    whose interval adds the two intervals' half-widths in quadrature (the same deals make it
+    conservative)."""
     from .policies.hints import HINT_NAMES, HINT_TEXT
 
     full, *without = _specs(["hints"] + [f"hints:no={hid}" for hid in HINT_NAMES])
     rows = []
+    if against is None:
+        for hid, text, other in zip(HINT_NAMES, HINT_TEXT, without):
+            r = compare_pair(rules, full, other, hands, seed, threads, progress=progress).row()
+            rows.append({"hint": hid, "advice": text, **{k: v for k, v in r.items()
+                                                         if k not in ("policy_a", "policy_b")}})
+        return pd.DataFrame(rows)
+    opponent = _specs([against])[0]
+    base = compare_pair(rules, full, opponent, hands, seed, threads, progress=progress).row()
+    half_full = (base["mean_diff_hi"] - base["mean_diff_lo"]) / 2
     for hid, text, other in zip(HINT_NAMES, HINT_TEXT, without):
-        r = compare_pair(rules, full, other, hands, seed, threads, progress=progress).row()
-        rows.append({"hint": hid, "advice": text, **{k: v for k, v in r.items()
-                                                     if k not in ("policy_a", "policy_b")}})
+        r = compare_pair(rules, other, opponent, hands, seed, threads, progress=progress).row()
+        value = base["mean_diff"] - r["mean_diff"]
+        half = float(np.hypot(half_full, (r["mean_diff_hi"] - r["mean_diff_lo"]) / 2))
+        rows.append({"hint": hid, "advice": text, "against": opponent.name, "deals": r["deals"],
+                     "mean_diff": value, "mean_diff_lo": value - half, "mean_diff_hi": value + half,
+                     "full": base["mean_diff"], "full_lo": base["mean_diff_lo"], "full_hi": base["mean_diff_hi"],
+                     "without": r["mean_diff"], "without_lo": r["mean_diff_lo"],
+                     "without_hi": r["mean_diff_hi"]})
     return pd.DataFrame(rows)

@@ -173,3 +173,13 @@ def test_study_takes_an_expert_pairing_beside_the_heuristics():
     assert st.results[f"{CHEAP} vs {CHEAP}"].hands == 4
     assert CHEAP in set(st.tables["double_bezique"].policy)
     assert _hands_line(st).endswith(f"{CHEAP} vs {CHEAP}: 4 hands")
+
+
+def test_ablate_against_an_opponent():
+    """ablate(against=...): each hint's value is the full policy's result against the opponent
+    minus the result without the hint."""
+    from analyzer.compare import ablate
+    df = ablate(preset("ordinary"), 3, 1, against=CHEAP)
+    assert list(df.hint) == [f"H{i}" for i in range(1, 9)] and (df.against == CHEAP).all()
+    assert np.allclose(df.mean_diff, df.full - df.without)
+    assert (df.mean_diff_lo <= df.mean_diff).all() and (df.mean_diff <= df.mean_diff_hi).all()
