@@ -10,7 +10,7 @@ For each variant, on the same deals with the seats swapped (bezique compare):
   seconds each costs: what the budget buys.
 
 Example:
-    python scripts/expert_study.py                      # the committed figures (~40 min, 2 cores)
+    python scripts/expert_study.py --threads 1          # the committed figures (35 min on one core)
     python scripts/expert_study.py --deals 20 --rubicon-deals 4 --regret-deals 100 --budget-deals 10 --out /tmp/expert
 """
 from __future__ import annotations
@@ -113,7 +113,7 @@ def write_readme(tables, out: Path, args) -> None:
     lines = ["# The strong reference player (`expert`)", "",
              f"Reproduce: `python scripts/expert_study.py --deals {args.deals} --rubicon-deals "
              f"{args.rubicon_deals} --regret-deals {args.regret_deals} --budget-deals {args.budget_deals} "
-             f"--seed {args.seed}`", "",
+             f"--seed {args.seed}" + (f" --threads {args.threads}" if args.threads else "") + "`", "",
              "Every figure is a mean difference per deal (ordinary: points per hand; Rubicon: net game "
              "points per game) on the same deals played twice with the seats swapped, with its 95 % "
              "interval; `score` is the share of games won (draws half). `expert` is the default: 32 "
@@ -133,7 +133,8 @@ def write_readme(tables, out: Path, args) -> None:
               "| variant | deals | exact second stage's advantage |", "|---|---|---|"]
     lines += [f"| {r.variant} | {r.deals:,} | {fmt(r)} |" for r in g.itertuples()]
     lines += ["", "## What the budget buys (ordinary, against hints)", "",
-              "| expert setting | deals | advantage over hints | seconds per hand, expert in one seat (all threads) |",
+              f"| expert setting | deals | advantage over hints | seconds per hand, expert in one seat "
+              f"({args.threads or 'one per core'} thread{'' if args.threads == 1 else 's'}) |",
               "|---|---|---|---|"]
     lines += [f"| `{r.policy_a}` | {r.deals:,} | {fmt(r)} | {r.seconds_per_expert_hand:.3f} |"
               for r in b.itertuples()]
