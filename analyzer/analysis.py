@@ -99,8 +99,8 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
     """Value every legal action of the seat to act after the first ``at`` moves of ``spec``
     (see the module docstring); ``samples`` determinizations (first stage), drawn from
     ``seed``; ``rollout`` the policy that plays each sample out (greedy, random, hints)."""
-    if samples < 1:
-        raise AnalysisError(f"--samples must be at least 1, got {samples}")
+    if samples < 2:
+        raise AnalysisError(f"--samples must be at least 2 (an interval needs two), got {samples}")
     if rollout not in ROLLOUT_NAMES:
         raise AnalysisError(f"rollout must be one of {', '.join(ROLLOUT_NAMES)}, got {rollout!r}")
     arr, st, at = position(spec, at)
@@ -128,11 +128,11 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
         rows = []
         for i, a in enumerate(legal):
             v = vals[:, i]
-            half = Z95 * v.std(ddof=1) / np.sqrt(used) if used > 1 else float("inf")
+            half = Z95 * v.std(ddof=1) / np.sqrt(used)
             win = float(np.mean(np.where(v > 0, 1.0, np.where(v == 0, 0.5, 0.0))))
             rows.append(ActionValue(action_str(a), int(a), float(v.mean()), float(v.mean() - half),
                                     float(v.mean() + half), win))
-    if not exact and used > 1:
+    if not exact:
         best = int(np.argmax(vals.mean(axis=0)))
         for i, r in enumerate(rows):
             d = vals[:, best] - vals[:, i]

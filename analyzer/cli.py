@@ -364,7 +364,7 @@ def analyze(file, at, samples, rollout, seed, as_json):
     Example:
 
     \b
-        bezique analyze tests/replays/example_hand.json --at 10 --samples 200
+        bezique analyze tests/replays/example_hand.json --at 12 --samples 200
     """
     from .analysis import AnalysisError, analyze_position, format_analysis
     from .replay_file import ReplayError, RuleViolation, load_replay

@@ -95,8 +95,21 @@ def test_cli_and_api_agree_and_explain_bad_input(tmp_path):
     assert text.exit_code == 0 and "95% interval" in text.output
     for args, message in ((["--at", "999"], "--at must be between 0 and"),
                           ([], "the hand is over"),
-                          (["--samples", "0"], "--samples must be at least 1")):
+                          (["--samples", "1"], "--samples must be at least 2")):
         bad = CliRunner().invoke(main, ["analyze", str(path), *args])
         assert bad.exit_code == 1 and message in bad.output and "Traceback" not in bad.output
     with pytest.raises(AnalysisError):
         analyze_position(spec, -1)
+
+
+def test_every_position_of_a_hand_gets_finite_values_forced_ones_included():
+    """Each of the first 40 positions of a hand (declaration windows with only 'stop' among
+    them) gets every sample and finite values for every legal action."""
+    spec, _ = played("ordinary", 5)
+    forced = 0
+    for at in range(40):
+        result = analyze_position(spec, at, samples=4)
+        assert result.exact or result.samples == 4
+        assert all(np.isfinite([a.mean, a.lo, a.hi, a.win]).all() for a in result.actions)
+        forced += len(result.actions) == 1
+    assert forced > 0

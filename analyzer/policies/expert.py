@@ -129,7 +129,8 @@ def _prune(vals, k, alive, n_legal, z):
 def _sample_and_play(rules, obs, legal, n_legal, params, rng, samples, z, vals, alive, base,
                      work, hidden, talon, drawn, pool, sizes):
     """Up to ``samples`` determinizations in blocks of PRUNE_BLOCK; after each block the
-    actions clearly worse than the best are dropped (``z`` > 0). ``vals[k, i]``: the value of
+    actions clearly worse than the best are dropped (``z`` > 0; with ``z`` = 0 every action,
+    even a forced one, gets every sample). ``vals[k, i]``: the value of
     action i in sample k. Returns (samples played, the best action's index)."""
     me = obs[OBS_SEAT]
     n = obs[OBS_N_SEATS]
@@ -138,7 +139,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, samples, z, vals, 
         n_alive += alive[i]
     k = 0
     best = 0
-    while k < samples and n_alive > 1:
+    while k < samples and (n_alive > 1 or z <= 0):      # z = 0: every sample (analysis)
         stop = min(samples, k + PRUNE_BLOCK)
         while k < stop:
             hidden[:] = 0
