@@ -12,6 +12,7 @@ import click
 
 from .cli_options import (
     RuleViolationExit,
+    check_out,
     policies_from,
     progress_bar,
     rule_options,
@@ -64,7 +65,7 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     click.echo("\ndeclarations per hand")
     click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
     if out:
-        from .output import write_json, write_table
+        from .output import finish_output, write_json, write_table
         from .plots import save_chart, score_chart
         written = []
         for name, df in tables.items():
@@ -74,6 +75,7 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
             "command": "bezique " + " ".join(sys.argv[1:]) if sys.argv else "",
             "rules": rules.describe(), "policies": result.policies, "hands": hands,
             "seed": seed}, Path(out) / "run.json"))
+        finish_output(out, written)
         click.echo(f"\nwrote {len(written)} files to {out}")
 
 
@@ -167,7 +169,7 @@ def _parse_sprt(text: str | None) -> tuple[float, float] | None:
 @click.argument("policy_names", nargs=-1, metavar="A B [C ...]")
 @rule_options
 @run_options(hands=20_000, hands_help="Deals per pair (each played twice, seats swapped); the maximum with --sprt.",
-             out="results/compare", out_help="Directory for pairs.csv, ranking.csv and heatmap.png.",
+             out=None, out_help="Write pairs.csv, ranking.csv and heatmap.png here (nothing is written without it).",
              seed_help="Master seed: every pair plays the same deals.")
 @click.option("--sprt", default=None, metavar="ELO0,ELO1",
               help="Stop each pair as soon as a sequential probability ratio test (alpha = beta = 0.05) "
@@ -186,7 +188,7 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
         bezique compare greedy random hints --variant ordinary --hands 20000 --seed 3 --out results/compare
     """
     from .compare import compare as run
-    from .output import write_table
+    from .output import finish_output, write_table
     from .plots import pairs_heatmap, save_chart
 
     if len(policy_names) < 2:
@@ -206,22 +208,26 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
         if sprt_bounds:
             line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
         click.echo(line)
-    written = write_table(res.pairs, out, "pairs", parquet=False)
     if res.ranking is not None:
         click.echo("\nranking (Bradley-Terry, Elo scale)")
         click.echo(res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
+    if not out:
+        return
+    written = write_table(res.pairs, out, "pairs", parquet=False)
+    if res.ranking is not None:
         written += write_table(res.ranking, out, "ranking", parquet=False)
     title = f"{rules.name} bézique, {hands:,} deals per pair (x2 seats), seed {seed}"
     heatmap = pairs_heatmap(res.pairs, [s.name for s in specs], "mean_diff", f"mean of row minus column, {unit}",
                             title)
     written += save_chart(heatmap, out, "heatmap", formats=("png",))
+    finish_output(out, written)
     click.echo(f"\nwrote {len(written)} files to {out}")
 
 
 @main.command()
 @rule_options
 @run_options(hands=20_000, hands_help="Deals per hint (each played twice, seats swapped).",
-             out="results/ablation", out_help="Directory for ablation.csv and ablation.png/.svg.",
+             out=None, out_help="Write ablation.csv and ablation.png/.svg here (nothing is written without it).",
              seed_help="Master seed: every hint is measured on the same deals.")
 @click.option("--against", default=None, metavar="POLICY",
               help="Measure each hint against this opponent instead (e.g. expert): the full policy's "
@@ -241,7 +247,7 @@ def ablate(variant, rule_items, hands, seed, threads, out, against):
         bezique ablate --variant ordinary --hands 20000 --seed 1 --out results/ablation-ordinary
     """
     from .compare import ablate as run
-    from .output import write_table
+    from .output import finish_output, write_table
     from .plots import ablation_chart, save_chart
 
     rules = rules_from(variant, rule_items)
@@ -257,10 +263,13 @@ def ablate(variant, rule_items, hands, seed, threads, out, against):
     for _, r in df.iterrows():
         elo = "" if against else f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]"
         click.echo(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]{elo}  {r.advice}")
+    if not out:
+        return
     written = write_table(df, out, "ablation", parquet=False)
     title = (f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
              + (f", against {against}" if against else ""))
     written += save_chart(ablation_chart(df, unit, title), out, "ablation")
+    finish_output(out, written)
     click.echo(f"\nwrote {len(written)} files to {out}")
 
 
@@ -282,7 +291,7 @@ def odds(variant, rule_items, hands, seed, out):
         bezique odds --variant rubicon --hands 400000 --seed 2
     """
     from .exact import odds_table
-    from .output import write_table
+    from .output import finish_output, write_table
 
     rules = rules_from(variant, rule_items)
     df = odds_table(rules, hands, seed)
@@ -292,7 +301,7 @@ def odds(variant, rule_items, hands, seed, out):
                if r["sample"] else "")
         click.echo(f"{r.event:<28} {r.exact:>24} = {r.exact_decimal:.6g}  {sim}")
     if out:
-        write_table(df, out, "odds")
+        finish_output(out, write_table(df, out, "odds"))
 
 
 @main.command()
@@ -324,6 +333,7 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands):
         raise click.ClickException(f"--expert-hands must be >= 0, got {expert_hands}")
     rules = rules_from(variant, rule_items)
     out = out or f"results/report-{rules.name}"
+    check_out(out)
     extra = (("expert", "expert", expert_hands),) if expert_hands else ()
     command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
                + (f" --expert-hands {expert_hands}" if expert_hands else "")

@@ -83,6 +83,8 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
         @functools.wraps(command)
         def checked(*args, **kw):
             _check_run(kw["hands"], kw["seed"], kw.get("threads"))
+            if kw.get("out"):
+                check_out(kw["out"])
             from .simulate import SimulationError
             try:
                 return command(*args, **kw)
@@ -98,6 +100,15 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
         f = click.option("--seed", default=1, show_default=True, help=seed_help)(f)
         return click.option("--hands", default=hands, show_default=True, help=hands_help)(f)
     return decorate
+
+
+def check_out(out) -> None:
+    """One clear error, before the run, for an output directory that cannot be written."""
+    from .output import OutputError, check_writable
+    try:
+        check_writable(out)
+    except OutputError as e:
+        raise click.ClickException(str(e)) from None
 
 
 def _check_run(hands: int, seed: int, threads: int | None = None) -> None:

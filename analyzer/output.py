@@ -1,10 +1,59 @@
-"""Writing results atomically: a file appears whole or not at all."""
+"""Writing results atomically: a file appears whole or not at all, with the user's umask; an
+output directory is checked writable before a run and keeps a manifest of the files its last
+run wrote (written last), so a rerun removes its own stale files and never anyone else's."""
 from __future__ import annotations
 
 import json
 import os
 import tempfile
 from pathlib import Path
+
+MANIFEST = ".bezique-files.json"
+
+
+class OutputError(OSError):
+    """An output directory that cannot be written."""
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+FILE_MODE = 0o666 & ~_umask()      # what open() would give: mkstemp's files are 0600
+
+
+def check_writable(out_dir) -> Path:
+    """Create ``out_dir`` if needed and check a file can be written there (before a run, so
+    that no finished work is lost); OutputError naming the directory otherwise."""
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-check.", dir=out)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise OutputError(f"cannot write to {out_dir}: {e.strerror or e}") from None
+    return out
+
+
+def finish_output(out_dir, written, owned=()) -> Path:
+    """End a run's writing into ``out_dir``: remove the files of the previous run there (its
+    manifest, and any file named in ``owned``) that this run did not write, then write the
+    manifest of ``written`` last. Returns the manifest's path."""
+    out = Path(out_dir)
+    new = {Path(p).name for p in written}
+    old = set(owned)
+    try:
+        old |= set(json.loads((out / MANIFEST).read_text(encoding="utf-8")).get("files", []))
+    except (OSError, ValueError, AttributeError):
+        pass
+    for name in sorted(old - new):
+        stale = out / Path(name).name               # a bare name: never outside the directory
+        if stale.is_file():
+            stale.unlink()
+    return write_json({"files": sorted(new)}, out / MANIFEST)
 
 
 def atomic_write(path, write) -> Path:
@@ -15,6 +64,7 @@ def atomic_write(path, write) -> Path:
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -19,7 +19,7 @@ from .exact import (
     p_receives_bezique,
     p_receives_bezique_by_trick,
 )
-from .output import write_table
+from .output import finish_output, write_table
 from .rules import RuleSet
 from .simulate import Result, simulate
 from .stats import wilson_ci
@@ -27,6 +27,14 @@ from .tallies import score_bin
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
 HEAD_TO_HEAD = ("hints", "greedy", "random")     # compared pair by pair, seats swapped
+# every file a report of either variant writes (a report written over another removes the
+# files the new one does not write, even in a directory from before the manifest existed)
+REPORT_FILES = tuple(
+    f"{stem}.{ext}"
+    for stem in ("odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
+                 "brisque_value", "score_distribution", "score_at_least", "seat_advantage", "pairwise", "sevens",
+                 "game_length", "rubicon", "rubicon_rates", "loser_totals", "game_scores")
+    for ext in ("csv", "parquet", "png", "svg")) + ("report.md",)
 
 
 def hands_played(hands: int, extra=()) -> int:
@@ -200,4 +208,5 @@ def write_report(st: Study, out_dir, command: str | None = None) -> list[Path]:
         written += paths
     command = command or "bezique " + " ".join(sys.argv[1:])
     written.append(write_markdown(st, chart_paths, out_dir, command))
+    finish_output(out_dir, written, owned=REPORT_FILES)    # an earlier report's extra files go
     return written

@@ -1,0 +1,72 @@
+"""Output directories (analyzer.output): checked before a run, the user's umask, a manifest
+written last, and no stale files of an earlier run (issue 13, part 4)."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.output import MANIFEST, OutputError, check_writable, finish_output, write_table
+from analyzer.report import study, write_report
+from analyzer.rules import preset
+
+
+def umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_files_get_the_users_umask(tmp_path):
+    paths = write_table(pd.DataFrame({"a": [1]}), tmp_path, "t")
+    for p in paths:
+        assert p.stat().st_mode & 0o777 == 0o666 & ~umask()
+
+
+def test_an_unwritable_out_is_refused_before_the_run(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(OutputError, match="cannot write to"):
+        check_writable(blocker / "sub")
+    t0 = time.perf_counter()
+    res = CliRunner().invoke(main, ["simulate", "--hands", str(10**12), "--out", str(blocker / "sub")])
+    assert res.exit_code == 1 and res.output.startswith("Error: cannot write to")
+    assert res.output.count("\n") == 1 and time.perf_counter() - t0 < 30    # 10^12 hands never ran
+
+
+def test_a_rerun_removes_its_own_stale_files_and_nothing_else(tmp_path):
+    (tmp_path / "notes.txt").write_text("the user's")
+    (tmp_path / "b.csv").write_text("old")
+    (tmp_path / "c.csv").write_text("old, named by nobody")
+    (tmp_path / MANIFEST).write_text(json.dumps({"files": ["a.csv", "b.csv", "../outside.csv"]}))
+    (tmp_path.parent / "outside.csv").write_text("not ours")
+    written = write_table(pd.DataFrame({"a": [1]}), tmp_path, "a", parquet=False)
+    finish_output(tmp_path, written)
+    names = {p.name for p in tmp_path.iterdir()}
+    assert names == {"a.csv", "notes.txt", "c.csv", MANIFEST}
+    assert json.loads((tmp_path / MANIFEST).read_text())["files"] == ["a.csv"]
+    assert (tmp_path.parent / "outside.csv").exists()
+
+
+def test_a_rubicon_report_over_an_ordinary_one_keeps_no_ordinary_files(tmp_path):
+    write_report(study(preset("ordinary"), 300, 1, head_to_head=()), tmp_path, "first")
+    (tmp_path / MANIFEST).unlink()                  # as a directory from before the manifest
+    assert (tmp_path / "sevens.csv").exists() and (tmp_path / "game_length.png").exists()
+    written = write_report(study(preset("rubicon"), 100, 1, head_to_head=()), tmp_path, "second")
+    names = {p.name for p in tmp_path.iterdir()}
+    assert not any(n.startswith(("sevens.", "game_length.")) for n in names)
+    assert names == {Path(p).name for p in written} | {MANIFEST}      # no temp files either
+
+
+def test_compare_and_ablate_write_only_where_out_says(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for args in (["compare", "greedy", "random", "--hands", "50"], ["ablate", "--hands", "5"]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 0, res.output
+    assert list(tmp_path.iterdir()) == []
