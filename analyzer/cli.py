@@ -13,6 +13,7 @@ import click
 from .cli_options import (
     RuleViolationExit,
     check_out,
+    compile_notice,
     policies_from,
     progress_bar,
     rule_options,
@@ -65,7 +66,7 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     click.echo("\ndeclarations per hand")
     click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
     if out:
-        from .output import finish_output, write_json, write_table
+        from .output import finish_output, provenance, write_json, write_table
         from .plots import save_chart, score_chart
         written = []
         for name, df in tables.items():
@@ -74,7 +75,7 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
         written.append(write_json({
             "command": "bezique " + " ".join(sys.argv[1:]) if sys.argv else "",
             "rules": rules.describe(), "policies": result.policies, "hands": hands,
-            "seed": seed}, Path(out) / "run.json"))
+            "seed": seed, **provenance(threads)}, Path(out) / "run.json"))
         finish_output(out, written)
         click.echo(f"\nwrote {len(written)} files to {out}")
 
@@ -97,6 +98,7 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     \b
         bezique trace --seed 3 --policy greedy --policy random --json hand3.json
     """
+    compile_notice()
     from .hand_json import replay_json
     from .handlog import play_spec
     from .log_text import format_log
@@ -132,6 +134,7 @@ def replay(file, as_json, symbols):
     \b
         bezique replay tests/replays/example_hand.json
     """
+    compile_notice()
     from .hand_json import outcome_json
     from .handlog import play_spec
     from .log_text import format_log
@@ -340,7 +343,7 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands):
                + "".join(f" --rule {r}" for r in rule_items))
     with progress_bar(hands_played(hands, extra), "hand", "report") as progress:
         st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra)
-    files = write_report(st, out, command)
+    files = write_report(st, out, command, threads=threads)
     click.echo(f"{rules.name} bézique report: {hands:,} hands x {len(st.results)} pairings, seed {seed}")
     for _, r in st.tables["double_bezique"].iterrows():
         click.echo(f"  {r.policy:<8} double bezique scored {100 * r.scored_double:.3f}% "
@@ -376,6 +379,7 @@ def analyze(file, at, samples, rollout, seed, as_json):
     \b
         bezique analyze tests/replays/example_hand.json --at 12 --samples 200
     """
+    compile_notice()
     from .analysis import AnalysisError, analyze_position, format_analysis
     from .replay_file import ReplayError, RuleViolation, load_replay
 

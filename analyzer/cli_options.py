@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 from collections.abc import Callable
 from contextlib import contextmanager
 
@@ -85,6 +86,7 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
             _check_run(kw["hands"], kw["seed"], kw.get("threads"))
             if kw.get("out"):
                 check_out(kw["out"])
+            compile_notice()
             from .simulate import SimulationError
             try:
                 return command(*args, **kw)
@@ -121,10 +123,49 @@ def _check_run(hands: int, seed: int, threads: int | None = None) -> None:
         raise click.ClickException(f"--threads must be >= 1, got {threads}")
 
 
+PROGRESS_EVERY = 30.0      # seconds between two progress lines when stderr is not a terminal
+
+
 @contextmanager
 def progress_bar(total: int, unit: str, desc: str):
-    """A progress bar on stderr (shown on a terminal only) for ``total`` ``unit``s; yields the
-    callback that advances it by the number just finished."""
-    from tqdm import tqdm
-    with tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=sys.stderr, disable=None) as bar:
-        yield bar.update
+    """Progress on stderr for ``total`` ``unit``s: a bar on a terminal, otherwise a line every
+    PROGRESS_EVERY seconds (done, rate, time left); yields the callback that advances it by the
+    number just finished."""
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+        with tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=sys.stderr) as bar:
+            yield bar.update
+        return
+    start = last = time.monotonic()
+    done = 0
+
+    def update(n: int) -> None:
+        nonlocal done, last
+        done += n
+        now = time.monotonic()
+        if now - last >= PROGRESS_EVERY and done < total:
+            last = now
+            rate = done / max(now - start, 1e-9)
+            left = (total - done) / rate if rate > 0 else float("inf")
+            click.echo(f"{desc}: {done:,} of {total:,} {unit}s ({done / total:.0%}), {rate:,.0f} {unit}s/s, "
+                       f"about {_duration(left)} left", err=True)
+    yield update
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as "2 h 5 min", "3 min 20 s" or "40 s"."""
+    if seconds == float("inf"):
+        return "an unknown time"
+    s = int(seconds)
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
+
+
+def compile_notice() -> None:
+    """Before the first run after installing or changing the engine, one line saying that the
+    kernels compile now and roughly how long it takes (else the wait is silent)."""
+    from .engine import kernels_cached
+    if not kernels_cached():
+        click.echo("compiling the simulator's numba kernels (first run after installing or changing the "
+                   "engine): about 1-3 minutes on 2 cores, cached afterwards", err=True)

@@ -24,6 +24,29 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()      # what open() would give: mkstemp's files are 0600
 
 
+def provenance(threads: int | None = None) -> dict:
+    """What produced a result: the package version, its git commit when it runs from a
+    checkout, the numpy and numba versions, and the parallel backend."""
+    import subprocess
+    from importlib import metadata
+
+    import numba
+    import numpy
+
+    try:
+        version = metadata.version("bezique-analyzer")
+    except metadata.PackageNotFoundError:
+        version = None
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                                text=True, timeout=5).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        commit = None
+    from .driver import check_threads
+    return {"version": version, "git_commit": commit, "numpy": numpy.__version__, "numba": numba.__version__,
+            "backend": "threads", "threads": check_threads(threads)}
+
+
 def check_writable(out_dir) -> Path:
     """Create ``out_dir`` if needed and check a file can be written there (before a run, so
     that no finished work is lost); OutputError naming the directory otherwise."""

@@ -19,7 +19,7 @@ from .exact import (
     p_receives_bezique,
     p_receives_bezique_by_trick,
 )
-from .output import finish_output, write_table
+from .output import finish_output, provenance, write_json, write_table
 from .rules import RuleSet
 from .simulate import Result, simulate
 from .stats import wilson_ci
@@ -34,7 +34,7 @@ REPORT_FILES = tuple(
     for stem in ("odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
                  "brisque_value", "score_distribution", "score_at_least", "seat_advantage", "pairwise", "sevens",
                  "game_length", "rubicon", "rubicon_rates", "loser_totals", "game_scores")
-    for ext in ("csv", "parquet", "png", "svg")) + ("report.md",)
+    for ext in ("csv", "parquet", "png", "svg")) + ("report.md", "run.json")
 
 
 def hands_played(hands: int, extra=()) -> int:
@@ -194,10 +194,11 @@ def build_charts(st: Study, out_dir) -> dict[str, list[Path]]:
     return {key: plots.save_chart(fig, out_dir, key) for key, fig in figures.items()}
 
 
-def write_report(st: Study, out_dir, command: str | None = None) -> list[Path]:
-    """Write every table (CSV, Parquet), chart (PNG, SVG) and report.md of ``st`` into
-    ``out_dir``; ``command`` is the one report.md says reproduces it (default: this
-    process's). Returns the paths written."""
+def write_report(st: Study, out_dir, command: str | None = None, threads: int | None = None) -> list[Path]:
+    """Write every table (CSV, Parquet), chart (PNG, SVG), report.md and run.json (the command,
+    versions and backend; ``threads`` as the study ran) of ``st`` into ``out_dir``; ``command``
+    is the one report.md says reproduces it (default: this process's). Returns the paths
+    written."""
     from .report_markdown import write_markdown
 
     written = []
@@ -208,5 +209,7 @@ def write_report(st: Study, out_dir, command: str | None = None) -> list[Path]:
         written += paths
     command = command or "bezique " + " ".join(sys.argv[1:])
     written.append(write_markdown(st, chart_paths, out_dir, command))
+    written.append(write_json({"command": command, "rules": st.rules.describe(), "hands": st.hands,
+                               "seed": st.seed, **provenance(threads)}, Path(out_dir) / "run.json"))
     finish_output(out_dir, written, owned=REPORT_FILES)    # an earlier report's extra files go
     return written

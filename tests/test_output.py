@@ -70,3 +70,34 @@ def test_compare_and_ablate_write_only_where_out_says(tmp_path, monkeypatch):
         res = CliRunner().invoke(main, args)
         assert res.exit_code == 0, res.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_is_a_line_every_interval_off_a_terminal(monkeypatch, capsys):
+    from analyzer import cli_options
+    monkeypatch.setattr(cli_options, "PROGRESS_EVERY", 0.0)
+    with cli_options.progress_bar(1000, "hand", "simulate") as update:
+        update(100)
+        update(400)
+        update(500)                                   # finished: no line
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and lines[1].startswith("simulate: 500 of 1,000 hands (50%), ")
+    assert lines[1].endswith(" left") and "hands/s" in lines[1]
+
+
+def test_a_compile_notice_before_the_first_run(monkeypatch, capsys):
+    import analyzer.engine
+    from analyzer import cli_options
+    monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: False)
+    cli_options.compile_notice()
+    assert "compiling" in capsys.readouterr().err
+    monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: True)
+    cli_options.compile_notice()
+    assert capsys.readouterr().err == ""
+
+
+def test_run_json_records_versions_and_backend(tmp_path):
+    res = CliRunner().invoke(main, ["simulate", "--hands", "300", "--threads", "2", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["backend"] == "threads" and run["threads"] == 2 and run["hands"] == 300
+    assert run["version"] and run["numpy"] and run["numba"] and "git_commit" in run

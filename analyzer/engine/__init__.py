@@ -58,4 +58,11 @@ def drop_stale_numba_cache(pkg: Path) -> None:
         pass     # read-only cache: numba then compiles in memory
 
 
+def kernels_cached() -> bool:
+    """Whether the batch kernel is compiled and cached (else the next run compiles the engine
+    first: a minute or two)."""
+    cache = numba_cache_dir(Path(__file__).resolve().parent / "batch.py")
+    return cache is not None and any(cache.glob("batch.run_batch-*.nbi"))
+
+
 drop_stale_numba_cache(Path(__file__).resolve().parent.parent)
