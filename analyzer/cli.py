@@ -14,6 +14,7 @@ from .cli_options import (
     RuleViolationExit,
     check_out,
     compile_notice,
+    stop_on_sigterm,
     policies_from,
     progress_bar,
     rule_options,
@@ -31,6 +32,7 @@ def main():
     \b
         bezique simulate --hands 100000 --policy greedy --policy random --out results/run
     """
+    stop_on_sigterm()
 
 
 @main.command()

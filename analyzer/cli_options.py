@@ -3,6 +3,7 @@ turning bad input and engine errors into one line and a non-zero exit."""
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -124,32 +125,67 @@ def _check_run(hands: int, seed: int, threads: int | None = None) -> None:
 
 
 PROGRESS_EVERY = 30.0      # seconds between two progress lines when stderr is not a terminal
+                           # (the environment's BEZIQUE_PROGRESS_EVERY, if a number, instead)
+
+
+def _progress_every() -> float:
+    try:
+        return max(float(os.environ["BEZIQUE_PROGRESS_EVERY"]), 0.0)
+    except (KeyError, ValueError):
+        return PROGRESS_EVERY
 
 
 @contextmanager
 def progress_bar(total: int, unit: str, desc: str):
     """Progress on stderr for ``total`` ``unit``s: a bar on a terminal, otherwise a line every
     PROGRESS_EVERY seconds (done, rate, time left); yields the callback that advances it by the
-    number just finished."""
+    number just finished. Interrupted (Ctrl-C, SIGTERM), it says how far the run got and exits
+    with code 130."""
+    start = last = time.monotonic()
+    every = _progress_every()
+    done = 0
+    bar = None
     if sys.stderr.isatty():
         from tqdm import tqdm
-        with tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=sys.stderr) as bar:
-            yield bar.update
-        return
-    start = last = time.monotonic()
-    done = 0
+        bar = tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=sys.stderr)
 
     def update(n: int) -> None:
         nonlocal done, last
         done += n
+        if bar is not None:
+            bar.update(n)
+            return
         now = time.monotonic()
-        if now - last >= PROGRESS_EVERY and done < total:
+        if now - last >= every and done < total:
             last = now
             rate = done / max(now - start, 1e-9)
             left = (total - done) / rate if rate > 0 else float("inf")
             click.echo(f"{desc}: {done:,} of {total:,} {unit}s ({done / total:.0%}), {rate:,.0f} {unit}s/s, "
                        f"about {_duration(left)} left", err=True)
-    yield update
+    try:
+        yield update
+    except KeyboardInterrupt:                 # Ctrl-C, or SIGTERM (see stop_on_sigterm)
+        if bar is not None:
+            bar.close()
+        click.echo(f"\n{desc}: stopped after {done:,} of {total:,} {unit}s; nothing was written", err=True)
+        raise click.exceptions.Exit(130) from None
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def stop_on_sigterm() -> None:
+    """Make SIGTERM stop a run as Ctrl-C does (the workers finish the chunk in hand, at most
+    a second or so, and the command says how far it got)."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:             # not the main thread: leave the default
+        pass
 
 
 def _duration(seconds: float) -> str:

@@ -101,3 +101,26 @@ def test_run_json_records_versions_and_backend(tmp_path):
     run = json.loads((tmp_path / "run.json").read_text())
     assert run["backend"] == "threads" and run["threads"] == 2 and run["hands"] == 300
     assert run["version"] and run["numpy"] and run["numba"] and "git_commit" in run
+
+
+def test_sigterm_stops_a_huge_run_quickly_and_says_how_far_it_got(tmp_path):
+    """SIGTERM (as Ctrl-C) stops a 10^10-hand run within 2 s: one line saying how many hands
+    finished, exit code 130, no traceback."""
+    import signal
+    import subprocess
+    import sys
+    exe = Path(sys.executable).with_name("bezique")
+    proc = subprocess.Popen([str(exe), "simulate", "--hands", str(10**10), "--threads", "1",
+                             "--out", str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "BEZIQUE_PROGRESS_EVERY": "0.2"})
+    first = proc.stderr.readline()                       # the run is under way (past any compilation)
+    while first.startswith("compiling"):
+        first = proc.stderr.readline()
+    assert first.startswith("simulate: "), first
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=30)
+    assert time.perf_counter() - t0 < 2
+    assert proc.returncode == 130, err
+    assert "simulate: stopped after " in err and "of 10,000,000,000 hands" in err and "Traceback" not in err
+    assert not (tmp_path / "out" / "summary.csv").exists()
