@@ -246,6 +246,19 @@ def _replies(sv, mask, leader, lead_t):
     return legal & canon, win & canon
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _narrow(lo, hi, alpha, beta):
+    """A value known to lie in [lo, hi] against the window (alpha, beta): (decided, the value
+    if decided, the narrowed alpha and beta)."""
+    if lo >= beta:
+        return True, lo, alpha, beta
+    if hi <= alpha:
+        return True, hi, alpha, beta
+    if lo == hi:
+        return True, lo, alpha, beta
+    return False, lo, max(alpha, lo), min(beta, hi)
+
+
 @njit(types.int64(SOLVER_TYPE, types.int64, types.int64, types.int64, types.int64,
                   types.int64, types.int64), cache=True, _nrt=False)
 def _search(sv, mask, leader, acc, lead_t, alpha, beta):
@@ -266,16 +279,9 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     else:
         hi = par[_X_BP] * r + par[_X_LAST]
         lo = -hi
-    if lo >= beta:
-        return lo
-    if hi <= alpha:
-        return hi
-    if lo == hi:
-        return lo
-    if lo > alpha:
-        alpha = lo
-    if hi < beta:
-        beta = hi
+    done, value, alpha, beta = _narrow(lo, hi, alpha, beta)
+    if done:
+        return value
     if lead_t < 0:
         # --- the leader's card: transposition table at trick boundaries
         key = mask | (np.int64(leader) << _KEY_LEADER) | (np.int64(acc) << _KEY_ACC)
@@ -288,16 +294,9 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
         if sv.key[h] == full:
             tlo = np.int64(sv.lo[h])
             thi = np.int64(sv.hi[h])
-            if tlo >= beta:
-                return tlo
-            if thi <= alpha:
-                return thi
-            if tlo == thi:
-                return tlo
-            if tlo > alpha:
-                alpha = tlo
-            if thi < beta:
-                beta = thi
+            done, value, alpha, beta = _narrow(tlo, thi, alpha, beta)
+            if done:
+                return value
             first = np.int64(sv.move[h])
         a0 = alpha
         b0 = beta
