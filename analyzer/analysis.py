@@ -87,8 +87,8 @@ def position(spec: HandSpec, at: int | None = None):
                     np.ascontiguousarray(script), at + 1)
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:
-        from .handlog import _violation
-        raise RuleViolation(_violation(st.G, spec))
+        from .handlog import violation_message
+        raise RuleViolation(violation_message(st.G, spec))
     if api.is_over(st):
         raise AnalysisError(f"the hand is over after {at} moves: nothing to decide")
     return arr, st, at

@@ -116,7 +116,9 @@ def rule_name(code: int) -> str:
     return f"R{code // 100}.{code % 100}"
 
 
-def _violation(G, spec: HandSpec) -> str:
+def violation_message(G, spec: HandSpec) -> str:
+    """The error of a replay stopped by an illegal move (G_ERR_*): the move, the seat and the
+    rule it breaks."""
     move = int(G[G_ERR_MOVE])
     seat = int(G[G_ERR_SEAT])
     action = int(G[G_ERR_ACTION])
@@ -201,7 +203,7 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
               for s in range(spec.rules.players)]
     error = None
     if status == ST_ILLEGAL_SCRIPT:
-        error = _violation(G, spec)
+        error = violation_message(G, spec)
     elif status == ST_ILLEGAL_POLICY:
         error = (f"seat {int(G[G_ERR_SEAT])}'s policy returned an illegal action "
                  f"{action_str(int(G[G_ERR_ACTION]))}")
