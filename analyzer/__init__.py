@@ -10,6 +10,8 @@ The Python API mirrors the ``bezique`` commands::
     cmp = analyzer.compare(rules, ["hints", "greedy", "random"], hands=10_000, seed=1)
     cmp.pairs, cmp.ranking
     analyzer.analyze("hand.json", at=10).actions         # every legal action valued (expert search)
+    with analyzer.dask_backend(workers=2):               # runs inside go to a Dask cluster
+        analyzer.simulate(rules, ["hints", "greedy"], hands=10**6, seed=1)
 
 Charts are in :mod:`analyzer.plots` (matplotlib Figures). Importing this package loads
 neither matplotlib nor the compiled engine: that happens when a run starts.
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .backends import dask_backend
+from .checkpoint import keep_checkpoints
 from .compare import Comparison, ablate, compare
 from .exact import odds_table as odds
 from .report import Study, study
@@ -41,5 +45,5 @@ def analyze(replay, at: int | None = None, samples: int = 400, seed: int = 1,
     return analyze_file(replay, at, samples, seed, rollout)
 
 
-__all__ = ["Comparison", "Result", "RuleSet", "Study", "ablate", "analyze", "compare", "odds", "preset",
-           "simulate", "study"]
+__all__ = ["Comparison", "Result", "RuleSet", "Study", "ablate", "analyze", "compare", "dask_backend",
+           "keep_checkpoints", "odds", "preset", "simulate", "study"]

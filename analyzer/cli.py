@@ -5,14 +5,11 @@ What the commands share (options, progress bar, errors) is in :mod:`analyzer.cli
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import click
 
 from .cli_options import (
     RuleViolationExit,
-    check_out,
     compile_notice,
     stop_on_sigterm,
     policies_from,
@@ -68,16 +65,14 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     click.echo("\ndeclarations per hand")
     click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
     if out:
-        from .output import finish_output, provenance, write_json, write_table
+        from .output import finish_output, write_run_record, write_table
         from .plots import save_chart, score_chart
         written = []
         for name, df in tables.items():
             written += write_table(df, out, name)
         written += save_chart(score_chart(result), out, "score_distribution")
-        written.append(write_json({
-            "command": "bezique " + " ".join(sys.argv[1:]) if sys.argv else "",
-            "rules": rules.describe(), "policies": result.policies, "hands": hands,
-            "seed": seed, **provenance(threads)}, Path(out) / "run.json"))
+        written.append(write_run_record(out, threads=threads, rules=rules.describe(), policies=result.policies,
+                                        hands=hands, seed=seed))
         finish_output(out, written)
         click.echo(f"\nwrote {len(written)} files to {out}")
 
@@ -193,7 +188,7 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
         bezique compare greedy random hints --variant ordinary --hands 20000 --seed 3 --out results/compare
     """
     from .compare import compare as run
-    from .output import finish_output, write_table
+    from .output import finish_output, write_run_record, write_table
     from .plots import pairs_heatmap, save_chart
 
     if len(policy_names) < 2:
@@ -225,6 +220,8 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
     heatmap = pairs_heatmap(res.pairs, [s.name for s in specs], "mean_diff", f"mean of row minus column, {unit}",
                             title)
     written += save_chart(heatmap, out, "heatmap", formats=("png",))
+    written.append(write_run_record(out, threads=threads, rules=rules.describe(), policies=[s.name for s in specs],
+                                    hands=hands, seed=seed, sprt=sprt))
     finish_output(out, written)
     click.echo(f"\nwrote {len(written)} files to {out}")
 
@@ -252,7 +249,7 @@ def ablate(variant, rule_items, hands, seed, threads, out, against):
         bezique ablate --variant ordinary --hands 20000 --seed 1 --out results/ablation-ordinary
     """
     from .compare import ablate as run
-    from .output import finish_output, write_table
+    from .output import finish_output, write_run_record, write_table
     from .plots import ablation_chart, save_chart
 
     rules = rules_from(variant, rule_items)
@@ -274,6 +271,8 @@ def ablate(variant, rule_items, hands, seed, threads, out, against):
     title = (f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
              + (f", against {against}" if against else ""))
     written += save_chart(ablation_chart(df, unit, title), out, "ablation")
+    written.append(write_run_record(out, threads=threads, rules=rules.describe(), against=against, hands=hands,
+                                    seed=seed))
     finish_output(out, written)
     click.echo(f"\nwrote {len(written)} files to {out}")
 
@@ -314,7 +313,8 @@ def odds(variant, rule_items, hands, seed, out):
 @run_options(hands=100_000, hands_help="Hands per policy pairing (hints, greedy, random self-play and hints vs "
                                        "greedy), and deals per pair head to head (each played twice).",
              out=None, out_help="Output directory (default: results/report-VARIANT).",
-             seed_help="Master seed: every pairing plays the same deals.")
+             seed_help="Master seed: every pairing plays the same deals.",
+             default_out=lambda kw: f"results/report-{rules_from(kw['variant'], kw['rule_items']).name}")
 @click.option("--expert-hands", default=0, show_default=True, metavar="N",
               help="Also play N hands of expert self-play (a strong reference player, ~20 "
                    "ordinary hands/s per core) as a pairing beside the heuristics.")
@@ -337,8 +337,6 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands):
     if expert_hands < 0:
         raise click.ClickException(f"--expert-hands must be >= 0, got {expert_hands}")
     rules = rules_from(variant, rule_items)
-    out = out or f"results/report-{rules.name}"
-    check_out(out)
     extra = (("expert", "expert", expert_hands),) if expert_hands else ()
     command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
                + (f" --expert-hands {expert_hands}" if expert_hands else "")

@@ -3,15 +3,17 @@ turning bad input and engine errors into one line and a non-zero exit."""
 from __future__ import annotations
 
 import functools
+import json
 import os
+import shlex
 import sys
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 import click
 
-from .driver import default_threads
+from .backends import default_threads
 from .rules import PRESETS, RuleError, RuleSet, preset
 
 
@@ -76,33 +78,99 @@ def rule_options(f):
 
 
 def run_options(hands: int, hands_help: str, out: str | None, out_help: str, threads: bool = True,
-                seed_help: str = "Master seed: the same seed plays the same deals."):
-    """--hands, --seed, --threads (unless ``threads`` is False) and --out for a command that
-    runs the simulator, with these defaults and help texts. Before the command runs, a bad
-    value is one clear error; while it runs, an engine error (an illegal policy action) is
-    one line and exit code 1, never a traceback."""
+                seed_help: str = "Master seed: the same seed plays the same deals.",
+                default_out: Callable[[dict], str] | None = None):
+    """--hands, --seed, --out and, unless ``threads`` is False, the backend (--threads,
+    --workers, --scheduler) and --resume, for a command that runs the simulator, with these
+    defaults and help texts (``default_out(kwargs)``: the output directory when --out is not
+    given). Before the command runs, a bad value is one clear error; it then runs on the
+    chosen backend, keeping checkpoints in its output directory; while it runs, an engine
+    error (an illegal policy action) is one line and exit code 1, never a traceback."""
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
         def checked(*args, **kw):
-            _check_run(kw["hands"], kw["seed"], kw.get("threads"))
+            workers, scheduler, resume = kw.pop("workers", None), kw.pop("scheduler", None), kw.pop("resume", False)
+            _check_run(kw["hands"], kw["seed"], kw.get("threads"), workers, scheduler)
+            if default_out and not kw.get("out"):
+                kw["out"] = default_out(kw)
+            if resume and not kw.get("out"):
+                raise click.ClickException("--resume needs --out: the directory of the interrupted run")
             if kw.get("out"):
                 check_out(kw["out"])
-            compile_notice()
+            from .backends import BackendError, dask_backend
+            from .checkpoint import CheckpointError, keep_checkpoints
             from .simulate import SimulationError
             try:
-                return command(*args, **kw)
-            except SimulationError as e:
+                with ExitStack() as stack:
+                    if kw.get("out") and threads:
+                        _note_dropped_checkpoint(kw["out"], resume)
+                        stack.enter_context(keep_checkpoints(kw["out"], _command_identity(kw), resume))
+                    compile_notice()
+                    if workers is not None or scheduler is not None:
+                        click.echo(f"starting Dask {'workers' if workers else 'client'}...", err=True)
+                        stack.enter_context(dask_backend(workers, scheduler))
+                    return command(*args, **kw)
+            except (SimulationError, BackendError, CheckpointError) as e:
                 raise click.ClickException(str(e)) from None
 
         f = click.option("--out", type=click.Path(file_okay=False), default=out,
                          show_default=out is not None, help=out_help)(checked)
         if threads:
+            f = click.option("--resume", is_flag=True,
+                             help="Continue the interrupted run kept in --out (same arguments): only the "
+                                  "chunks not finished are played; the result is the same as an "
+                                  "uninterrupted run's.")(f)
+            f = click.option("--scheduler", default=None, metavar="ADDRESS",
+                             help="Run on the Dask cluster whose scheduler is at ADDRESS "
+                                  "(e.g. tcp://10.0.0.5:8786); see the README.")(f)
+            f = click.option("--workers", default=None, type=int, metavar="N",
+                             help="Run on a local Dask cluster of N worker processes (default: threads of "
+                                  "this process); the results are the same.")(f)
             f = click.option("--threads", default=None, type=int,
                              help=f"Worker threads (default: one per core, {default_threads()} here; "
                                   "the results are the same for any number).")(f)
         f = click.option("--seed", default=1, show_default=True, help=seed_help)(f)
         return click.option("--hands", default=hands, show_default=True, help=hands_help)(f)
     return decorate
+
+
+def _note_dropped_checkpoint(out, resume: bool) -> None:
+    from .checkpoint import Checkpoints
+    if not resume and Checkpoints(out).exists():
+        click.echo(f"note: {out} holds an interrupted run; starting over (--resume would continue it)", err=True)
+
+
+IGNORED_FOR_RESUME = ("threads", "out")     # where and how fast a run goes, not what it computes
+
+
+def _command_identity(kw: dict) -> dict:
+    """What a checkpoint records of the command: its name, the arguments that change the
+    result (as JSON would give them back) and the line that resumes it."""
+    ctx = click.get_current_context()
+    args = json.loads(json.dumps({k: v for k, v in kw.items() if k not in IGNORED_FOR_RESUME}, default=str))
+    line = " ".join(shlex.quote(w) for w in ["bezique", ctx.info_name, *_typed_args(ctx)])
+    if "--resume" not in line.split():
+        line += " --resume"
+    return {"name": ctx.info_name, "args": args, "line": line}
+
+
+def _typed_args(ctx) -> list[str]:
+    """The command's arguments as typed (from the command line when it is ours; else rebuilt
+    from the options that differ from their defaults, as when called from Python)."""
+    if sys.argv[1:2] == [ctx.info_name]:
+        return sys.argv[2:]
+    words = []
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if not isinstance(param, click.Option) or value in (None, False, (), param.default):
+            continue
+        flag = param.opts[-1]
+        if param.is_flag:
+            words.append(flag)
+        else:
+            for v in value if param.multiple else [value]:
+                words += [flag, str(v)]
+    return words
 
 
 def check_out(out) -> None:
@@ -114,14 +182,21 @@ def check_out(out) -> None:
         raise click.ClickException(str(e)) from None
 
 
-def _check_run(hands: int, seed: int, threads: int | None = None) -> None:
-    """One clear error for a bad --hands, --seed or --threads."""
+def _check_run(hands: int, seed: int, threads: int | None = None, workers: int | None = None,
+               scheduler: str | None = None) -> None:
+    """One clear error for a bad --hands, --seed, --threads or --workers."""
     if hands <= 0:
         raise click.ClickException(f"--hands must be positive, got {hands}")
     if seed < 0:
         raise click.ClickException(f"--seed must be >= 0, got {seed}")
     if threads is not None and threads < 1:
         raise click.ClickException(f"--threads must be >= 1, got {threads}")
+    if workers is not None and workers < 1:
+        raise click.ClickException(f"--workers must be >= 1, got {workers}")
+    if workers is not None and scheduler is not None:
+        raise click.ClickException("give --workers (a local cluster) or --scheduler (a running one), not both")
+    if threads is not None and (workers is not None or scheduler is not None):
+        raise click.ClickException("--threads is for the default backend; a Dask cluster has its own workers")
 
 
 PROGRESS_EVERY = 30.0      # seconds between two progress lines when stderr is not a terminal
@@ -167,11 +242,20 @@ def progress_bar(total: int, unit: str, desc: str):
     except KeyboardInterrupt:                 # Ctrl-C, or SIGTERM (see stop_on_sigterm)
         if bar is not None:
             bar.close()
-        click.echo(f"\n{desc}: stopped after {done:,} of {total:,} {unit}s; nothing was written", err=True)
+        click.echo(f"\n{desc}: stopped after {done:,} of {total:,} {unit}s; {_kept()}", err=True)
         raise click.exceptions.Exit(130) from None
     finally:
         if bar is not None:
             bar.close()
+
+
+def _kept() -> str:
+    """What an interrupted run leaves: its checkpoint and the command that resumes it."""
+    from .checkpoint import active_checkpoints
+    store = active_checkpoints()
+    if store is None:
+        return "nothing was written (with --out, finished chunks are kept and --resume continues)"
+    return f"the finished chunks are kept in {store.dir}; resume with:\n  {store.resume_line}"
 
 
 def stop_on_sigterm() -> None:

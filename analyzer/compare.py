@@ -68,7 +68,9 @@ def _points(rules: RuleSet, rec: np.ndarray):
     return score[:, 0], score[:, 1], winner
 
 
-def _pair_chunk(rules, rules_arr, seed, start, count, a, b) -> PairTally:
+def pair_chunk(rules, rules_arr, seed, a, b, start, count) -> PairTally:
+    """Deals ``start`` .. ``start + count - 1`` played twice, A in seat 0 then in seat 1,
+    reduced to a PairTally. A backend's task."""
     from .records import play_records
     r1 = play_records(rules_arr, seed, start, count, [a, b])   # A in seat 0
     r2 = play_records(rules_arr, seed, start, count, [b, a])   # A in seat 1, same deals
@@ -80,6 +82,27 @@ def _pair_chunk(rules, rules_arr, seed, start, count, a, b) -> PairTally:
     t.losses = int((w1 == 1).sum() + (w2 == 0).sum())
     t.draws = 2 * count - t.wins - t.losses
     return t
+
+
+@dataclass
+class PairTotals:
+    """The merged chunks of a comparison, and the SPRT's state when one runs
+    (``sprt=(elo0, elo1)``, checked after each chunk in deal order)."""
+
+    sprt: tuple[float, float] | None
+    lower: float
+    upper: float
+    total: PairTally = field(default_factory=PairTally)
+    llr: float = 0.0
+    verdict: str | None = None
+
+    def merge(self, t: PairTally) -> bool:
+        """Add one chunk; True once the SPRT has decided."""
+        self.total.add(t)
+        if self.sprt:
+            self.llr = sprt_llr(self.total.wins, self.total.draws, self.total.losses, *self.sprt)
+            self.verdict = "H1" if self.llr >= self.upper else "H0" if self.llr <= self.lower else None
+        return self.verdict is not None
 
 
 @dataclass
@@ -122,24 +145,10 @@ def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed:
     With ``sprt=(elo0, elo1)`` the run stops as soon as the SPRT, checked after each chunk
     of deals in deal order, accepts H0 or H1; ``hands`` is then the maximum.
     """
-    rules_arr = rules.to_array()
-    total = PairTally()
     lower, upper = sprt_bounds()
-    verdict = None
-    llr = 0.0
-
-    def play(start: int, count: int) -> PairTally:
-        return _pair_chunk(rules, rules_arr, seed, start, count, a, b)
-
-    def merge(t: PairTally) -> bool:
-        nonlocal llr, verdict
-        total.add(t)
-        if sprt:
-            llr = sprt_llr(total.wins, total.draws, total.losses, *sprt)
-            verdict = "H1" if llr >= upper else "H0" if llr <= lower else None
-        return verdict is not None
-
-    run_chunks(play, hands, chunk_for([a, b], CHUNK) // 2 or 1, merge, threads, progress)
+    acc = run_chunks(pair_chunk, (rules, rules.to_array(), seed, a, b), hands, chunk_for([a, b], CHUNK) // 2 or 1,
+                     PairTotals(sprt, lower, upper), threads, progress)
+    total, llr, verdict = acc.total, acc.llr, acc.verdict
     info = None
     if sprt:
         info = {"sprt_elo0": sprt[0], "sprt_elo1": sprt[1], "sprt_llr": llr,

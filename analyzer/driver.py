@@ -1,78 +1,107 @@
-"""The batch driver: chunks of hands played on worker threads, merged in hand order.
+"""The batch driver: chunks of hands played on a backend, merged in hand order.
 
-The hands are cut into chunks whose size does not depend on the thread count; a worker
-plays a chunk and reduces it to integer sums, and the caller merges the chunks strictly
-in hand order. A result therefore depends only on the seed and the hands played, never
-on ``threads`` -- even for a run that stops early (an SPRT), which stops after the same
-chunk whatever the thread count. A bounded window of chunks is in flight at a time, so
-memory does not grow with the number of hands and an early stop wastes little work.
+The hands are cut into chunks whose size does not depend on the backend or its size; a
+worker plays a chunk (``task(*args, start, count)``) and reduces it to integer sums, and an
+accumulator merges the chunks strictly in hand order. A result therefore depends only on
+the seed and the hands played, never on the threads or workers -- even for a run that stops
+early (an SPRT), which stops after the same chunk whatever the backend. A bounded window of
+chunks is in flight at a time, so memory does not grow with the number of hands and an
+early stop wastes little work.
+
+Inside :func:`analyzer.checkpoint.keep_checkpoints` the merged state of a run is saved
+now and then (and when the run stops), and a rerun of the same run starts from it.
 """
 from __future__ import annotations
 
-import os
+import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Protocol
+
+from .backends import open_backend, wait_for
+from .checkpoint import active_checkpoints
 
 CHUNK = 8192        # hands a worker plays at a time (a compare chunk: half as many deals, each twice)
+SAVE_EVERY = 1.0    # seconds between two saves of a run's merged state, when checkpoints are kept
 
-T = TypeVar("T")
+
+class Accumulator(Protocol):
+    """What merges a run's chunk results, in hand order (picklable, to be checkpointed)."""
+
+    def merge(self, result) -> bool | None:
+        """Add one chunk's result; True stops the run."""
 
 
 def chunk_for(specs, default: int = CHUNK) -> int:
     """Hands per chunk for a run of the policies ``specs``: ``default``, or fewer when a slow
-    policy asks for it (PolicySpec.hands_per_chunk), so that its work spreads over the threads
-    and progress shows. Depends on the policies only, never on the thread count."""
+    policy asks for it (PolicySpec.hands_per_chunk), so that its work spreads over the workers
+    and progress shows. Depends on the policies only, never on the backend."""
     asked = [s.hands_per_chunk for s in specs if getattr(s, "hands_per_chunk", None)]
     return min([default, *asked])
 
 
-def default_threads() -> int:
-    """The worker threads of a run that names none: one per core."""
-    return os.cpu_count() or 1
+def run_chunks(task: Callable, args: tuple, total: int, chunk: int, acc: Accumulator,
+               threads: int | None = None, progress: Callable[[int], object] | None = None) -> Accumulator:
+    """Call ``task(*args, start, count)`` for consecutive chunks of ``total`` items (``chunk``
+    each, the last one shorter) on the active backend (a Dask cluster, else ``threads`` worker
+    threads; None: one per core), pass each result to ``acc.merge`` in order, then its item
+    count to ``progress``. When ``merge`` returns True the run stops: chunks not merged yet
+    are dropped. An exception in ``task`` stops the run and is raised here.
 
-
-def check_threads(threads: int | None) -> int:
-    """``threads``, or :func:`default_threads` for None; ValueError below 1."""
-    if threads is None:
-        return default_threads()
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    return threads
-
-
-def run_chunks(play: Callable[[int, int], T], total: int, chunk: int, merge: Callable[[T], bool | None],
-               threads: int | None = None, progress: Callable[[int], object] | None = None) -> int:
-    """Call ``play(start, count)`` for consecutive chunks of ``total`` items (``chunk`` each,
-    the last one shorter) on ``threads`` worker threads (None: :func:`default_threads`), and
-    pass each result to ``merge`` in order, then its item count to ``progress``. When
-    ``merge`` returns True the run stops: chunks not merged yet are dropped. An exception in
-    ``play`` stops the run and is raised here. Returns the number of items merged."""
-    threads = check_threads(threads)
-    starts = iter(range(0, total, chunk))
+    ``task`` must be a module-level function (Dask sends it by reference). Returns the
+    accumulator holding every merged chunk: ``acc``, or the one a checkpoint saved (then
+    only the missing chunks are played, and ``progress`` first gets the items already done).
+    """
+    store = active_checkpoints()
+    key = store.key(task, args, total, chunk) if store else None
+    merged, finished = 0, False
+    if key:
+        saved = store.load(key)
+        if saved:
+            merged, finished, acc = saved
+            if progress and merged:
+                progress(merged)
+    if finished or merged >= total:
+        return acc
+    backend = open_backend(threads)
+    starts = iter(range(merged, total, chunk))
     window = deque()
-    merged = 0
-    pool = ThreadPoolExecutor(max_workers=threads)
+    consistent = True                 # False while a merge is half done: such a state is never saved
+    last_save = time.monotonic()
 
     def submit_next() -> None:
         start = next(starts, None)
         if start is not None:
             count = min(chunk, total - start)
-            window.append((count, pool.submit(play, start, count)))
+            window.append((count, backend.submit(task, *args, start, count)))
 
     try:
-        for _ in range(2 * threads):            # two per worker: none idles while one is merged
+        for _ in range(2 * backend.slots):          # two per worker: none idles while one is merged
             submit_next()
         while window:
             count, future = window.popleft()
-            stop = merge(future.result())
+            result = wait_for(future)
+            consistent = False
+            stop = acc.merge(result)
             merged += count
+            consistent = True
             if progress:
                 progress(count)
             if stop:
+                finished = True
                 break
+            if key and time.monotonic() - last_save >= SAVE_EVERY:
+                store.save(key, merged, False, acc)
+                last_save = time.monotonic()
             submit_next()
+        else:
+            finished = True
+    except BaseException:
+        backend.close(wait=False)        # an error or an interrupt: no waiting for chunks in play
+        raise
+    else:
+        backend.close()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return merged
+        if key and consistent:
+            store.save(key, merged, finished, acc)
+    return acc

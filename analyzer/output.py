@@ -26,7 +26,8 @@ FILE_MODE = 0o666 & ~_umask()      # what open() would give: mkstemp's files are
 
 def provenance(threads: int | None = None) -> dict:
     """What produced a result: the package version, its git commit when it runs from a
-    checkout, the numpy and numba versions, and the parallel backend."""
+    checkout, the numpy and numba versions, and the parallel backend (the active Dask cluster,
+    else ``threads`` worker threads)."""
     import subprocess
     from importlib import metadata
 
@@ -42,9 +43,18 @@ def provenance(threads: int | None = None) -> dict:
                                 text=True, timeout=5).stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         commit = None
-    from .driver import check_threads
+    from .backends import describe_backend
     return {"version": version, "git_commit": commit, "numpy": numpy.__version__, "numba": numba.__version__,
-            "backend": "threads", "threads": check_threads(threads)}
+            **describe_backend(threads)}
+
+
+def write_run_record(out_dir, command: str | None = None, threads: int | None = None, **facts) -> Path:
+    """Write ``run.json`` into ``out_dir``: the command (default: this process's), ``facts``
+    (rules, policies, hands, seed...) and :func:`provenance`."""
+    import shlex
+    import sys
+    command = command or " ".join(shlex.quote(w) for w in ["bezique", *sys.argv[1:]])
+    return write_json({"command": command, **facts, **provenance(threads)}, Path(out_dir) / "run.json")
 
 
 def check_writable(out_dir) -> Path:
@@ -117,4 +127,12 @@ def write_json(obj, path) -> Path:
 def save_figure(fig, path) -> Path:
     """Save a matplotlib figure atomically (format from the suffix)."""
     suffix = Path(path).suffix.lstrip(".")
-    return atomic_write(path, lambda p: fig.savefig(p, format=suffix, dpi=120, bbox_inches="tight"))
+    import matplotlib
+
+    meta = {"Date": None} if suffix in ("svg", "pdf") else None
+
+    def write(p):
+        # no date and fixed element ids: the same figure gives the same bytes on every run
+        with matplotlib.rc_context({"svg.hashsalt": "bezique"}):
+            fig.savefig(p, format=suffix, dpi=120, bbox_inches="tight", metadata=meta)
+    return atomic_write(path, write)

@@ -2,6 +2,7 @@
 the deal-time odds (a :class:`Study`), with every table and chart, written with report.md."""
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from .exact import (
     p_receives_bezique,
     p_receives_bezique_by_trick,
 )
-from .output import finish_output, provenance, write_json, write_table
+from .output import finish_output, write_run_record, write_table
 from .rules import RuleSet
 from .simulate import Result, simulate
 from .stats import wilson_ci
@@ -207,9 +208,9 @@ def write_report(st: Study, out_dir, command: str | None = None, threads: int | 
     chart_paths = build_charts(st, out_dir)
     for paths in chart_paths.values():
         written += paths
-    command = command or "bezique " + " ".join(sys.argv[1:])
+    command = command or " ".join(shlex.quote(w) for w in ["bezique", *sys.argv[1:]])
     written.append(write_markdown(st, chart_paths, out_dir, command))
-    written.append(write_json({"command": command, "rules": st.rules.describe(), "hands": st.hands,
-                               "seed": st.seed, **provenance(threads)}, Path(out_dir) / "run.json"))
+    written.append(write_run_record(out_dir, command, threads, rules=st.rules.describe(), hands=st.hands,
+                                    seed=st.seed))
     finish_output(out_dir, written, owned=REPORT_FILES)    # an earlier report's extra files go
     return written

@@ -1,9 +1,9 @@
 """Simulation: hands played by policies, reduced to tallies (a :class:`Result`).
 
-The chunks of hands run on worker threads through :mod:`analyzer.driver`; each is
-played by the nogil kernel (:mod:`analyzer.records`) and reduced to integer sums at once,
-so memory does not grow with the number of hands and the result depends only on the
-seed and the hand indices, never on ``threads``. The engine is loaded when a run
+The chunks of hands run on worker threads or a Dask cluster through
+:mod:`analyzer.driver`; each is played by the nogil kernel (:mod:`analyzer.records`) and
+reduced to integer sums at once, so memory does not grow with the number of hands and the
+result depends only on the seed and the hand indices, never on the backend. The engine is loaded when a run
 starts, not when this module is imported.
 """
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .driver import check_threads, chunk_for, run_chunks
+from .backends import check_threads
+from .driver import chunk_for, run_chunks
 from .rules import RuleSet
 
 if TYPE_CHECKING:
@@ -65,32 +66,45 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
         raise ValueError(f"hands must be positive, got {hands}")
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
-    from .records import play_records
     from .policies.registry import PolicyError, PolicySpec, resolve_policy
-    from .tallies import GameChainer, Tallies, compact_for_games
 
     specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
     if len(specs) != rules.players:
         raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
-    threads = check_threads(threads)
-    rules_arr = rules.to_array()
-    total = Tallies(rules.players)
-    kept = []
-    chain = GameChainer() if rules.brisques == "scored" and rules.players == 2 else None
+    check_threads(threads)
+    games = rules.brisques == "scored" and rules.players == 2     # R2.24: games span hands
+    acc = run_chunks(simulate_chunk, (rules, rules.to_array(), seed, specs, keep_records, games), hands,
+                     chunk_for(specs), SimulationTotals(rules.players, keep_records, games), threads, progress)
+    records = np.concatenate(acc.kept) if keep_records else None
+    return Result(rules, [s.name for s in specs], hands, seed, acc.total, records)
 
-    def play(start: int, count: int):
-        rec = play_records(rules_arr, seed, start, count, specs)
-        return (Tallies.from_records(rec, rules), rec if keep_records else None,
-                compact_for_games(rec, rules.brisque_points) if chain is not None else None)
 
-    def merge(chunk) -> None:
+def simulate_chunk(rules: RuleSet, rules_arr: np.ndarray, seed: int, specs, keep_records: bool, games: bool,
+                   start: int, count: int):
+    """Play hands ``start`` .. ``start + count - 1`` and reduce them: (their Tallies, the
+    records if kept, their compact game rows if games are chained). A backend's task."""
+    from .records import play_records
+    from .tallies import Tallies, compact_for_games
+    rec = play_records(rules_arr, seed, start, count, specs)
+    return (Tallies.from_records(rec, rules), rec if keep_records else None,
+            compact_for_games(rec, rules.brisque_points) if games else None)
+
+
+class SimulationTotals:
+    """The merged chunks of a simulation: tallies, games chained across chunks (R2.24) and
+    the records if kept."""
+
+    def __init__(self, players: int, keep_records: bool, games: bool):
+        from .tallies import GameChainer, Tallies
+        self.total = Tallies(players)
+        self.chain = GameChainer() if games else None
+        self.kept = [] if keep_records else None
+
+    def merge(self, chunk) -> None:
+        """Add one chunk (in hand order: games span chunks)."""
         tally, rec, compact = chunk
-        total.add(tally)
-        if chain is not None:
-            chain.feed(compact, total)         # in hand order: games span chunks
-        if keep_records:
-            kept.append(rec)
-
-    run_chunks(play, hands, chunk_for(specs), merge, threads, progress)
-    records = np.concatenate(kept) if keep_records else None
-    return Result(rules, [s.name for s in specs], hands, seed, total, records)
+        self.total.add(tally)
+        if self.chain is not None:
+            self.chain.feed(compact, self.total)
+        if self.kept is not None:
+            self.kept.append(rec)

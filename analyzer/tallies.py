@@ -84,6 +84,13 @@ def _shapes(n_seats: int) -> list:
     return [(name, tuple(n_seats if d == "n" else d for d in shape)) for name, shape in FIELDS.items()]
 
 
+def _restore_tallies(n_seats: int, hands: int, buffer: np.ndarray) -> Tallies:
+    t = Tallies(n_seats)
+    t.hands = hands
+    t.buffer[:] = buffer
+    return t
+
+
 class Tallies:
     """Integer sums over hands, one int64 buffer (``buffer``) whose parts are named by FIELDS
     (``fields``, also readable as attributes: ``t.score``). Arrays are indexed by seat first
@@ -113,6 +120,11 @@ class Tallies:
             getattr(self.fields, name)[...] = value
         else:
             object.__setattr__(self, name, value)
+
+    def __reduce__(self):
+        # the named fields are views of the buffer: pickle the buffer alone, so that they
+        # are views of it again when unpickled (a checkpoint, a chunk from a Dask worker)
+        return (_restore_tallies, (self.n_seats, self.hands, self.buffer))
 
     def held_double(self) -> np.ndarray:
         """Hands in which each seat held all the cards of a double bézique at some moment."""

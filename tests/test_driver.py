@@ -4,21 +4,31 @@ import threading
 import pytest
 
 from analyzer.compare import compare_pair
-from analyzer.driver import check_threads, default_threads, run_chunks
+from analyzer.backends import check_threads, default_threads
+from analyzer.driver import run_chunks
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 
 
+class Collect:
+    """An accumulator that keeps every result, and stops after ``stop_after`` of them."""
+
+    def __init__(self, stop_after=None):
+        self.merged, self.stop_after = [], stop_after
+
+    def merge(self, result):
+        self.merged.append(result)
+        return self.stop_after is not None and len(self.merged) == self.stop_after
+
+
+def start_and_count(start, count):
+    return start, count
+
+
 def collect(total, chunk, threads, stop_after=None, play=None):
-    merged, progress = [], []
-
-    def merge(result):
-        merged.append(result)
-        return stop_after is not None and len(merged) == stop_after
-
-    n = run_chunks(play or (lambda start, count: (start, count)), total, chunk, merge, threads,
-                   progress.append)
-    return n, merged, progress
+    progress = []
+    acc = run_chunks(play or start_and_count, (), total, chunk, Collect(stop_after), threads, progress.append)
+    return sum(progress), acc.merged, progress
 
 
 @pytest.mark.parametrize("threads", [1, 2, 5])
@@ -74,3 +84,17 @@ def test_sprt_stops_at_the_same_deal_for_any_thread_count():
     two = compare_pair(rules, a, b, 60_000, seed=6, threads=2, sprt=(-5, 5))
     assert one.sprt["sprt_result"] != "undecided" and 4096 < one.tally.deals < 60_000
     assert one.row() == two.row()
+
+
+def test_chunks_are_submitted_lazily_so_any_count_fits_in_memory():
+    """2^63 - 1 items: only a window of chunks (two per thread) is ever submitted ahead of the
+    merge, so memory does not depend on the total (issue 13, part 3)."""
+    submitted = []
+
+    def play(start, count):
+        submitted.append(start)
+        return start
+
+    n, merged, _ = collect(2**63 - 1, 1000, 2, stop_after=5, play=play)
+    assert merged == [0, 1000, 2000, 3000, 4000] and n == 5000
+    assert len(submitted) <= 5 + 2 * 2

@@ -1,7 +1,9 @@
 """Policy names the CLI accepts, with their compiled functions and parameters."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -39,6 +41,33 @@ class PolicySpec:
     params: np.ndarray = field(default_factory=lambda: np.zeros(N_PARAMS))
     description: str = ""
     hands_per_chunk: int | None = None
+    source: str | None = None     # what resolves to it in another process (default: name)
+
+    def __reduce__(self):
+        """Pickle by name: another process (a Dask worker) resolves the name and compiles the
+        function itself, then takes these parameters. PolicyError for a policy made in
+        Python that no name resolves to."""
+        ref = self.source or self.name
+        if self.source is None:
+            try:
+                portable = resolve_policy(ref).function is self.function
+            except PolicyError:
+                portable = False
+            if not portable:
+                raise PolicyError(f"policy {self.name!r} cannot be sent to another process: give a built-in "
+                                  "name or path/to/file.py:function")
+        return (_rebuild_spec, (ref, self.name, self.params, self.description, self.hands_per_chunk))
+
+
+@lru_cache(maxsize=None)
+def _resolved(ref: str) -> PolicySpec:
+    return resolve_policy(ref)
+
+
+def _rebuild_spec(ref: str, name: str, params, description: str, hands_per_chunk) -> PolicySpec:
+    """A pickled PolicySpec, rebuilt: the function ``ref`` resolves to (once per process)."""
+    return replace(_resolved(ref), name=name, params=params, description=description,
+                   hands_per_chunk=hands_per_chunk, source=ref)
 
 
 POLICIES = {
@@ -183,7 +212,9 @@ def resolve_policy(name: str) -> PolicySpec:
         return expert_spec(name)
     if is_user_policy(name):
         try:
-            return PolicySpec(name, load_user_policy(name), description="user policy")
+            path, _, function = name.rpartition(":")
+            return PolicySpec(name, load_user_policy(name), description="user policy",
+                              source=f"{Path(path).resolve()}:{function}")
         except UserPolicyError as e:
             raise PolicyError(str(e)) from None
     raise PolicyError(f"unknown policy {name!r}; built-in policies: {', '.join(sorted(POLICIES))}; "

@@ -1,0 +1,226 @@
+"""Where the chunks of a run are played: worker threads (the default) or a Dask cluster.
+
+A backend runs ``task(*args)`` somewhere and returns a future with ``result()``. The driver
+(:mod:`analyzer.driver`) keeps a bounded window of chunks in flight on it and merges their
+results in hand order, so a result never depends on the backend or its size. A Dask
+backend is chosen for a block of code with :func:`dask_backend` (the command line's
+``--workers``/``--scheduler``); everything run inside the block uses it::
+
+    with analyzer.dask_backend(workers=2):
+        result = analyzer.simulate(rules, ["hints", "greedy"], 10**6, seed=1)
+
+Tasks sent to Dask workers carry policies by name (see ``PolicySpec.__reduce__``): each
+worker resolves and compiles them once (from the numba cache when it has one).
+"""
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from concurrent.futures import Future
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+WAKE_EVERY = 0.2    # seconds: how often the waiting main thread wakes to see a Ctrl-C or SIGTERM
+
+
+def wait_for(future):
+    """``future.result()``, waking every WAKE_EVERY seconds so that a signal is seen at once
+    (one that reaches a worker thread does not interrupt the main thread's wait)."""
+    while True:
+        try:
+            return future.result(timeout=WAKE_EVERY)
+        except TimeoutError:
+            pass
+
+
+class BackendError(RuntimeError):
+    """A cluster that cannot be started or reached."""
+
+
+class ThreadBackend:
+    """``threads`` worker threads of this process (the engine's kernels release the GIL).
+
+    The threads are daemons: an interrupted run does not wait for the chunks they are
+    playing (an expert chunk takes seconds, a user policy may never return), and the
+    process can exit at once."""
+
+    name = "threads"
+
+    def __init__(self, threads: int):
+        self.slots = threads
+        self._queue = queue.SimpleQueue()
+        self._futures = []
+        self._threads = [threading.Thread(target=self._work, name=f"bezique-worker-{i}", daemon=True)
+                         for i in range(threads)]
+        for t in self._threads:
+            t.start()
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            future, task, args = item
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(task(*args))
+                except BaseException as e:      # handed to the caller, raised where it waits
+                    future.set_exception(e)
+
+    def submit(self, task, *args) -> Future:
+        """Run ``task(*args)`` on a worker thread."""
+        future = Future()
+        self._futures.append(future)
+        self._queue.put((future, task, args))
+        return future
+
+    def close(self, wait: bool = True) -> None:
+        """Drop the chunks not started; with ``wait``, wait for the ones running (a second or
+        so for the fast policies), else leave them to finish unheeded."""
+        for f in self._futures:
+            f.cancel()
+        self._futures.clear()
+        for _ in self._threads:
+            self._queue.put(None)
+        if wait:
+            for t in self._threads:
+                t.join()
+
+    def describe(self) -> dict:
+        """The backend as recorded in run.json."""
+        return {"backend": self.name, "threads": self.slots}
+
+
+class DaskBackend:
+    """The workers of a Dask cluster (``client``: a ``distributed.Client``). A worker lost
+    mid-run costs only its chunks: the scheduler plays them again elsewhere."""
+
+    name = "dask"
+
+    def __init__(self, client, label: str, cluster=None):
+        self.client = client
+        self.label = label
+        self._cluster = cluster          # a local cluster this backend started, or None
+        self._futures = []
+
+    def shutdown(self) -> None:
+        """Disconnect, and stop the local cluster if this backend started one."""
+        _close(self.client, self._cluster)
+
+    @property
+    def slots(self) -> int:
+        """Worker threads in the cluster now (at least 1)."""
+        return max(sum(self.client.nthreads().values()), 1)
+
+    def submit(self, task, *args):
+        """Send ``task(*args)`` to the cluster (``pure=False``: every chunk is its own task)."""
+        future = self.client.submit(task, *args, pure=False)
+        self._futures.append(future)
+        return future
+
+    def close(self, wait: bool = True) -> None:
+        """Cancel the chunks still queued or running (the cluster itself stays up)."""
+        pending = [f for f in self._futures if not f.done()]
+        if pending:
+            self.client.cancel(pending)
+        self._futures.clear()
+
+    def describe(self) -> dict:
+        """The backend as recorded in run.json."""
+        return {"backend": self.name, "scheduler": self.label,
+                "workers": len(self.client.nthreads()), "threads": self.slots}
+
+
+_ACTIVE: ContextVar = ContextVar("bezique_dask_backend", default=None)
+
+
+def active_dask() -> DaskBackend | None:
+    """The Dask backend chosen by an enclosing :func:`dask_backend`, if any."""
+    return _ACTIVE.get()
+
+
+def default_threads() -> int:
+    """The worker threads of a run that names none: one per core."""
+    return os.cpu_count() or 1
+
+
+def check_threads(threads: int | None) -> int:
+    """``threads``, or :func:`default_threads` for None; ValueError below 1."""
+    if threads is None:
+        return default_threads()
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    return threads
+
+
+def open_backend(threads: int | None = None):
+    """The backend a run uses: the active Dask backend, else ``threads`` worker threads.
+    The caller closes it (``close`` leaves a Dask cluster running)."""
+    return active_dask() or ThreadBackend(check_threads(threads))
+
+
+def describe_backend(threads: int | None = None) -> dict:
+    """What :func:`open_backend` would use, as recorded in run.json."""
+    dask = active_dask()
+    return dask.describe() if dask else {"backend": "threads", "threads": check_threads(threads)}
+
+
+def connect_dask(workers: int | None = None, scheduler: str | None = None) -> DaskBackend:
+    """A Dask backend on the running cluster at ``scheduler`` (e.g. ``"tcp://10.0.0.5:8786"``)
+    or on a local cluster of ``workers`` worker processes (one thread each) started here;
+    its ``shutdown()`` ends it. BackendError if the cluster cannot be reached or started."""
+    if (workers is None) == (scheduler is None):
+        raise ValueError("give exactly one of workers and scheduler")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    import logging
+    import warnings
+
+    from distributed import Client, LocalCluster
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)   # no chatter about the cluster's life
+    cluster = client = None
+    try:
+        if scheduler is not None:
+            client = Client(scheduler, timeout="10s")
+            label = scheduler
+        else:
+            with warnings.catch_warnings():     # its metrics server moves off a port in use: no matter
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.ERROR)
+            client = Client(cluster)
+            label = f"local cluster of {workers} worker process{'es' if workers > 1 else ''}"
+    except (OSError, TimeoutError) as e:
+        _close(client, cluster)
+        raise BackendError(f"cannot reach the Dask scheduler {scheduler or ''}: {e}".replace("  ", " ")) from None
+    return DaskBackend(client, label, cluster)
+
+
+@contextmanager
+def dask_backend(workers: int | None = None, scheduler: str | None = None):
+    """Run everything inside the block on Dask (see :func:`connect_dask` for the arguments);
+    a local cluster is shut down at the end. Yields the backend."""
+    backend = connect_dask(workers, scheduler)
+    try:
+        with use_backend(backend):
+            yield backend
+    finally:
+        backend.shutdown()
+
+
+@contextmanager
+def use_backend(backend: DaskBackend):
+    """Run everything inside the block on ``backend`` (one :func:`dask_backend` made)."""
+    token = _ACTIVE.set(backend)
+    try:
+        yield backend
+    finally:
+        _ACTIVE.reset(token)
+
+
+def _close(client, cluster) -> None:
+    for thing in (client, cluster):
+        if thing is not None:
+            try:
+                thing.close()
+            except Exception:      # a cluster already gone: nothing left to close
+                pass

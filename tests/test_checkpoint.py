@@ -1,0 +1,162 @@
+"""Checkpoints and resume (issue 13, part 2): a run stopped part-way and resumed gives the same
+result, byte for byte, as one never stopped; a resume with other arguments is refused."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.checkpoint import CHECKPOINT_DIR, CheckpointError, keep_checkpoints
+from analyzer.cli import main
+from analyzer.compare import compare_pair
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import preset
+from analyzer.simulate import simulate
+
+COMMAND = {"name": "test", "args": {"n": 1}, "line": "test --resume"}
+
+
+class StopAfter:
+    """A progress callback that interrupts the run (as Ctrl-C does) after ``n`` items."""
+
+    def __init__(self, n):
+        self.n, self.done = n, 0
+
+    def __call__(self, k):
+        self.done += k
+        if self.done >= self.n:
+            raise KeyboardInterrupt
+
+
+def interrupted(tmp_path, run, stop_after):
+    with pytest.raises(KeyboardInterrupt):
+        with keep_checkpoints(tmp_path, COMMAND):
+            run(StopAfter(stop_after))
+    assert any((tmp_path / CHECKPOINT_DIR).glob("*.pkl"))
+
+
+def resumed(tmp_path, run):
+    seen = []
+    with keep_checkpoints(tmp_path, COMMAND, resume=True):
+        result = run(seen.append)
+    assert not (tmp_path / CHECKPOINT_DIR).exists()      # a finished command leaves no checkpoint
+    return result, seen
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_a_simulation_stopped_and_resumed_equals_one_never_stopped(tmp_path, variant):
+    rules = preset(variant)
+
+    def run(progress):
+        return simulate(rules, ["hints", "greedy"], 50_000, seed=3, threads=2, progress=progress)
+
+    whole = run(None)
+    interrupted(tmp_path, run, 20_000)
+    again, seen = resumed(tmp_path, run)
+    assert seen[0] >= 16_384 and sum(seen) == 50_000          # the finished chunks were not replayed
+    assert again.tallies.hands == whole.tallies.hands
+    assert np.array_equal(again.tallies.buffer, whole.tallies.buffer)
+    for name, table in whole.tables.items():
+        assert again.tables[name].to_csv() == table.to_csv(), name
+
+
+def test_a_comparison_with_sprt_stopped_and_resumed_equals_one_never_stopped(tmp_path):
+    rules = preset("ordinary")
+    a, b = resolve_policy("hints"), resolve_policy("hints:no=H3")
+
+    def run(progress):
+        return compare_pair(rules, a, b, 60_000, seed=6, threads=2, sprt=(-5, 5), progress=progress)
+
+    whole = run(None)
+    assert 4096 < whole.tally.deals < 60_000               # the SPRT stopped it part-way
+    interrupted(tmp_path, run, 8192)
+    again, _ = resumed(tmp_path, run)
+    assert again.row() == whole.row()
+
+
+def test_resume_refuses_other_arguments_and_a_missing_checkpoint(tmp_path):
+    with pytest.raises(CheckpointError, match="nothing to resume"):
+        with keep_checkpoints(tmp_path, COMMAND, resume=True):
+            pass
+    with pytest.raises(KeyboardInterrupt):
+        with keep_checkpoints(tmp_path, COMMAND):
+            raise KeyboardInterrupt
+    other = {**COMMAND, "args": {"n": 2}}
+    with pytest.raises(CheckpointError, match="differs in n"):
+        with keep_checkpoints(tmp_path, other, resume=True):
+            pass
+
+
+def bezique(*args, **kw):
+    exe = Path(sys.executable).with_name("bezique")
+    return subprocess.Popen([str(exe), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def outputs(directory: Path) -> dict:
+    """Every file a run wrote but run.json (which records the command line), as bytes."""
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.is_file() and p.name != "run.json"}
+
+
+def test_a_run_killed_with_sigkill_then_resumed_writes_the_same_files(tmp_path):
+    """The issue's test: SIGKILL part-way (no chance to save anything more), then --resume."""
+    args = ["simulate", "--hands", "600000", "--policy", "greedy", "--policy", "greedy", "--seed", "4"]
+    whole = bezique(*args, "--out", str(tmp_path / "whole"))
+    assert whole.wait(timeout=300) == 0, whole.stderr.read()
+    killed = tmp_path / "killed"
+    proc = bezique(*args, "--threads", "1", "--out", str(killed))
+    deadline = time.monotonic() + 300
+    while not list((killed / CHECKPOINT_DIR).glob("*.pkl")) and proc.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before a checkpoint was saved"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not (killed / "summary.csv").exists()
+    res = CliRunner().invoke(main, [*args, "--out", str(killed), "--resume"])
+    assert res.exit_code == 0, res.output
+    assert outputs(killed) == outputs(tmp_path / "whole")
+    assert not (killed / CHECKPOINT_DIR).exists()
+    assert not [p for p in killed.iterdir() if p.name.startswith(".") and p.name != ".bezique-files.json"]
+
+
+def test_sigterm_says_how_to_resume_and_resume_refuses_other_arguments(tmp_path):
+    out = tmp_path / "out"
+    proc = bezique("simulate", "--hands", str(10**10), "--threads", "1", "--out", str(out),
+                   env={**os.environ, "BEZIQUE_PROGRESS_EVERY": "0.2"})
+    line = proc.stderr.readline()
+    while line.startswith("compiling"):
+        line = proc.stderr.readline()
+    assert line.startswith("simulate: "), line
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert time.perf_counter() - t0 < 2 and proc.returncode == 130, err
+    assert f"the finished chunks are kept in {out / CHECKPOINT_DIR}" in err
+    assert f"resume with:\n  bezique simulate --hands {10**10} --threads 1 --out {out} --resume" in err
+    res = CliRunner().invoke(main, ["simulate", "--hands", "1000", "--out", str(out), "--resume"])
+    assert res.exit_code == 1 and "cannot resume" in res.output and "differs in hands" in res.output
+    assert res.output.count("\n") == 1
+    res = CliRunner().invoke(main, ["simulate", "--hands", "1000", "--resume"])
+    assert res.exit_code == 1 and "--resume needs --out" in res.output
+
+
+def test_a_run_of_slow_chunks_stops_within_two_seconds(tmp_path):
+    """An expert Rubicon chunk takes seconds: SIGTERM does not wait for the chunks in play."""
+    proc = bezique("simulate", "--variant", "rubicon", "--policy", "expert", "--hands", "100000", "--threads", "1",
+                   "--out", str(tmp_path), env={**os.environ, "BEZIQUE_PROGRESS_EVERY": "0"})
+    line = proc.stderr.readline()
+    while line.startswith("compiling"):
+        line = proc.stderr.readline()
+    assert line.startswith("simulate: 16 of 100,000 hands"), line     # one chunk done, the next in play
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert time.perf_counter() - t0 < 2 and proc.returncode == 130, err
+    assert "stopped after 16 of 100,000 hands" in err
