@@ -50,7 +50,6 @@ class ThreadBackend:
     def __init__(self, threads: int):
         self.slots = threads
         self._queue = queue.SimpleQueue()
-        self._futures = []
         self._threads = [threading.Thread(target=self._work, name=f"bezique-worker-{i}", daemon=True)
                          for i in range(threads)]
         for t in self._threads:
@@ -68,16 +67,13 @@ class ThreadBackend:
     def submit(self, task, *args) -> Future:
         """Run ``task(*args)`` on a worker thread."""
         future = Future()
-        self._futures.append(future)
         self._queue.put((future, task, args))
         return future
 
     def close(self, wait: bool = True) -> None:
-        """Drop the chunks not started; with ``wait``, wait for the ones running (a second or
-        so for the fast policies), else leave them to finish unheeded."""
-        for f in self._futures:
-            f.cancel()
-        self._futures.clear()
+        """Stop the threads once the chunks submitted are done or cancelled; with ``wait``,
+        wait for them (a second or so for the fast policies), else leave them to finish
+        unheeded."""
         for _ in self._threads:
             self._queue.put(None)
         if wait:
@@ -99,7 +95,6 @@ class DaskBackend:
         self.client = client
         self.label = label
         self._cluster = cluster          # a local cluster this backend started, or None
-        self._futures = []
 
     def shutdown(self) -> None:
         """Disconnect, and stop the local cluster if this backend started one."""
@@ -112,16 +107,10 @@ class DaskBackend:
 
     def submit(self, task, *args):
         """Send ``task(*args)`` to the cluster (``pure=False``: every chunk is its own task)."""
-        future = self.client.submit(task, *args, pure=False)
-        self._futures.append(future)
-        return future
+        return self.client.submit(task, *args, pure=False)
 
     def close(self, wait: bool = True) -> None:
-        """Cancel the chunks still queued or running (the cluster itself stays up)."""
-        pending = [f for f in self._futures if not f.done()]
-        if pending:
-            self.client.cancel(pending)
-        self._futures.clear()
+        """Nothing to do: the cluster stays up, and the driver cancels the chunks it drops."""
 
     def describe(self) -> dict:
         """The backend as recorded in run.json."""

@@ -66,6 +66,7 @@ def run_chunks(task: Callable, args: tuple, total: int, chunk: int, acc: Accumul
     backend = open_backend(threads)
     starts = iter(range(merged, total, chunk))
     window = deque()
+    failed = False
     consistent = True                 # False while a merge is half done: such a state is never saved
     last_save = time.monotonic()
 
@@ -97,11 +98,12 @@ def run_chunks(task: Callable, args: tuple, total: int, chunk: int, acc: Accumul
         else:
             finished = True
     except BaseException:
-        backend.close(wait=False)        # an error or an interrupt: no waiting for chunks in play
+        failed = True
         raise
-    else:
-        backend.close()
     finally:
+        for _, future in window:         # after an early stop, an error or an interrupt
+            future.cancel()
+        backend.close(wait=not failed)   # an error or an interrupt: no waiting for chunks in play
         if key and consistent:
             store.save(key, merged, finished, acc)
     return acc

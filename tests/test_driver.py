@@ -98,3 +98,34 @@ def test_chunks_are_submitted_lazily_so_any_count_fits_in_memory():
     n, merged, _ = collect(2**63 - 1, 1000, 2, stop_after=5, play=play)
     assert merged == [0, 1000, 2000, 3000, 4000] and n == 5000
     assert len(submitted) <= 5 + 2 * 2
+
+
+class ChunkResult:
+    """A chunk's result that counts how many are alive at once."""
+
+    live = peak = 0
+
+    def __init__(self):
+        ChunkResult.live += 1
+        ChunkResult.peak = max(ChunkResult.peak, ChunkResult.live)
+
+    def __del__(self):
+        ChunkResult.live -= 1
+
+
+def make_result(start, count):
+    return ChunkResult()
+
+
+class Drop:
+    def merge(self, result):
+        return None
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_merged_results_are_not_kept(threads):
+    """Memory stays that of the window however many chunks run: nothing holds a chunk's result
+    once it is merged (a backend that kept its futures would keep them all)."""
+    ChunkResult.live = ChunkResult.peak = 0
+    run_chunks(make_result, (), 500, 1, Drop(), threads)
+    assert ChunkResult.peak <= 2 * threads + 2
