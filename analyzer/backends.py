@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -185,9 +186,9 @@ def connect_dask(workers: int | None = None, scheduler: str | None = None) -> Da
 
 
 @contextmanager
-def dask_backend(workers: int | None = None, scheduler: str | None = None):
+def dask_backend(workers: int | None = None, scheduler: str | None = None) -> Iterator[DaskBackend]:
     """Run everything inside the block on Dask (see :func:`connect_dask` for the arguments);
-    a local cluster is shut down at the end. Yields the backend."""
+    a local cluster is shut down at the end. Returns (yields) the :class:`DaskBackend`."""
     backend = connect_dask(workers, scheduler)
     try:
         with use_backend(backend):
@@ -197,7 +198,7 @@ def dask_backend(workers: int | None = None, scheduler: str | None = None):
 
 
 @contextmanager
-def use_backend(backend: DaskBackend):
+def use_backend(backend: DaskBackend) -> Iterator[DaskBackend]:
     """Run everything inside the block on ``backend`` (one :func:`dask_backend` made)."""
     token = _ACTIVE.set(backend)
     try:

@@ -15,6 +15,7 @@ import hashlib
 import json
 import pickle
 import shutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -39,7 +40,8 @@ class Checkpoints:
         name and parameters, see ``PolicySpec.__reduce__``); None for a run whose arguments
         cannot be pickled (it is not checkpointed)."""
         try:
-            blob = pickle.dumps((task.__module__, task.__qualname__, args, total, chunk), protocol=4)
+            blob = pickle.dumps((task.__module__, task.__qualname__, args, total, chunk, _policy_files(args)),
+                                protocol=4)
         except Exception:      # e.g. a policy made in Python that no name resolves to
             return None
         return hashlib.sha256(blob).hexdigest()[:32]
@@ -83,6 +85,16 @@ class Checkpoints:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def _policy_files(args: tuple) -> list[str]:
+    """Digests of the user policy files among ``args`` (alone or in a list): a file edited
+    since the checkpoint makes another run, played afresh."""
+    from .policies.registry import PolicySpec
+    from .policies.user import is_user_policy
+    specs = [x for a in args for x in (a if isinstance(a, (list, tuple)) else [a]) if isinstance(x, PolicySpec)]
+    return [hashlib.sha256(Path(s.source.rpartition(":")[0]).read_bytes()).hexdigest()
+            for s in specs if s.source and is_user_policy(s.source)]
+
+
 _ACTIVE: ContextVar = ContextVar("bezique_checkpoints", default=None)
 
 
@@ -97,8 +109,9 @@ def describe(command: dict) -> str:
 
 
 @contextmanager
-def keep_checkpoints(out_dir, command: dict, resume: bool = False):
-    """Keep the merged state of every run started inside the block in ``out_dir``.
+def keep_checkpoints(out_dir, command: dict, resume: bool = False) -> Iterator[Checkpoints]:
+    """Keep the merged state of every run started inside the block in ``out_dir``; returns
+    (yields) the :class:`Checkpoints`.
 
     ``command`` identifies the command (``name`` and ``args``: every argument that changes
     the result; ``line``: how to type it). With ``resume`` the checkpoint there must have

@@ -81,6 +81,20 @@ def test_a_comparison_with_sprt_stopped_and_resumed_equals_one_never_stopped(tmp
     assert again.row() == whole.row()
 
 
+def test_a_user_policy_file_edited_since_the_checkpoint_is_played_afresh(tmp_path):
+    rules = preset("ordinary")
+    policy = tmp_path / "mine.py"
+    policy.write_text((Path(__file__).parent.parent / "examples" / "my_policy.py").read_text())
+
+    def run(progress):
+        return simulate(rules, [f"{policy}:no_exchange", "greedy"], 40_000, seed=3, threads=2, progress=progress)
+
+    interrupted(tmp_path / "out", run, 20_000)
+    policy.write_text(policy.read_text() + "\n# edited\n")
+    _, seen = resumed(tmp_path / "out", run)
+    assert seen[0] == 8192                  # the first chunk: nothing was taken from the checkpoint
+
+
 def test_resume_refuses_other_arguments_and_a_missing_checkpoint(tmp_path):
     with pytest.raises(CheckpointError, match="nothing to resume"):
         with keep_checkpoints(tmp_path, COMMAND, resume=True):

@@ -131,7 +131,7 @@ def test_every_example_runs(args, tmp_path, monkeypatch):
     assert res.exception is None
 
 
-def test_ablate_turns_an_engine_error_into_one_line(monkeypatch):
+def test_ablate_turns_an_engine_error_into_one_line(monkeypatch, tmp_path):
     from analyzer.simulate import SimulationError
 
     compare = importlib.import_module("analyzer.compare")     # analyzer.compare is the function
@@ -140,5 +140,5 @@ def test_ablate_turns_an_engine_error_into_one_line(monkeypatch):
         raise SimulationError("policy 'hints' (seat 0) returned an illegal action play 9S")
 
     monkeypatch.setattr(compare, "ablate", fail)
-    res = invoke("ablate", "--hands", 10, "--out", "unused")
+    res = invoke("ablate", "--hands", 10, "--out", tmp_path)
     assert res.exit_code == 1 and res.output == "Error: policy 'hints' (seat 0) returned an illegal action play 9S\n"
