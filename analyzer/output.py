@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 MANIFEST = ".bezique-files.json"
+TEMP_PREFIX = ".bezique-tmp-"       # a file being written; one left by a killed run goes at the next finish
 
 
 class OutputError(OSError):
@@ -63,7 +64,7 @@ def check_writable(out_dir) -> Path:
     out = Path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".write-check.", dir=out)
+        fd, probe = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}write-check.", dir=out)
         os.close(fd)
         os.unlink(probe)
     except OSError as e:
@@ -73,8 +74,9 @@ def check_writable(out_dir) -> Path:
 
 def finish_output(out_dir, written, owned=()) -> Path:
     """End a run's writing into ``out_dir``: remove the files of the previous run there (its
-    manifest, and any file named in ``owned``) that this run did not write, then write the
-    manifest of ``written`` last. Returns the manifest's path."""
+    manifest, and any file named in ``owned``) that this run did not write and any temporary
+    file a killed run left, then write the manifest of ``written`` last. Returns the
+    manifest's path."""
     out = Path(out_dir)
     new = {Path(p).name for p in written}
     old = set(owned)
@@ -86,6 +88,8 @@ def finish_output(out_dir, written, owned=()) -> Path:
         stale = out / Path(name).name               # a bare name: never outside the directory
         if stale.is_file():
             stale.unlink()
+    for leftover in out.glob(f"{TEMP_PREFIX}*"):     # half-written by a run killed with SIGKILL
+        leftover.unlink(missing_ok=True)
     return write_json({"files": sorted(new)}, out / MANIFEST)
 
 
@@ -93,7 +97,7 @@ def atomic_write(path, write) -> Path:
     """Call ``write(tmp_path)`` then move the file into place; return ``path``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}.", suffix=path.suffix, dir=path.parent)
     os.close(fd)
     try:
         write(tmp)

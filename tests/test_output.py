@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.output import MANIFEST, OutputError, check_writable, finish_output, write_table
+from analyzer.output import MANIFEST, TEMP_PREFIX, OutputError, check_writable, finish_output, write_table
 from analyzer.report import study, write_report
 from analyzer.rules import preset
 
@@ -46,6 +46,7 @@ def test_a_rerun_removes_its_own_stale_files_and_nothing_else(tmp_path):
     (tmp_path / "c.csv").write_text("old, named by nobody")
     (tmp_path / MANIFEST).write_text(json.dumps({"files": ["a.csv", "b.csv", "../outside.csv"]}))
     (tmp_path.parent / "outside.csv").write_text("not ours")
+    (tmp_path / f"{TEMP_PREFIX}b.csv.x1y2").write_text("half written by a run killed with SIGKILL")
     written = write_table(pd.DataFrame({"a": [1]}), tmp_path, "a", parquet=False)
     finish_output(tmp_path, written)
     names = {p.name for p in tmp_path.iterdir()}
