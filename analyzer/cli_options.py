@@ -91,6 +91,8 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
         def checked(*args, **kw):
             workers, scheduler, resume = kw.pop("workers", None), kw.pop("scheduler", None), kw.pop("resume", False)
             _check_run(kw["hands"], kw["seed"], kw.get("threads"), workers, scheduler)
+            if "variant" in kw:
+                rules_from(kw["variant"], kw["rule_items"])       # a bad rule: one line, before any compiling
             if default_out and not kw.get("out"):
                 kw["out"] = default_out(kw)
             if resume and not kw.get("out"):

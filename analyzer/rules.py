@@ -32,6 +32,32 @@ class RuleError(ValueError):
     """A rule set that is not valid or not supported."""
 
 
+POINTS = (0, 100_000)
+NUMBERS = {             # each whole-number option: its lowest and highest value
+    "players": (2, 4), "packs": (2, 4), "hand_size": (8, 10), "last_trick": POINTS, "plain_sequence": POINTS,
+    "target": (1000, 2000), "seven_points": POINTS, "brisque_points": POINTS, "rubicon_limit": POINTS,
+    "rubicon_bonus": POINTS, "game_bonus": POINTS, "score_unit": (1, 100_000),
+}
+WORDS = {               # each option that is a word: the words it takes
+    "trump": tuple(TRUMP_MODES), "meld_reuse": ("french", "american"), "redeclare": tuple(REDECLARE),
+    "brisques": ("scored", "tiebreak"), "carte_blanche": tuple(CARTE_BLANCHE),
+}
+
+
+def check_value(key: str, value) -> None:
+    """RuleError naming the option and the values it takes, unless ``value`` is one of them:
+    true/false for a switch, a whole number in range, or one of the option's words."""
+    if key in WORDS:
+        if not isinstance(value, str) or value not in WORDS[key]:
+            raise RuleError(f"{key}={value!r}: use one of {', '.join(WORDS[key])}")
+    elif key in NUMBERS:
+        lo, hi = NUMBERS[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise RuleError(f"{key}={value!r}: use a whole number from {lo} to {hi}")
+    elif not isinstance(value, bool):
+        raise RuleError(f"{key}={value!r}: use true or false")
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """One variant of bézique: every option RULES.md names.
@@ -76,16 +102,23 @@ class RuleSet:
 
     def with_options(self, **options) -> "RuleSet":
         """Return a copy with some options changed (validated)."""
-        known = {f.name for f in fields(self)}
+        known = {f.name for f in fields(self)} - {"name"}
         for key in options:
+            if key == "name":
+                raise RuleError("the variant is not a rule option: choose it with --variant "
+                                "(a replay file's \"variant\")")
             if key not in known:
                 raise RuleError(f"unknown rule option {key!r}; known: {', '.join(sorted(known))}")
+            check_value(key, options[key])
         rs = replace(self, **options)
         rs.validate()
         return rs
 
     def validate(self) -> None:
         """Raise :class:`RuleError` naming the first unsupported option."""
+        for f in fields(self):
+            if f.name != "name":
+                check_value(f.name, getattr(self, f.name))
         if self.players != 2:
             raise RuleError(f"{self.players} players: only two-handed games are supported so far (V4/V5 come later)")
         if self.packs not in (2, 3, 4):
@@ -180,11 +213,11 @@ PRESETS = {
 }
 
 
-def preset(name: str, **options) -> RuleSet:
+def preset(variant: str, /, **options) -> RuleSet:
     """Return the named preset (``ordinary`` …), with ``options`` applied."""
-    if name not in PRESETS:
-        raise RuleError(f"unknown variant {name!r}; known: {', '.join(sorted(PRESETS))}")
-    return PRESETS[name].with_options(**options) if options else PRESETS[name]
+    if not isinstance(variant, str) or variant not in PRESETS:
+        raise RuleError(f"unknown variant {variant!r}; known: {', '.join(sorted(PRESETS))}")
+    return PRESETS[variant].with_options(**options) if options else PRESETS[variant]
 
 
 def from_dict(d: dict) -> RuleSet:
