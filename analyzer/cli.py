@@ -5,18 +5,21 @@ What the commands share (options, progress bar, errors) is in :mod:`analyzer.cli
 from __future__ import annotations
 
 import json
+import math
 
 import click
 
 from .cli_options import (
+    MAX_HANDS,
     RuleViolationExit,
+    check_seed,
     compile_notice,
-    stop_on_sigterm,
     policies_from,
     progress_bar,
     rule_options,
     rules_from,
     run_options,
+    stop_on_sigterm,
 )
 
 
@@ -102,8 +105,9 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     from .output import write_json
     from .replay_file import dealt_spec
 
-    if seed < 0 or hand_index < 0:
-        raise click.ClickException("--seed and --hand must be >= 0")
+    check_seed(seed)
+    if not 0 <= hand_index <= MAX_HANDS - 1:
+        raise click.ClickException(f"--hand must be from 0 to 2^63-2, got {hand_index}")
     rules = rules_from(variant, rule_items)
     specs = policies_from(policy_names, rules)
     spec = dealt_spec(rules, seed, hand_index)
@@ -160,6 +164,8 @@ def _parse_sprt(text: str | None) -> tuple[float, float] | None:
         elo0, elo1 = (float(x) for x in text.split(","))
     except ValueError:
         raise click.ClickException(f"--sprt expects ELO0,ELO1 (e.g. 0,10), got {text!r}") from None
+    if not (math.isfinite(elo0) and math.isfinite(elo1)):
+        raise click.ClickException(f"--sprt needs finite Elo bounds, got {text!r}")
     if elo1 <= elo0:
         raise click.ClickException(f"--sprt needs ELO0 < ELO1, got {text!r}")
     return elo0, elo1
@@ -383,8 +389,7 @@ def analyze(file, at, samples, rollout, seed, as_json):
     from .analysis import AnalysisError, analyze_position, format_analysis
     from .replay_file import ReplayError, RuleViolation, load_replay
 
-    if seed < 0:
-        raise click.ClickException("--seed must be >= 0")
+    check_seed(seed)
     try:
         spec = load_replay(file)
         result = analyze_position(spec, at, samples, seed, rollout)

@@ -184,13 +184,22 @@ def check_out(out) -> None:
         raise click.ClickException(str(e)) from None
 
 
+MAX_HANDS = 2**63 - 1      # hand numbers are signed 64-bit in the engine
+MAX_SEED = 2**64 - 1       # the seed is an unsigned 64-bit word
+
+
+def check_seed(seed: int, name: str = "--seed") -> None:
+    """One clear error for a seed outside 0 .. 2^64-1."""
+    if not 0 <= seed <= MAX_SEED:
+        raise click.ClickException(f"{name} must be from 0 to 2^64-1, got {seed}")
+
+
 def _check_run(hands: int, seed: int, threads: int | None = None, workers: int | None = None,
                scheduler: str | None = None) -> None:
     """One clear error for a bad --hands, --seed, --threads or --workers."""
-    if hands <= 0:
-        raise click.ClickException(f"--hands must be positive, got {hands}")
-    if seed < 0:
-        raise click.ClickException(f"--seed must be >= 0, got {seed}")
+    if not 0 < hands <= MAX_HANDS:
+        raise click.ClickException(f"--hands must be from 1 to 2^63-1, got {hands}")
+    check_seed(seed)
     if threads is not None and threads < 1:
         raise click.ClickException(f"--threads must be >= 1, got {threads}")
     if workers is not None and workers < 1:

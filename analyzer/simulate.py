@@ -62,10 +62,10 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
     number of hands just finished. ``keep_records`` keeps the per-hand records (for tests
     and small runs).
     """
-    if hands <= 0:
-        raise ValueError(f"hands must be positive, got {hands}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
+    if not 0 < hands < 2**63:
+        raise ValueError(f"hands must be from 1 to 2^63-1, got {hands}")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
     from .policies.registry import PolicyError, PolicySpec, resolve_policy
 
     specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]

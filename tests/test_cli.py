@@ -46,13 +46,23 @@ def test_simulate_prints_table_and_writes_files(tmp_path):
 @pytest.mark.parametrize("args,needle", [
     (["simulate", "--variant", "pinochle"], "unknown variant"),
     (["simulate", "--policy", "genius", "--policy", "random"], "unknown policy"),
-    (["simulate", "--hands", "0"], "--hands must be positive"),
-    (["simulate", "--hands", "-5"], "--hands must be positive"),
+    (["simulate", "--hands", "0"], "--hands must be from 1 to 2^63-1"),
+    (["simulate", "--hands", "-5"], "--hands must be from 1 to 2^63-1"),
     (["simulate", "--rule", "hand_size=7"], "hand_size=7"),
     (["simulate", "--rule", "players=3"], "3 players"),
     (["simulate", "--rule", "nonsense"], "KEY=VALUE"),
     (["trace", "--policy", "genius"], "unknown policy"),
     (["replay", "does/not/exist.json"], "no such file"),
+    (["simulate", "--seed", str(2**64)], "--seed must be from 0 to 2^64-1"),        # numbers at their limits
+    (["simulate", "--hands", str(2**63)], "--hands must be from 1 to 2^63-1"),
+    (["trace", "--hand", str(2**63)], "--hand must be from 0 to 2^63-2"),
+    (["trace", "--seed", str(2**64)], "--seed must be from 0 to 2^64-1"),
+    (["analyze", "tests/replays/example_hand.json", "--seed", str(2**64)], "--seed must be from 0 to 2^64-1"),
+    (["simulate", "--policy", "hints:h2=nan"], "is not a finite number"),
+    (["simulate", "--policy", "hints:h5=inf"], "is not a finite number"),
+    (["simulate", "--policy", "expert:prune=-inf"], "is not a finite number"),
+    (["compare", "hints", "greedy", "--sprt", "nan,inf"], "--sprt needs finite Elo bounds"),
+    (["compare", "hints", "greedy", "--sprt", "0,inf"], "--sprt needs finite Elo bounds"),
 ])
 def test_bad_input_is_one_clear_error(args, needle):
     res = invoke(*args)
@@ -107,7 +117,7 @@ def test_installed_bezique_command():
     res = subprocess.run([exe, "policies"], capture_output=True, text=True)
     assert res.returncode == 0 and "hints" in res.stdout
     res = subprocess.run([exe, "simulate", "--hands", "0"], capture_output=True, text=True)
-    assert res.returncode == 1 and res.stderr == "Error: --hands must be positive, got 0\n"
+    assert res.returncode == 1 and res.stderr == "Error: --hands must be from 1 to 2^63-1, got 0\n"
 
 
 def test_examples_are_found():

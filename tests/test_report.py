@@ -147,7 +147,7 @@ def test_report_examples_cover_both_variants():
 
 def test_report_bad_input():
     res = CliRunner().invoke(main, ["report", "--hands", "0"])
-    assert res.exit_code == 1 and "--hands must be positive" in res.output
+    assert res.exit_code == 1 and "--hands must be from 1 to 2^63-1" in res.output
 
 
 def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
