@@ -181,7 +181,7 @@ def parse_replay(obj) -> HandSpec:
         raise ReplayError(f"rules: {e}") from None
     n = rules.players
     dealer = obj["dealer"]
-    if not isinstance(dealer, int) or not 0 <= dealer < n:
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
         raise ReplayError(f"dealer must be a seat number 0..{n - 1}, got {dealer!r}")
     hands = obj["hands"]
     if not isinstance(hands, list) or len(hands) != n:
@@ -223,6 +223,8 @@ def load_replay(path) -> HandSpec:
         raise ReplayError(f"no such file: {path}") from None
     except json.JSONDecodeError as e:
         raise ReplayError(f"{path} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise ReplayError(f"{path} is nested too deeply to be a replay file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ReplayError(f"cannot read {path}: {e}") from None
     return parse_replay(obj)

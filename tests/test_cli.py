@@ -85,6 +85,35 @@ def test_malformed_replay_files(tmp_path):
     assert res.exit_code == 1 and "not exactly 2 packs" in res.output
 
 
+def test_replay_files_that_are_wrong_in_shape_or_type(tmp_path):
+    """Issue 14, part 3: each is one line (exit 1), never a traceback."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    res = invoke("replay", deep)
+    assert res.exit_code == 1 and res.output.endswith("is nested too deeply to be a replay file\n")
+    doc = json.loads((REPLAYS / "example_hand.json").read_text())
+    for key, value, message in (("dealer", True, "dealer must be a seat number 0..1, got True"),
+                                ("dealer", 1.0, "dealer must be a seat number 0..1, got 1.0"),
+                                ("rules", {"variant": "ordinary", "last_trick": "x"}, "rules: last_trick='x'")):
+        path = tmp_path / f"{key}.json"
+        path.write_text(json.dumps({**doc, key: value}))
+        res = invoke("replay", path)
+        assert res.exit_code == 1 and message in res.output, res.output
+        assert res.output.count("Error:") == 1 and "Traceback" not in res.output
+
+
+def test_moves_after_the_end_of_the_hand_are_an_error_naming_the_first(tmp_path):
+    path = tmp_path / "hand.json"
+    assert invoke("trace", "--seed", 3, "--json", path).exit_code == 0
+    doc = json.loads(path.read_text())
+    n = len(doc["moves"])
+    doc["moves"] += ["1 plays AS", "0 plays 7H"]
+    path.write_text(json.dumps(doc))
+    res = invoke("replay", path)
+    assert res.exit_code == 2
+    assert f"Error: move {n + 1}: the hand is over: it ended with move {n}, the last card played" in res.output
+
+
 def test_trace_json_replays_to_the_same_scores(tmp_path):
     path = tmp_path / "hand.json"
     res = invoke("trace", "--seed", 12, "--policy", "greedy", "--policy", "random", "--json", path)
