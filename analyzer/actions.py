@@ -7,7 +7,22 @@ from .engine.layout import (
     A_EXCHANGE,
     A_PLAY_TABLE,
     A_STOP,
+    D_CARTE,
+    D_FOLLOW,
+    D_LEAD,
+    D_MELD,
 )
+
+DECISION_NAMES = {D_LEAD: "lead", D_FOLLOW: "follow", D_MELD: "declaration", D_CARTE: "carte blanche"}
+
+
+def illegal_return(action: int, decision: int) -> str:
+    """What a policy returned that it may not: ``'play 9S', which is not legal at that follow
+    decision``, or ``999, which is no action``."""
+    what = action_str(action)
+    if what.startswith("action code"):
+        return f"{int(action)}, which is no action"
+    return f"'{what}', which is not legal at that {DECISION_NAMES.get(decision, decision)} decision"
 
 
 def action_str(action: int) -> str:

@@ -86,6 +86,16 @@ class ThreadBackend:
         return {"backend": self.name, "threads": self.slots}
 
 
+def run_interruptibly(task, *args):
+    """``task(*args)`` on a daemon thread, waited for so that Ctrl-C or SIGTERM stops the
+    caller at once (a kernel running a user policy that never returns cannot be stopped)."""
+    backend = ThreadBackend(1)
+    try:
+        return wait_for(backend.submit(task, *args))
+    finally:
+        backend.close(wait=False)
+
+
 class DaskBackend:
     """The workers of a Dask cluster (``client``: a ``distributed.Client``). A worker lost
     mid-run costs only its chunks: the scheduler plays them again elsewhere."""

@@ -111,7 +111,11 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     rules = rules_from(variant, rule_items)
     specs = policies_from(policy_names, rules)
     spec = dealt_spec(rules, seed, hand_index)
-    outcome = play_spec(spec, specs, seed=seed, hand=hand_index)
+    from .simulate import SimulationError
+    try:
+        outcome = play_spec(spec, specs, seed=seed, hand=hand_index)
+    except SimulationError as e:
+        raise click.ClickException(str(e)) from None
     click.echo(format_log(outcome, symbols))
     if outcome.error:
         raise click.ClickException(outcome.error)

@@ -234,6 +234,8 @@ def progress_bar(total: int, unit: str, desc: str):
     if sys.stderr.isatty():
         from tqdm import tqdm
         bar = tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=sys.stderr)
+    else:
+        click.echo(f"{desc}: {total:,} {unit}s to play; progress every {every:g} s", err=True)
 
     def update(n: int) -> None:
         nonlocal done, last

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .actions import action_str
+from .actions import illegal_return
+from .backends import run_interruptibly
 from .cards import COMBO_NAMES, card_str, combo_cards
 from .engine import layout as L
 from .engine.batch import run_single
@@ -45,7 +46,8 @@ from .engine.layout import (
     ST_INCOMPLETE,
 )
 from .policies.registry import resolve_policy
-from .records import policy_arrays
+from .records import policy_arrays, user_policies
+from .simulate import SimulationError
 from .replay_file import (  # noqa: F401 (HandSpec is used here; the others are re-exported)
     FORMAT,
     HandSpec,
@@ -190,11 +192,14 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
         if nscript == 0:
             script = np.zeros((1, S_W), np.int32)
     else:
-        funcs, params = policy_arrays([p if not isinstance(p, str) else resolve_policy(p)
-                                       for p in policies])
+        policies = [p if not isinstance(p, str) else resolve_policy(p) for p in policies]
+        funcs, params = policy_arrays(policies)
         script, nscript = np.zeros((1, S_W), np.int32), -1
-    st = run_single(rules_arr, spec.deck(), spec.dealer, funcs, params, np.uint64(seed),
-                    hand, np.ascontiguousarray(script), nscript)
+    try:
+        st = run_interruptibly(run_single, rules_arr, spec.deck(), spec.dealer, funcs, params, np.uint64(seed),
+                               hand, np.ascontiguousarray(script), nscript)
+    except Exception as e:         # raised in a user policy (built-in ones raise nothing)
+        raise SimulationError(f"{user_policies(policies or [])} stopped the hand: {type(e).__name__}: {e}") from None
     G, P = st.G, st.P
     status = int(G[L.G_STATUS])
     events = _events(st.ev, int(G[G_NEV]))
@@ -207,8 +212,8 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
     if status == ST_ILLEGAL_SCRIPT:
         error = violation_message(G, spec)
     elif status == ST_ILLEGAL_POLICY:
-        error = (f"seat {int(G[G_ERR_SEAT])}'s policy returned an illegal action "
-                 f"{action_str(int(G[G_ERR_ACTION]))}")
+        error = (f"seat {int(G[G_ERR_SEAT])}'s policy returned "
+                 f"{illegal_return(int(G[G_ERR_ACTION]), int(G[L.G_ERR_DECISION]))}")
     return HandOutcome(spec, int(status), events, scores, error, int(G[G_TRUMP]), tables)
 
 

@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import action_str
+from .actions import illegal_return
 from .engine.batch import run_batch
 from .engine.layout import (
-    D_CARTE,
-    D_FOLLOW,
-    D_LEAD,
-    D_MELD,
     MAX_SEATS,
     REC_DTYPE,
     REC_W,
@@ -22,7 +18,6 @@ from .engine.layout import (
 from .policies.registry import N_PARAMS, PolicySpec
 from .simulate import SimulationError
 
-DECISION_NAMES = {D_LEAD: "lead", D_FOLLOW: "follow", D_MELD: "declaration", D_CARTE: "carte blanche"}
 
 
 def policy_arrays(specs: list[PolicySpec]):
@@ -42,18 +37,27 @@ def as_structured(rec: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(rec).view(REC_DTYPE).reshape(len(rec))
 
 
+def user_policies(specs) -> str:
+    """The user policies among ``specs``, named: "policy 'a.py:f'" (or "one of the policies …")."""
+    names = sorted({s.name for s in specs if s.description == "user policy"}) or sorted({s.name for s in specs})
+    quoted = ", ".join(repr(n) for n in names)
+    return f"policy {quoted}" if len(names) == 1 else f"one of the policies {quoted}"
+
+
 def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndarray:
     """Play hands ``start .. start+count-1`` with ``specs`` (one per seat, repeated round the
     table) and return their records; an illegal policy action raises SimulationError."""
     funcs, params = policy_arrays(specs)
     rec = np.zeros((count, REC_W), np.int32)
     err = np.zeros(4, np.int64)
-    status = run_batch(rules_arr, np.uint64(seed), start, count, funcs, params, rec, err)
+    try:
+        status = run_batch(rules_arr, np.uint64(seed), start, count, funcs, params, rec, err)
+    except Exception as e:         # raised in a user policy (built-in ones raise nothing)
+        raise SimulationError(f"{user_policies(specs)} stopped the run: {type(e).__name__}: {e}") from None
     if status == ST_ILLEGAL_POLICY:
         hand, seat, action, decision = (int(x) for x in err)
-        raise SimulationError(
-            f"policy {specs[seat % len(specs)].name!r} (seat {seat}) returned an illegal action "
-            f"{action_str(action)} at a {DECISION_NAMES.get(decision, decision)} decision in hand {hand}")
+        raise SimulationError(f"policy {specs[seat % len(specs)].name!r} (seat {seat}) returned "
+                              f"{illegal_return(action, decision)} (hand {hand})")
     if status != 0:
         raise SimulationError(f"hand kernel stopped with status {status} at hand {err[0]}")
     return rec

@@ -61,3 +61,13 @@ def illegal(o, *rules):
 def events(outcome, kind: str) -> list[dict]:
     """The outcome's events of one kind."""
     return [e for e in outcome.events if e["event"] == kind]
+
+
+def first_progress_line(proc) -> str:
+    """Read a running ``bezique`` process's stderr up to its first progress line ("simulate:
+    N of M hands (..."), past the start line and any compile notice: the run is then under way."""
+    while True:
+        line = proc.stderr.readline()
+        assert line, "the process ended before any progress"
+        if " hands (" in line:
+            return line

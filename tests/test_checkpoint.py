@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import first_progress_line
 
 from analyzer.checkpoint import CHECKPOINT_DIR, CheckpointError, keep_checkpoints
 from analyzer.cli import main
@@ -144,10 +145,7 @@ def test_sigterm_says_how_to_resume_and_resume_refuses_other_arguments(tmp_path)
     out = tmp_path / "out"
     proc = bezique("simulate", "--hands", str(10**10), "--threads", "1", "--out", str(out),
                    env={**os.environ, "BEZIQUE_PROGRESS_EVERY": "0.2"})
-    line = proc.stderr.readline()
-    while line.startswith("compiling"):
-        line = proc.stderr.readline()
-    assert line.startswith("simulate: "), line
+    first_progress_line(proc)
     t0 = time.perf_counter()
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
@@ -165,9 +163,7 @@ def test_a_run_of_slow_chunks_stops_within_two_seconds(tmp_path):
     """An expert Rubicon chunk takes seconds: SIGTERM does not wait for the chunks in play."""
     proc = bezique("simulate", "--variant", "rubicon", "--policy", "expert", "--hands", "100000", "--threads", "1",
                    "--out", str(tmp_path), env={**os.environ, "BEZIQUE_PROGRESS_EVERY": "0"})
-    line = proc.stderr.readline()
-    while line.startswith("compiling"):
-        line = proc.stderr.readline()
+    line = first_progress_line(proc)
     assert line.startswith("simulate: 16 of 100,000 hands"), line     # one chunk done, the next in play
     t0 = time.perf_counter()
     proc.send_signal(signal.SIGTERM)

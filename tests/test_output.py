@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from helpers import first_progress_line
 
 from analyzer.cli import main
 from analyzer.output import MANIFEST, TEMP_PREFIX, OutputError, check_writable, finish_output, write_table
@@ -81,8 +82,9 @@ def test_progress_is_a_line_every_interval_off_a_terminal(monkeypatch, capsys):
         update(400)
         update(500)                                   # finished: no line
     lines = capsys.readouterr().err.splitlines()
-    assert len(lines) == 2 and lines[1].startswith("simulate: 500 of 1,000 hands (50%), ")
-    assert lines[1].endswith(" left") and "hands/s" in lines[1]
+    assert lines[0] == "simulate: 1,000 hands to play; progress every 0 s"
+    assert len(lines) == 3 and lines[2].startswith("simulate: 500 of 1,000 hands (50%), ")
+    assert lines[2].endswith(" left") and "hands/s" in lines[2]
 
 
 def test_a_compile_notice_before_the_first_run(monkeypatch, capsys):
@@ -114,10 +116,7 @@ def test_sigterm_stops_a_huge_run_quickly_and_says_how_far_it_got(tmp_path):
     proc = subprocess.Popen([str(exe), "simulate", "--hands", str(10**10), "--threads", "1",
                              "--out", str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, "BEZIQUE_PROGRESS_EVERY": "0.2"})
-    first = proc.stderr.readline()                       # the run is under way (past any compilation)
-    while first.startswith("compiling"):
-        first = proc.stderr.readline()
-    assert first.startswith("simulate: "), first
+    first_progress_line(proc)                             # the run is under way (past any compilation)
     t0 = time.perf_counter()
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=30)

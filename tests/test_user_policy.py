@@ -56,7 +56,13 @@ def test_plain_python_function_is_compiled_once(tmp_path):
     ("x = 1\n", "{path}:f", "has no function 'f'"),
     ("f = 3\n", "{path}:f", "not a function"),
     ("def f(obs, legal):\n    return legal[0]\n", "{path}:f", "takes 2 arguments"),
-    ("def f(obs, legal, n_legal, rules, params, rng):\n    return 'x'\n", "{path}:f", "does not compile"),
+    ("def f(obs, legal, n_legal, rules, params, rng):\n    return 'x'\n", "{path}:f", "not an integer"),
+    ("def f(obs, legal, n_legal, rules, params, rng):\n    return undefined_name\n", "{path}:f", "does not compile"),
+    ("import sys\nsys.exit(0)\n", "{path}:f", "SystemExit: 0"),
+    ("def f(obs, legal, n_legal, rules, params, rng):\n    return 1.5\n", "{path}:f", "returns float64, not an integer"),
+    ("def f(obs, legal, n_legal, rules, params, rng):\n    return legal[0] + 0.5\n", "{path}:f",
+     "returns float64, not an integer"),
+    ("def f(obs, legal, n_legal, rules, params, rng):\n    return n_legal > 0\n", "{path}:f", "returns bool"),
 ])
 def test_bad_policy_files(tmp_path, body, ref, needle):
     path = write(tmp_path, body) if body else Path("missing.py")
@@ -76,7 +82,66 @@ def test_illegal_action_stops_the_run_naming_policy_decision_action(tmp_path):
     with pytest.raises(SimulationError) as e:
         simulate(preset("ordinary"), [f"{path}:cheat", "random"], 200, seed=1, threads=1)
     msg = str(e.value)
-    assert "cheat" in msg and "illegal action play 9S" in msg and "decision" in msg
+    assert "cheat" in msg and "returned 'play 9S', which is not legal at that follow decision (hand 0)" in msg
     res = CliRunner().invoke(main, ["simulate", "--hands", "50", "--policy", f"{path}:cheat",
                                     "--policy", "random"])
-    assert res.exit_code == 1 and "illegal action" in res.output and "Traceback" not in res.output
+    assert res.exit_code == 1 and "which is not legal" in res.output and "Traceback" not in res.output
+
+
+def test_a_return_value_that_is_no_action_reads_naturally(tmp_path):
+    path = write(tmp_path, """
+        def nonsense(obs, legal, n_legal, rules, params, rng):
+            return 999
+    """)
+    with pytest.raises(SimulationError, match=r"returned 999, which is no action \(hand 0\)$"):
+        simulate(preset("ordinary"), [f"{path}:nonsense", "random"], 20, seed=1, threads=1)
+
+
+@pytest.mark.parametrize("body, needle", [
+    ("return legal[n_legal + 10**8]", "IndexError: index is out of bounds"),
+    ("raise ValueError('my policy is broken')", "ValueError: my policy is broken"),
+])
+def test_a_policy_that_reads_out_of_range_or_raises_is_one_error_naming_it(tmp_path, body, needle):
+    path = write(tmp_path, f"""
+        def broken(obs, legal, n_legal, rules, params, rng):
+            if n_legal > 0:
+                {body}
+            return legal[0]
+    """)
+    with pytest.raises(SimulationError, match=f"policy '{path}:broken' stopped the run: {needle}"):
+        simulate(preset("ordinary"), [f"{path}:broken", "random"], 20, seed=1, threads=1)
+    for command in (["simulate", "--hands", "20"], ["trace"]):
+        res = CliRunner().invoke(main, [*command, "--policy", f"{path}:broken", "--policy", "random"])
+        errors = [line for line in res.output.splitlines() if line.startswith("Error:")]
+        assert res.exit_code == 1 and len(errors) == 1 and needle in errors[0], res.output
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+
+
+def test_a_policy_that_never_returns_is_stopped_by_sigterm(tmp_path):
+    """Ctrl-C or SIGTERM stops the run within 2 s although the kernel never comes back."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from helpers import first_progress_line
+    path = write(tmp_path, """
+        def hang(obs, legal, n_legal, rules, params, rng):
+            x = 1
+            while x > 0:
+                x = (x * 3) % 1000 + 1
+            return legal[0]
+    """)
+    exe = Path(sys.executable).with_name("bezique")
+    for command in (["simulate", "--hands", "1000"], ["trace"]):
+        proc = subprocess.Popen([str(exe), *command, "--policy", f"{path}:hang", "--policy", "random"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "BEZIQUE_PROGRESS_EVERY": "0"})
+        if command[0] == "simulate":
+            assert proc.stderr.readline().startswith("simulate: 1,000 hands to play")
+        time.sleep(3)                                # compiled and inside the policy's loop
+        t0 = time.perf_counter()
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+        assert time.perf_counter() - t0 < 2 and proc.returncode in (1, 130)

@@ -122,7 +122,7 @@ def run_batch(rules, seed, start, count, policies, params, records, err):
     return 0
 
 
-@njit(SINGLE_SIG, cache=True)
+@njit(SINGLE_SIG, cache=True, nogil=True)
 def run_single(rules, deck, dealer, policies, params, seed, hand, script, nscript):
     """Play one hand from ``deck`` with an event log, with ``policies`` or, when ``nscript``
     >= 0, the moves ``script[:nscript]``; return its final state (G_STATUS: how it ended)."""

@@ -43,7 +43,7 @@ def load_user_policy(ref: str):
     sys.modules[mod_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as e:  # any error in the user's file
+    except (Exception, SystemExit) as e:  # any error in the user's file, sys.exit() included
         raise UserPolicyError(f"cannot load {path}: {type(e).__name__}: {e}") from None
     func = getattr(module, name, None)
     if func is None:
@@ -55,14 +55,30 @@ def load_user_policy(ref: str):
     if len(params) != len(PARAM_NAMES):
         raise UserPolicyError(
             f"{path}:{name} takes {len(params)} arguments; a policy takes 6: {', '.join(PARAM_NAMES)}")
-    if isinstance(func, numba.core.registry.CPUDispatcher) and POLICY_SIG.args in func.signatures:
-        return func
+    return _compile_checked(py, f"{path}:{name}")
+
+
+def _compile_checked(py, ref: str):
+    """Compile ``py`` as a policy with bounds checking (an out-of-range read is an IndexError,
+    never a crash or a garbage action), refusing a return type that is not an integer (a
+    float would be cut to some action)."""
+    checked = numba.njit(_nrt=False, boundscheck=True)(py)
     try:
-        return numba.njit(POLICY_SIG, _nrt=False)(py)
+        checked.compile(POLICY_SIG.args)
+        returns = checked.overloads[POLICY_SIG.args].signature.return_type
+        if not isinstance(returns, (numba.types.Integer, numba.types.IntegerLiteral)) or \
+                isinstance(returns, (numba.types.Boolean, numba.types.BooleanLiteral)):
+            raise UserPolicyError(f"{ref} returns {returns}, not an integer: a policy returns one of "
+                                  "the legal actions it is given (legal[i])")
+        if returns == numba.types.int64:
+            return checked
+        return numba.njit(POLICY_SIG, _nrt=False, boundscheck=True)(py)
+    except UserPolicyError:
+        raise
     except Exception as e:
         first = str(e).strip().splitlines()
         detail = next((ln for ln in first if ln.strip() and "Failed in" not in ln), first[0] if first else "")
         raise UserPolicyError(
-            f"{path}:{name} does not compile as a policy "
+            f"{ref} does not compile as a policy "
             f"(obs int32[:], legal int32[:], n_legal int64, rules int64[:], params float64[:], "
             f"rng uint64[:] -> int64): {detail.strip()}") from None
