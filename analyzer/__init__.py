@@ -18,18 +18,32 @@ neither matplotlib nor the compiled engine: that happens when a run starts.
 """
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from .backends import dask_backend
 from .checkpoint import keep_checkpoints
 from .compare import Comparison, ablate, compare
-from .exact import odds_table as odds
-from .report import Study, study
 from .rules import RuleSet, preset
 from .simulate import Result, simulate
 
 if TYPE_CHECKING:
     from .analysis import Analysis
+    from .exact import odds_table as odds
+    from .report import Study, study
+
+_LATER = {"odds": ("exact", "odds_table"), "Study": ("report", "Study"), "study": ("report", "study")}
+
+
+def __getattr__(name: str):
+    # the names whose modules bring pandas, scipy or the engine load on first use, so that
+    # `bezique` answers a bad argument before those imports
+    if name in _LATER:
+        module, attr = _LATER[name]
+        value = getattr(importlib.import_module(f".{module}", __name__), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 

@@ -1,4 +1,4 @@
-"""Card ids, text notation (RULES.md R1.1-R1.3) and combination names.
+"""Card ids, text notation (docs/rules.md R1.1-R1.3) and combination names.
 
 A card *type* is an integer 0..31: ``suit * 8 + rank``, where rank 0..7 is
 A, 10, K, Q, J, 9, 8, 7 (high to low, R1.1) and suit 0..3 is S, H, D, C.

@@ -14,6 +14,7 @@ from .cli_options import (
     RuleViolationExit,
     check_seed,
     compile_notice,
+    notice,
     policies_from,
     progress_bar,
     rule_options,
@@ -23,7 +24,28 @@ from .cli_options import (
 )
 
 
+POLICY_FORMS = ("a built-in name (see `bezique policies`), hints:/expert: settings such as hints:no=H4, "
+                "or path/to/file.py:function for your own")
+
+
+JSON_OPTION = click.option("--json", "as_json", is_flag=True,
+                           help="Print the results as JSON (stdout) instead of text.")
+
+
+def _records(df) -> list[dict]:
+    """A table as JSON records (its index a column when it names something); NaN is null."""
+    if df.index.name is not None or not df.index.equals(type(df.index)(range(len(df)))):
+        df = df.reset_index()
+    return json.loads(df.to_json(orient="records"))
+
+
+def _echo_json(payload: dict) -> None:
+    click.echo(json.dumps(payload, indent=1, ensure_ascii=False))
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bezique-analyzer", prog_name="bezique",
+                      message="%(prog)s (bezique-analyzer) %(version)s")
 def main():
     """bezique-analyzer: play bézique hands by the million and measure strategies.
 
@@ -38,11 +60,12 @@ def main():
 @main.command()
 @rule_options
 @click.option("--policy", "policy_names", multiple=True, metavar="NAME",
-              help="Policy of seat 0, then seat 1 (default: greedy, random). See `bezique policies`.")
+              help="Policy of seat 0, then seat 1 (default: greedy, random): " + POLICY_FORMS + ".")
 @run_options(hands=100_000, hands_help="Number of hands to play.", out=None,
              out_help="Directory for the tables (CSV and Parquet) and the score chart (PNG, SVG).")
-def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
-    """Play HANDS hands and print a table per seat and policy.
+@JSON_OPTION
+def simulate(variant, rule_items, policy_names, hands, seed, threads, out, as_json):
+    """Play --hands hands and print a table per seat and policy.
 
     The deal alternates between the seats (hand i is dealt by seat i mod 2).
     Every rate has its 95% confidence interval.
@@ -60,13 +83,17 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
     with progress_bar(hands, "hand", "simulate") as progress:
         result = run(rules, specs, hands, seed, threads=threads, progress=progress)
     tables = result.tables
-    click.echo(f"{rules.name} bézique, {hands:,} hands, seed {seed}: " + " vs ".join(result.policies))
-    click.echo(format_summary(tables["summary"], sevens=rules.seven_scores))
-    if "rubicon" in tables:
-        click.echo()
-        click.echo(format_rubicon(tables["rubicon"], tables["trumps"]))
-    click.echo("\ndeclarations per hand")
-    click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
+    if as_json:
+        _echo_json({"rules": rules.describe(), "policies": result.policies, "hands": hands, "seed": seed,
+                    "tables": {name: _records(df) for name, df in tables.items()}})
+    else:
+        click.echo(f"{rules.name} bézique, {hands:,} hands, seed {seed}: " + " vs ".join(result.policies))
+        click.echo(format_summary(tables["summary"], sevens=rules.seven_scores))
+        if "rubicon" in tables:
+            click.echo()
+            click.echo(format_rubicon(tables["rubicon"], tables["trumps"]))
+        click.echo("\ndeclarations per hand")
+        click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
     if out:
         from .output import finish_output, write_run_record, write_table
         from .plots import save_chart, score_chart
@@ -77,13 +104,13 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out):
         written.append(write_run_record(out, threads=threads, rules=rules.describe(), policies=result.policies,
                                         hands=hands, seed=seed))
         finish_output(out, written)
-        click.echo(f"\nwrote {len(written)} files to {out}")
+        notice(f"\nwrote {len(written)} files to {out}")
 
 
 @main.command()
 @rule_options
 @click.option("--policy", "policy_names", multiple=True, metavar="NAME",
-              help="Policy of seat 0, then seat 1 (default: greedy, random).")
+              help="Policy of seat 0, then seat 1 (default: greedy, random): " + POLICY_FORMS + ".")
 @click.option("--seed", default=1, show_default=True, help="Master seed.")
 @click.option("--hand", "hand_index", default=0, show_default=True,
               help="Hand number within the run (the same deal `simulate` plays as that hand).")
@@ -183,9 +210,13 @@ def _parse_sprt(text: str | None) -> tuple[float, float] | None:
              seed_help="Master seed: every pair plays the same deals.")
 @click.option("--sprt", default=None, metavar="ELO0,ELO1",
               help="Stop each pair as soon as a sequential probability ratio test (alpha = beta = 0.05) "
-                   "accepts elo <= ELO0 or elo >= ELO1.")
-def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
+                   "accepts elo <= ELO0 or elo >= ELO1 (looked at every 1,024 deals).")
+@JSON_OPTION
+def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt, as_json):
     """Compare policies pair by pair on the same deals, seats swapped.
+
+    A B [C ...] are policies: each is a built-in name (see `bezique policies`),
+    hints:/expert: settings such as hints:no=H4, or path/to/file.py:function.
 
     For each pair: mean point difference per deal (Rubicon: net game points per
     game) with its 95% CI, A's score share (wins + draws/2) with a Wilson CI, and
@@ -210,17 +241,22 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
     with progress_bar(hands * n_pairs, "deal", "compare") as progress:
         res = run(rules, specs, hands, seed, threads=threads, sprt=sprt_bounds, progress=progress)
     unit = "net game points per game" if rules.is_rubicon else "points per hand"
-    click.echo(f"{rules.name} bézique, seed {seed}: mean difference A - B in {unit}")
-    for _, r in res.pairs.iterrows():
-        line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
-                f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
-                f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
-        if sprt_bounds:
-            line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
-        click.echo(line)
-    if res.ranking is not None:
-        click.echo("\nranking (Bradley-Terry, Elo scale)")
-        click.echo(res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
+    if as_json:
+        _echo_json({"rules": rules.describe(), "hands": hands, "seed": seed, "unit": unit,
+                    "pairs": _records(res.pairs),
+                    "ranking": None if res.ranking is None else _records(res.ranking)})
+    else:
+        click.echo(f"{rules.name} bézique, seed {seed}: mean difference A - B in {unit}")
+        for _, r in res.pairs.iterrows():
+            line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
+                    f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
+                    f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
+            if sprt_bounds:
+                line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
+            click.echo(line)
+        if res.ranking is not None:
+            click.echo("\nranking (Bradley-Terry, Elo scale)")
+            click.echo(res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
     if not out:
         return
     written = write_table(res.pairs, out, "pairs", parquet=False)
@@ -233,7 +269,7 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
     written.append(write_run_record(out, threads=threads, rules=rules.describe(), policies=[s.name for s in specs],
                                     hands=hands, seed=seed, sprt=sprt))
     finish_output(out, written)
-    click.echo(f"\nwrote {len(written)} files to {out}")
+    notice(f"\nwrote {len(written)} files to {out}")
 
 
 @main.command()
@@ -242,7 +278,8 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt):
              out=None, out_help="Write ablation.csv and ablation.png/.svg here (nothing is written without it).",
              seed_help="Master seed: every hint is measured on the same deals.")
 @click.option("--against", default=None, metavar="POLICY",
-              help="Measure each hint against this opponent instead (e.g. expert): the full policy's "
+              help="Measure each hint against this opponent instead (e.g. expert, or path/to/file.py:function): "
+                   "the full policy's "
                    "result against it minus the result without the hint.")
 def ablate(variant, rule_items, hands, seed, threads, out, against):
     """The value of each hint H1-H8: full `hints` against `hints` without it.
@@ -284,15 +321,16 @@ def ablate(variant, rule_items, hands, seed, threads, out, against):
     written.append(write_run_record(out, threads=threads, rules=rules.describe(), against=against, hands=hands,
                                     seed=seed))
     finish_output(out, written)
-    click.echo(f"\nwrote {len(written)} files to {out}")
+    notice(f"\nwrote {len(written)} files to {out}")
 
 
 @main.command()
 @rule_options
 @run_options(hands=200_000, hands_help="Deals simulated beside the exact values.", out=None,
-             out_help="Also write odds.csv/.parquet here.", threads=False,
+             out_help="Also write odds.csv/.parquet here.",
              seed_help="Master seed of the simulated deals.")
-def odds(variant, rule_items, hands, seed, out):
+@JSON_OPTION
+def odds(variant, rule_items, hands, seed, threads, out, as_json):
     """Exact deal-time probabilities, as fractions and decimals, beside simulated frequencies.
 
     Bézique, double (Rubicon: treble, quadruple) bézique, each four, a sequence and a
@@ -305,17 +343,24 @@ def odds(variant, rule_items, hands, seed, out):
         bezique odds --variant rubicon --hands 400000 --seed 2
     """
     from .exact import odds_table
-    from .output import finish_output, write_table
+    from .output import finish_output, write_run_record, write_table
 
     rules = rules_from(variant, rule_items)
-    df = odds_table(rules, hands, seed)
-    click.echo(f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI")
-    for _, r in df.iterrows():
-        sim = (f"simulated {r.simulated:.6f} [{r.simulated_lo:.6f}, {r.simulated_hi:.6f}]"
-               if r["sample"] else "")
-        click.echo(f"{r.event:<28} {r.exact:>24} = {r.exact_decimal:.6g}  {sim}")
+    with progress_bar(hands, "deal", "odds") as progress:
+        df = odds_table(rules, hands, seed, threads=threads, progress=progress)
+    if as_json:
+        _echo_json({"rules": rules.describe(), "hands": hands, "seed": seed, "odds": _records(df)})
+    else:
+        click.echo(f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI")
+        for _, r in df.iterrows():
+            sim = (f"simulated {r.simulated:.6f} [{r.simulated_lo:.6f}, {r.simulated_hi:.6f}]"
+                   if r["sample"] else "")
+            click.echo(f"{r.event:<28} {r.exact:>24} = {r.exact_decimal:.6g}  {sim}")
     if out:
-        finish_output(out, write_table(df, out, "odds"))
+        written = write_table(df, out, "odds")
+        written.append(write_run_record(out, threads=threads, rules=rules.describe(), hands=hands, seed=seed))
+        finish_output(out, written)
+        notice(f"wrote {len(written)} files to {out}")
 
 
 @main.command()

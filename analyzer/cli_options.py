@@ -23,6 +23,15 @@ class RuleViolationExit(click.ClickException):
     exit_code = 2
 
 
+QUIET = {"on": False}       # --quiet: no progress, notices or compile line (errors still print)
+
+
+def notice(text: str) -> None:
+    """A line on stderr about the run (not its result), unless --quiet."""
+    if not QUIET["on"]:
+        click.echo(text, err=True)
+
+
 def parse_rule_options(items) -> dict:
     """``["hand_size=9", "declare_all=true"]`` -> ``{"hand_size": 9, "declare_all": True}``
     (numbers and true/false/yes/no/on/off converted); ClickException for an item without '='."""
@@ -90,6 +99,8 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
         @functools.wraps(command)
         def checked(*args, **kw):
             workers, scheduler, resume = kw.pop("workers", None), kw.pop("scheduler", None), kw.pop("resume", False)
+            QUIET["on"] = kw.pop("quiet", False)
+            formats = kw.pop("formats", ())
             _check_run(kw["hands"], kw["seed"], kw.get("threads"), workers, scheduler)
             if "variant" in kw:
                 rules_from(kw["variant"], kw["rule_items"])       # a bad rule: one line, before any compiling
@@ -104,19 +115,28 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
             from .simulate import SimulationError
             try:
                 with ExitStack() as stack:
+                    if formats:
+                        from .output import use_formats
+                        stack.enter_context(use_formats(formats))
                     if kw.get("out") and threads:
                         _note_dropped_checkpoint(kw["out"], resume)
                         stack.enter_context(keep_checkpoints(kw["out"], _command_identity(kw), resume))
                     compile_notice()
                     if workers is not None or scheduler is not None:
-                        click.echo(f"starting Dask {'workers' if workers else 'client'}...", err=True)
+                        notice(f"starting Dask {'workers' if workers else 'client'}...")
                         stack.enter_context(dask_backend(workers, scheduler))
                     return command(*args, **kw)
             except (SimulationError, BackendError, CheckpointError) as e:
                 raise click.ClickException(str(e)) from None
 
+        from .output import FORMATS
+        f = click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS),
+                         help="Write tables and charts only in this format (repeatable; default: "
+                              "all of csv, parquet, png, svg).")(checked)
+        f = click.option("--quiet", "-q", is_flag=True,
+                         help="No progress bar or lines, no notices: only the results (and errors).")(f)
         f = click.option("--out", type=click.Path(file_okay=False), default=out,
-                         show_default=out is not None, help=out_help)(checked)
+                         show_default=out is not None, help=out_help)(f)
         if threads:
             f = click.option("--resume", is_flag=True,
                              help="Continue the interrupted run kept in --out (same arguments): only the "
@@ -139,7 +159,7 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
 def _note_dropped_checkpoint(out, resume: bool) -> None:
     from .checkpoint import Checkpoints
     if not resume and Checkpoints(out).exists():
-        click.echo(f"note: {out} holds an interrupted run; starting over (--resume would continue it)", err=True)
+        notice(f"note: {out} holds an interrupted run; starting over (--resume would continue it)")
 
 
 IGNORED_FOR_RESUME = ("threads", "out")     # where and how fast a run goes, not what it computes
@@ -231,7 +251,10 @@ def progress_bar(total: int, unit: str, desc: str):
     every = _progress_every()
     done = 0
     bar = None
-    if sys.stderr.isatty():
+    quiet = QUIET["on"]
+    if quiet:
+        pass
+    elif sys.stderr.isatty():
         from tqdm import tqdm
         bar = tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=sys.stderr)
     else:
@@ -242,6 +265,8 @@ def progress_bar(total: int, unit: str, desc: str):
         done += n
         if bar is not None:
             bar.update(n)
+            return
+        if quiet:
             return
         now = time.monotonic()
         if now - last >= every and done < total:
@@ -299,6 +324,6 @@ def compile_notice() -> None:
     """Before the first run after installing or changing the engine, one line saying that the
     kernels compile now and roughly how long it takes (else the wait is silent)."""
     from .engine import kernels_cached
-    if not kernels_cached():
+    if not kernels_cached() and not QUIET["on"]:
         click.echo("compiling the simulator's numba kernels (first run after installing or changing the "
                    "engine): about 1-3 minutes on 2 cores, cached afterwards", err=True)

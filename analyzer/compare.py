@@ -13,18 +13,17 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .driver import CHUNK, chunk_for, run_chunks
-from .game import rubicon_results
-from .ratings import bradley_terry, elo_from_score, sprt_bounds, sprt_llr
 from .rules import RuleSet
-from .stats import mean_ci, wilson_ci
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:           # pandas, scipy and the engine load when a comparison runs, not at import
+    import pandas as pd
+
     from .policies.registry import PolicySpec
 
 Progress = Callable[[int], object]
+SPRT_CHUNK = 1024   # deals between two looks of the SPRT (a finer look stops closer to its bound)
 
 
 @dataclass
@@ -50,12 +49,14 @@ class PairTally:
 
     def mean_diff(self) -> tuple[float, float, float]:
         """A's mean advantage per deal with its 95 % normal interval."""
+        from .stats import mean_ci
         m, lo, hi = mean_ci(self.twice_diff / 2, self.twice_diff_sq / 4, self.deals)
         return float(m), float(lo), float(hi)
 
 
 def _points(rules: RuleSet, rec: np.ndarray):
     """Per play: (points of seat 0, points of seat 1, winner or -1 for a draw)."""
+    from .game import rubicon_results
     from .records import as_structured
     r = as_structured(rec)
     score = r["seats"]["score"][:, :2].astype(np.int64)
@@ -98,6 +99,7 @@ class PairTotals:
 
     def merge(self, t: PairTally) -> bool:
         """Add one chunk; True once the SPRT has decided."""
+        from .ratings import sprt_llr
         self.total.add(t)
         if self.sprt:
             self.llr = sprt_llr(self.total.wins, self.total.draws, self.total.losses, *self.sprt)
@@ -119,6 +121,8 @@ class PairResult:
         advantage per deal ``mean_diff``, A's share of the games ``score_a`` (wins + half the
         draws) and its Elo difference ``elo_a``, each with ``_lo`` and ``_hi`` (95 %);
         ``wins_a``, ``draws``, ``wins_b``; and the SPRT's figures when it ran."""
+        from .ratings import elo_from_score
+        from .stats import wilson_ci
         t = self.tally
         n = t.deals
         mean, mean_lo, mean_hi = t.mean_diff()
@@ -145,8 +149,12 @@ def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed:
     With ``sprt=(elo0, elo1)`` the run stops as soon as the SPRT, checked after each chunk
     of deals in deal order, accepts H0 or H1; ``hands`` is then the maximum.
     """
+    from .ratings import sprt_bounds
     lower, upper = sprt_bounds()
-    acc = run_chunks(pair_chunk, (rules, rules.to_array(), seed, a, b), hands, chunk_for([a, b], CHUNK) // 2 or 1,
+    chunk = chunk_for([a, b], CHUNK) // 2 or 1
+    if sprt:
+        chunk = min(chunk, SPRT_CHUNK)
+    acc = run_chunks(pair_chunk, (rules, rules.to_array(), seed, a, b), hands, chunk,
                      PairTotals(sprt, lower, upper), threads, progress)
     total, llr, verdict = acc.total, acc.llr, acc.verdict
     info = None
@@ -181,6 +189,9 @@ def compare(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, se
     each played twice with the seats swapped, and return a :class:`Comparison`. With
     ``sprt=(elo0, elo1)`` each pair stops as soon as its SPRT decides; ``progress`` is
     called with the deals just finished."""
+    import pandas as pd
+
+    from .ratings import bradley_terry
     specs = _specs(policies)
     results = [compare_pair(rules, a, b, hands, seed, threads, sprt, progress)
                for a, b in combinations(specs, 2)]
@@ -201,6 +212,8 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     the full policy's figure (``full``) and the hint's value ``mean_diff`` = full - without,
     whose interval adds the two intervals' half-widths in quadrature (the same deals make it
     conservative)."""
+    import pandas as pd
+
     from .policies.hints import HINT_NAMES, HINT_TEXT
 
     full, *without = _specs(["hints"] + [f"hints:no={hid}" for hid in HINT_NAMES])

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -122,33 +123,64 @@ def exact_events(rules: RuleSet) -> list[dict]:
     return events
 
 
-def simulated_deals(rules: RuleSet, hands: int, seed: int):
-    """(hands[i, seat, type], turnups[i]) of ``hands`` deals of a run seeded ``seed``."""
+ODDS_CHUNK = 65_536        # deals per chunk of the simulated side of the odds table
+
+
+def simulated_deals(rules: RuleSet, hands: int, seed: int, start: int = 0):
+    """(hands[i, seat, type], turnups[i]) of deals ``start`` .. ``start + hands - 1`` of a run
+    seeded ``seed``."""
     from .engine.deals import dealt_counts
     out = np.zeros((hands, rules.players, 32), np.int8)
     turnups = np.zeros(hands, np.int32)
     dealt_counts(rules.packs, rules.players, rules.hand_size, rules.trump == "turn_up",
-                 np.uint64(seed), 0, hands, out, turnups)
+                 np.uint64(seed), start, hands, out, turnups)
     return out, turnups
 
 
-def odds_table(rules: RuleSet, hands: int, seed: int) -> pd.DataFrame:
+@lru_cache(maxsize=8)
+def _events(rules: RuleSet) -> list[dict]:
+    return exact_events(rules)
+
+
+def odds_chunk(rules: RuleSet, seed: int, start: int, count: int) -> np.ndarray:
+    """Hits of each deal-time event (:func:`exact_events`) in deals ``start`` ..
+    ``start + count - 1``. A backend's task."""
+    dealt, turnups = simulated_deals(rules, count, seed, start)
+    per_hand = dealt.reshape(-1, 32)
+    return np.array([int(ev["hit"](None, turnups).sum()) if ev["event"] == "turn_up_seven"
+                     else int(ev["hit"](per_hand, None).sum()) for ev in _events(rules)], np.int64)
+
+
+class OddsTotals:
+    """The merged hits of each event over the deals simulated so far."""
+
+    def __init__(self, n_events: int):
+        self.hits = np.zeros(n_events, np.int64)
+
+    def merge(self, hits: np.ndarray) -> None:
+        """Add one chunk's hits."""
+        self.hits += hits
+
+
+def odds_table(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
+               progress=None) -> pd.DataFrame:
     """Return a table of exact deal-time probabilities (``exact`` as a fraction,
     ``exact_decimal``) beside their frequencies in ``hands`` simulated deals (seat 0's hand
     and seat 1's hand both counted: 2 * hands hands) with 95 % Wilson intervals, one row
-    per event; the receive rows have no simulated value (dealt hands alone cannot show it)."""
+    per event; the receive rows have no simulated value (dealt hands alone cannot show it).
+    The deals are simulated in chunks on ``threads`` worker threads (or the active Dask
+    backend); ``progress`` is called with the deals just simulated."""
     import pandas as pd
 
+    from .driver import run_chunks
     from .stats import wilson_ci
-    dealt, turnups = simulated_deals(rules, hands, seed)
-    per_hand = dealt.reshape(-1, 32)
+    events = _events(rules)
+    hits = run_chunks(odds_chunk, (rules, seed), hands, ODDS_CHUNK, OddsTotals(len(events)), threads,
+                      progress).hits
     rows = []
-    for ev in exact_events(rules):
-        if ev["event"] == "turn_up_seven":
-            hits, n = int(ev["hit"](None, turnups).sum()), hands
-        else:
-            hits, n = int(ev["hit"](per_hand, None).sum()), len(per_hand)
-        share, lo, hi = wilson_ci(hits, n)
+    for ev, hit in zip(events, hits.tolist()):
+        n = hands if ev["event"] == "turn_up_seven" else hands * rules.players
+        share, lo, hi = wilson_ci(hit, n)
         p = ev["exact"]
         rows.append({"event": ev["event"], "description": ev["description"],
                      "exact": f"{p.numerator}/{p.denominator}", "exact_decimal": float(p),

@@ -6,9 +6,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 MANIFEST = ".bezique-files.json"
+FORMATS = ("csv", "parquet", "png", "svg")      # what tables and charts are written as (--format)
+_CHOSEN: ContextVar = ContextVar("bezique_formats", default=frozenset(FORMATS))
 TEMP_PREFIX = ".bezique-tmp-"       # a file being written; one left by a killed run goes at the next finish
 
 
@@ -110,11 +115,31 @@ def atomic_write(path, write) -> Path:
     return path
 
 
+@contextmanager
+def use_formats(formats) -> Iterator[frozenset]:
+    """Inside the block, tables and charts are written only in ``formats`` (of FORMATS);
+    returns (yields) them."""
+    chosen = frozenset(formats)
+    token = _CHOSEN.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _CHOSEN.reset(token)
+
+
+def wanted(fmt: str) -> bool:
+    """Whether files of format ``fmt`` are written (see :func:`use_formats`)."""
+    return fmt in _CHOSEN.get()
+
+
 def write_table(df, out_dir, name: str, parquet: bool = True) -> list[Path]:
-    """Write ``df`` as ``name.csv`` (and ``name.parquet``) in ``out_dir``."""
+    """Write ``df`` as ``name.csv`` (and ``name.parquet``) in ``out_dir``, in the formats
+    chosen (:func:`use_formats`); return the paths written."""
     out = Path(out_dir)
-    paths = [atomic_write(out / f"{name}.csv", lambda p: df.to_csv(p, index=True))]
-    if parquet:
+    paths = []
+    if wanted("csv"):
+        paths.append(atomic_write(out / f"{name}.csv", lambda p: df.to_csv(p, index=True)))
+    if parquet and wanted("parquet"):
         paths.append(atomic_write(out / f"{name}.parquet", lambda p: df.to_parquet(p)))
     return paths
 

@@ -10,12 +10,43 @@ if TYPE_CHECKING:
     from .report import Study
 
 
+def _cell(v, fmt: str) -> str:
+    """A table cell: numbers formatted, a missing value (NaN, None) as an en dash."""
+    if v is None or (isinstance(v, float) and v != v):
+        return "–"
+    return fmt.format(v) if isinstance(v, float) else str(v)
+
+
 def _md_table(df, cols, fmt="{:.4g}") -> str:
+    """``df``'s columns ``cols`` as a Markdown table; rows with no value in any of the
+    numeric columns are left out (they say nothing)."""
+    df = df[cols]
+    numeric = [c for c in cols if df[c].dtype.kind in "fiu"]
+    if numeric:
+        df = df[df[numeric].notna().any(axis=1)]
     head = "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n"
     body = ""
-    for _, r in df[cols].iterrows():
-        body += "| " + " | ".join(fmt.format(v) if isinstance(v, float) else str(v) for v in r) + " |\n"
+    for _, r in df.iterrows():
+        body += "| " + " | ".join(_cell(v, fmt) for v in r) + " |\n"
     return head + body
+
+
+def _summary(st) -> list[str]:
+    """The headline table: each pairing's seats with their mean score, share of hands won,
+    brisque points and double-bézique rate, each with its interval."""
+    df = st.tables["summary"].copy()
+    for key, lo, hi, scale, digits in (("mean_score", "mean_score_lo", "mean_score_hi", 1, 4),
+                                       ("win_share", "win_share_lo", "win_share_hi", 100, 4),
+                                       ("brisque_points", "brisque_points_lo", "brisque_points_hi", 1, 4),
+                                       ("double_bezique_rate", "double_bezique_lo", "double_bezique_hi", 100, 3)):
+        df[key] = [f"{scale * v:.{digits}g} [{scale * a:.{digits}g}, {scale * b:.{digits}g}]"
+                   for v, a, b in zip(df[key], df[lo], df[hi])]
+    df = df.rename(columns={"mean_score": "mean score", "win_share": "hands won %",
+                            "brisque_points": "brisque points", "double_bezique_rate": "double bézique %"})
+    cols = ["pairing", "seat", "policy", "hands", "mean score", "hands won %", "brisque points", "double bézique %"]
+    return ["## Summary", "", "Per pairing and seat, with 95 % intervals"
+            + (" (Rubicon: a hand is one game; its score leaves out brisques, R3.8)" if st.rules.is_rubicon else "")
+            + ".", "", _md_table(df, cols), ""]
 
 
 def _ci(r, key, scale=1.0, digits=4) -> str:
@@ -43,7 +74,8 @@ def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
              _hands_line(st) + f"; seed {st.seed} "
              "(every pairing plays the same deals); hand *i* is dealt by seat *i* mod 2",
              "- every share has its 95 % Wilson interval, every mean its 95 % normal interval "
-             "(in brackets); definitions: RULES.md section 5", ""]
+             "(in brackets); definitions: docs/rules.md section 5 (in the project's repository)", ""]
+    lines += _summary(st)
     lines += ["## Deal-time odds: exact and simulated", "", f"![odds]({Path(chart_paths['odds'][0]).name})", "",
               "In a dealt hand (both seats' hands of each deal counted; the turn-up once per deal) and, "
               "for the cards received over the hand, in the play of the first pairing.", "",

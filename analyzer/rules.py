@@ -1,4 +1,4 @@
-"""RuleSet: every option of RULES.md as plain data, and the presets.
+"""RuleSet: every option of docs/rules.md as plain data, and the presets.
 
 The numba kernels never see a preset name: :meth:`RuleSet.to_array` packs the
 options into a small int64 array whose slots are the ``R_*`` constants below.
@@ -60,7 +60,7 @@ def check_value(key: str, value) -> None:
 
 @dataclass(frozen=True)
 class RuleSet:
-    """One variant of bézique: every option RULES.md names.
+    """One variant of bézique: every option docs/rules.md names.
 
     Build one from a preset with :func:`preset` and change options with
     :meth:`with_options`; :meth:`validate` rejects unsupported combinations.

@@ -1,4 +1,4 @@
-"""Tallies -> pandas tables with confidence intervals (RULES.md section 5).
+"""Tallies -> pandas tables with confidence intervals (docs/rules.md section 5).
 
 Shares get Wilson intervals, means of hands normal intervals, all at 95 %.
 """

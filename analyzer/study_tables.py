@@ -1,4 +1,4 @@
-"""The section-5 tables of the report, built from Tallies (RULES.md section 5).
+"""The section-5 tables of the report, built from Tallies (docs/rules.md section 5).
 
 Each builder takes one Tallies (or a dict label -> Tallies) and returns a pandas
 table; shares carry 95 % Wilson intervals, means 95 % normal intervals.

@@ -1,7 +1,7 @@
 """An independent model of the play, for the rule tests of both variants.
 
 ``Deal`` plays a hand move by move in plain Python with its own bookkeeping of hands,
-table, talon and trumps, from the rules as RULES.md states them: who wins a trick
+table, talon and trumps, from the rules as docs/rules.md states them: who wins a trick
 (R2.5; in Rubicon no card is a trump before a marriage or sequence fixes them, R3.2), who
 draws which card (R2.8, the winner first; the turn-up last, R2.1), the second stage
 (R2.19-R2.20). It writes the move list for the engine and checks that the engine saw the

@@ -1,6 +1,6 @@
-"""Rule tests for the ordinary two-handed game: RULES.md sections 1 and 2 (R1.1-R2.25).
+"""Rule tests for the ordinary two-handed game: docs/rules.md sections 1 and 2 (R1.1-R2.25).
 
-Every expected value below is derived from the text of RULES.md (and the rulebook in
+Every expected value below is derived from the text of docs/rules.md (and the rulebook in
 shared/seeds/000_*), not from the program's output. Long hands are built with a small
 independent model of the play (``Deal``): it applies R2.5 (who wins a trick), R2.8 (who
 draws which card) and R2.20 (legal second-stage plays) in plain Python, produces the

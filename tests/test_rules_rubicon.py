@@ -1,6 +1,6 @@
-"""Rule tests for Rubicon bézique: RULES.md section 3 (R3.1-R3.9), preset ``rubicon``.
+"""Rule tests for Rubicon bézique: docs/rules.md section 3 (R3.1-R3.9), preset ``rubicon``.
 
-Expected values come from the text of RULES.md (Table B and R3.1-R3.9) and the Portland
+Expected values come from the text of docs/rules.md (Table B and R3.1-R3.9) and the Portland
 Club laws in shared/seeds/002_* and 003_*, never from the program's own output. Long hands
 are scripted with a small independent model of the play (``RDeal``): no turn-up, no trump
 until a marriage or sequence fixes one (R3.2), the winner draws first (R3.3), R2.20 in the

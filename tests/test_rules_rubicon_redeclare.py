@@ -4,7 +4,7 @@ Rubicon bézique.
 The preset reads R3.6 as revised (``redeclare=replace``): the same combination again needs a
 card new to the table, and every earlier scored instance of that combination sharing a copy
 with the new one must have lost a card to a trick. ``redeclare=same_or_higher`` (SAME) drops
-the second condition, for comparison. Expected values come from RULES.md R3.6/R3.7 and the
+the second condition, for comparison. Expected values come from docs/rules.md R3.6/R3.7 and the
 Portland Club laws (shared/seeds/003_*), never from the program's own output.
 
 Deals: seat 0 is the eldest hand and leads; seat 1 holds LOW1 (no spade or heart), so a spade

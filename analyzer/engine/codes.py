@@ -1,4 +1,4 @@
-"""The engine's vocabulary: card names, combination classes and the rule ids of RULES.md.
+"""The engine's vocabulary: card names, combination classes and the rule ids of docs/rules.md.
 
 Plain ints that numba folds into the kernels. A rule id is written as its name (``R2_20`` is
 rule R2.20 and has the value 220), so that searching for ``R2_20`` finds the check and the
