@@ -33,23 +33,29 @@ def notice(text: str) -> None:
 
 
 def parse_rule_options(items) -> dict:
-    """``["hand_size=9", "declare_all=true"]`` -> ``{"hand_size": 9, "declare_all": True}``
-    (numbers and true/false/yes/no/on/off converted); ClickException for an item without '='."""
+    """``["hand_size=9", "declare_all=true"]`` -> ``{"hand_size": 9, "declare_all": True}``: a
+    whole-number option's value as an int, a switch's true/false/yes/no/on/off as a bool, a
+    word option's value as given (so ``carte_blanche=off`` stays the word); a value that does
+    not convert stays a string, for :func:`analyzer.rules.check_value` to refuse by name.
+    ClickException for an item without '='."""
+    from .rules import NUMBERS, WORDS
     out = {}
     for item in items:
         if "=" not in item:
             raise click.ClickException(f"--rule expects KEY=VALUE (e.g. hand_size=9), got {item!r}")
         key, value = (x.strip() for x in item.split("=", 1))
         low = value.lower()
-        if low in ("true", "yes", "on"):
-            out[key] = True
-        elif low in ("false", "no", "off"):
-            out[key] = False
-        else:
+        if key in WORDS:
+            out[key] = value
+        elif key in NUMBERS:
             try:
                 out[key] = int(value)
             except ValueError:
                 out[key] = value
+        elif low in ("true", "yes", "on", "false", "no", "off"):
+            out[key] = low in ("true", "yes", "on")
+        else:
+            out[key] = value
     return out
 
 
@@ -206,6 +212,7 @@ def check_out(out) -> None:
 
 MAX_HANDS = 2**63 - 1      # hand numbers are signed 64-bit in the engine
 MAX_SEED = 2**64 - 1       # the seed is an unsigned 64-bit word
+MAX_THREADS = 1024         # threads or local worker processes: more than any machine has cores
 
 
 def check_seed(seed: int, name: str = "--seed") -> None:
@@ -220,10 +227,10 @@ def _check_run(hands: int, seed: int, threads: int | None = None, workers: int |
     if not 0 < hands <= MAX_HANDS:
         raise click.ClickException(f"--hands must be from 1 to 2^63-1, got {hands}")
     check_seed(seed)
-    if threads is not None and threads < 1:
-        raise click.ClickException(f"--threads must be >= 1, got {threads}")
-    if workers is not None and workers < 1:
-        raise click.ClickException(f"--workers must be >= 1, got {workers}")
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise click.ClickException(f"--threads must be from 1 to {MAX_THREADS}, got {threads}")
+    if workers is not None and not 1 <= workers <= MAX_THREADS:
+        raise click.ClickException(f"--workers must be from 1 to {MAX_THREADS}, got {workers}")
     if workers is not None and scheduler is not None:
         raise click.ClickException("give --workers (a local cluster) or --scheduler (a running one), not both")
     if threads is not None and (workers is not None or scheduler is not None):

@@ -68,6 +68,10 @@ def check_writable(out_dir) -> Path:
     that no finished work is lost); OutputError naming the directory otherwise."""
     out = Path(out_dir)
     try:
+        str(out).encode("utf-8")
+    except UnicodeEncodeError:            # bytes from argv that are no text: the writers refuse them
+        raise OutputError(f"cannot write to {str(out)!r}: the path is not valid UTF-8") from None
+    try:
         out.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}write-check.", dir=out)
         os.close(fd)
@@ -147,7 +151,7 @@ def write_table(df, out_dir, name: str, parquet: bool = True) -> list[Path]:
 def write_json(obj, path) -> Path:
     """Write ``obj`` as indented JSON."""
     def dump(p):
-        with open(p, "w", encoding="utf-8") as f:
+        with open(p, "w", encoding="utf-8", errors="surrogateescape") as f:    # a path from argv may hold any bytes
             json.dump(obj, f, indent=1, ensure_ascii=False)
             f.write("\n")
     return atomic_write(path, dump)

@@ -84,7 +84,7 @@ def test_the_command_line_takes_workers_and_writes_the_same_files(tmp_path):
 
 
 def test_backend_choices_that_cannot_work_are_one_line():
-    for args, message in ((["--workers", "0"], "--workers must be >= 1"),
+    for args, message in ((["--workers", "0"], "--workers must be from 1 to 1024"),
                           (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
                           (["--scheduler", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler")):
         res = CliRunner().invoke(main, ["simulate", "--hands", "100", *args])

@@ -20,7 +20,6 @@ from analyzer.engine.layout import (
     RS_DBL_MISS,
     RS_FIRST_B,
     RS_HELD_B,
-    RS_LAST,
     RS_NDECL,
     RS_RECV_JD,
     RS_RECV_QS,
@@ -68,7 +67,7 @@ def reference_tallies(rec, rules) -> Tallies:
     t.ties = np.int64((~single).sum())
     t.brisques, t.brisques_sq = brisq.sum(0), (brisq ** 2).sum(0)
     t.seven, t.seven_sq = seven.sum(0), (seven ** 2).sum(0)
-    t.last_trick = (cols(RS_LAST) > 0).sum(0)
+    t.last_trick = np.array([(rec[:, REC_LAST_WINNER] == s).sum() for s in seats])   # its points may be 0
     bez = cols(RS_BEZ_MAX)
     t.double_bezique = (bez >= 2).sum(0)
     t.carte_blanche = (cols(RS_CARTE) > 0).sum(0)

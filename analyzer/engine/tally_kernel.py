@@ -23,7 +23,6 @@ from .layout import (
     RS_DBL_MISS,
     RS_FIRST_B,
     RS_HELD_B,
-    RS_LAST,
     RS_NDECL,
     RS_RECV_JD,
     RS_RECV_QS,
@@ -113,7 +112,7 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
             dealer_score[s] += dealt * sc
             dealer_score_sq[s] += dealt * sc * sc
             dealer_hands[s] += dealt
-            last_trick[s] += rec[i, b + RS_LAST] > 0
+            last_trick[s] += rec[i, REC_LAST_WINNER] == s     # the points may be 0 (--rule last_trick=0)
             carte_blanche[s] += rec[i, b + RS_CARTE] > 0
             bez = rec[i, b + RS_BEZ_MAX]
             held = rec[i, b + RS_HELD_B] > 0
