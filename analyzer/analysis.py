@@ -26,6 +26,7 @@ from .policies.registry import resolve_policy
 from .replay_file import HandSpec, RuleViolation
 
 DEFAULT_SAMPLES = 400
+MAX_SAMPLES = 100_000     # per action: more is memory, not precision
 Z95 = 1.959963984540054
 DECISIONS = {L.D_LEAD: "lead", L.D_FOLLOW: "follow", L.D_MELD: "declaration window",
              L.D_CARTE: "carte blanche"}
@@ -99,8 +100,8 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
     """Value every legal action of the seat to act after the first ``at`` moves of ``spec``
     (see the module docstring); ``samples`` determinizations (first stage), drawn from
     ``seed``; ``rollout`` the policy that plays each sample out (greedy, random, hints)."""
-    if samples < 2:
-        raise AnalysisError(f"--samples must be at least 2 (an interval needs two), got {samples}")
+    if not 2 <= samples <= MAX_SAMPLES:
+        raise AnalysisError(f"--samples must be from 2 (an interval needs two) to {MAX_SAMPLES:,}, got {samples}")
     if rollout not in ROLLOUT_NAMES:
         raise AnalysisError(f"rollout must be one of {', '.join(ROLLOUT_NAMES)}, got {rollout!r}")
     arr, st, at = position(spec, at)

@@ -135,6 +135,12 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     check_seed(seed)
     if not 0 <= hand_index <= MAX_HANDS - 1:
         raise click.ClickException(f"--hand must be from 0 to 2^63-2, got {hand_index}")
+    if json_path:
+        from .output import OutputError, check_text_path
+        try:
+            check_text_path(json_path)
+        except OutputError as e:
+            raise click.ClickException(str(e)) from None
     rules = rules_from(variant, rule_items)
     specs = policies_from(policy_names, rules)
     spec = dealt_spec(rules, seed, hand_index)

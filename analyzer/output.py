@@ -63,14 +63,20 @@ def write_run_record(out_dir, command: str | None = None, threads: int | None = 
     return write_json({"command": command, **facts, **provenance(threads)}, Path(out_dir) / "run.json")
 
 
+def check_text_path(path) -> Path:
+    """``path`` as a Path; OutputError if it is not valid UTF-8 (bytes from the command line
+    that are no text: the writers and the terminal refuse them)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        raise OutputError(f"cannot write to {str(path)!r}: the path is not valid UTF-8") from None
+    return Path(path)
+
+
 def check_writable(out_dir) -> Path:
     """Create ``out_dir`` if needed and check a file can be written there (before a run, so
     that no finished work is lost); OutputError naming the directory otherwise."""
-    out = Path(out_dir)
-    try:
-        str(out).encode("utf-8")
-    except UnicodeEncodeError:            # bytes from argv that are no text: the writers refuse them
-        raise OutputError(f"cannot write to {str(out)!r}: the path is not valid UTF-8") from None
+    out = check_text_path(out_dir)
     try:
         out.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}write-check.", dir=out)

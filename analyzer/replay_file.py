@@ -26,7 +26,7 @@ from .cards import (
 )
 from .engine.deals import deal_deck, packet_seat
 from .engine.layout import MAX_TALON, S_CARDS, S_CARTE, S_CLAIM, S_DECLARE, S_EXCHANGE, S_MAX_CARDS, S_PLAY, S_W
-from .rules import RuleError, RuleSet, from_dict
+from .rules import RuleError, RuleSet, from_dict, shown
 
 FORMAT = "bezique-replay/1"
 MOVE_RE = re.compile(r"^\s*(\d+)\s+(plays|declares|exchanges|claims|shows)\b\s*(.*?)\s*$", re.I)
@@ -95,14 +95,15 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
     """Parse one move line into a script row; ReplayError if malformed, RuleViolation if
     the cards named cannot make the combination."""
     if not isinstance(text, str):
-        raise ReplayError(f"move {index}: expected a string such as \"0 plays QS\", got {text!r}")
+        raise ReplayError(f"move {index}: expected a string such as \"0 plays QS\", got {shown(text)}")
     m = MOVE_RE.match(text)
     if not m:
-        raise ReplayError(f"move {index}: cannot read {text!r} (expected e.g. \"0 plays QS\", "
+        raise ReplayError(f"move {index}: cannot read {shown(text)} (expected e.g. \"0 plays QS\", "
                           "\"0 plays QS from table\", \"1 declares bezique QS JD\", \"0 exchanges 7H\")")
+    if len(m.group(1)) > 2 or int(m.group(1)) >= rules.players:
+        raise ReplayError(f"move {index}: there is no seat {shown(m.group(1))[1:-1]} in a "
+                          f"{rules.players}-handed game")
     seat, verb, rest = int(m.group(1)), m.group(2).lower(), m.group(3).split()
-    if seat >= rules.players:
-        raise ReplayError(f"move {index}: there is no seat {seat} in a {rules.players}-handed game")
     row = [0] * S_W
     row[1] = seat
     row[S_CARDS:] = [-1] * S_MAX_CARDS
@@ -110,13 +111,13 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
         if verb == "plays":
             src = " ".join(rest[1:]).lower()
             if not rest or src not in ("", "from table", "from hand"):
-                raise ReplayError(f"move {index}: expected \"{seat} plays CARD [from table]\", got {text!r}")
+                raise ReplayError(f"move {index}: expected \"{seat} plays CARD [from table]\", got {shown(text)}")
             row[0], row[2], row[3] = S_PLAY, parse_card(rest[0]), int(src == "from table")
         elif verb == "exchanges":
             row[0], row[2] = S_EXCHANGE, parse_card(rest[0]) if rest else -1
         elif verb == "shows":
             if " ".join(rest).lower().replace("_", " ") != "carte blanche":
-                raise ReplayError(f"move {index}: expected \"{seat} shows carte blanche\", got {text!r}")
+                raise ReplayError(f"move {index}: expected \"{seat} shows carte blanche\", got {shown(text)}")
             row[0] = S_CARTE
         elif verb == "claims":
             if not rest:
@@ -130,11 +131,11 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
             if laid is None:
                 if len(rest) > 1:
                     raise ReplayError(f"move {index}: a claim names either its cards or one "
-                                      f"combination, got {text!r}")
+                                      f"combination, got {shown(text)}")
                 try:
                     row[2] = combo_id(rest[0])
                 except CardError:
-                    raise ReplayError(f"move {index}: {rest[0]!r} is neither a card nor a combination "
+                    raise ReplayError(f"move {index}: {shown(rest[0])} is neither a card nor a combination "
                                       f"(e.g. \"{seat} claims KS QS\" or \"{seat} claims four_kings\")") from None
             elif len(laid) > S_MAX_CARDS:
                 raise ReplayError(f"move {index}: a claim lays at most {S_MAX_CARDS} cards")
@@ -182,7 +183,7 @@ def parse_replay(obj) -> HandSpec:
     n = rules.players
     dealer = obj["dealer"]
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise ReplayError(f"dealer must be a seat number 0..{n - 1}, got {dealer!r}")
+        raise ReplayError(f"dealer must be a seat number 0..{n - 1}, got {shown(dealer)}")
     hands = obj["hands"]
     if not isinstance(hands, list) or len(hands) != n:
         raise ReplayError(f"hands must list {n} hands, one per seat")

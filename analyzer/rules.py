@@ -44,18 +44,28 @@ WORDS = {               # each option that is a word: the words it takes
 }
 
 
+def shown(value, limit: int = 60) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters (a value from a file or the
+    command line may be huge; an int of more than 4300 digits has no repr at all)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return "a number too long to show"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def check_value(key: str, value) -> None:
     """RuleError naming the option and the values it takes, unless ``value`` is one of them:
     true/false for a switch, a whole number in range, or one of the option's words."""
     if key in WORDS:
         if not isinstance(value, str) or value not in WORDS[key]:
-            raise RuleError(f"{key}={value!r}: use one of {', '.join(WORDS[key])}")
+            raise RuleError(f"{key}={shown(value)}: use one of {', '.join(WORDS[key])}")
     elif key in NUMBERS:
         lo, hi = NUMBERS[key]
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise RuleError(f"{key}={value!r}: use a whole number from {lo} to {hi}")
+            raise RuleError(f"{key}={shown(value)}: use a whole number from {lo} to {hi}")
     elif not isinstance(value, bool):
-        raise RuleError(f"{key}={value!r}: use true or false")
+        raise RuleError(f"{key}={shown(value)}: use true or false")
 
 
 @dataclass(frozen=True)
@@ -108,7 +118,7 @@ class RuleSet:
                 raise RuleError("the variant is not a rule option: choose it with --variant "
                                 "(a replay file's \"variant\")")
             if key not in known:
-                raise RuleError(f"unknown rule option {key!r}; known: {', '.join(sorted(known))}")
+                raise RuleError(f"unknown rule option {shown(key)}; known: {', '.join(sorted(known))}")
             check_value(key, options[key])
         rs = replace(self, **options)
         rs.validate()
@@ -142,7 +152,7 @@ class RuleSet:
                     "game_bonus", "score_unit"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
-                raise RuleError(f"{key}={value!r}: use a whole number of points from 0 to 100000")
+                raise RuleError(f"{key}={shown(value)}: use a whole number of points from 0 to 100000")
         if self.score_unit < 1:
             raise RuleError(f"score_unit={self.score_unit}: use 1 or more (R3.9)")
         if self.name == "rubicon" and (self.packs != 4 or self.hand_size != 9
@@ -216,7 +226,7 @@ PRESETS = {
 def preset(variant: str, /, **options) -> RuleSet:
     """Return the named preset (``ordinary`` …), with ``options`` applied."""
     if not isinstance(variant, str) or variant not in PRESETS:
-        raise RuleError(f"unknown variant {variant!r}; known: {', '.join(sorted(PRESETS))}")
+        raise RuleError(f"unknown variant {shown(variant)}; known: {', '.join(sorted(PRESETS))}")
     return PRESETS[variant].with_options(**options) if options else PRESETS[variant]
 
 

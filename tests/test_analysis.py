@@ -95,7 +95,8 @@ def test_cli_and_api_agree_and_explain_bad_input(tmp_path):
     assert text.exit_code == 0 and "95% interval" in text.output
     for args, message in ((["--at", "999"], "--at must be between 0 and"),
                           ([], "the hand is over"),
-                          (["--samples", "1"], "--samples must be at least 2")):
+                          (["--samples", "1"], "--samples must be from 2"),
+                          (["--samples", str(2**40)], "--samples must be from 2")):
         bad = CliRunner().invoke(main, ["analyze", str(path), *args])
         assert bad.exit_code == 1 and message in bad.output and "Traceback" not in bad.output
     with pytest.raises(AnalysisError):
