@@ -226,8 +226,8 @@ def load_replay(path) -> HandSpec:
         raise ReplayError(f"{path} is not valid JSON: {e}") from None
     except RecursionError:
         raise ReplayError(f"{path} is nested too deeply to be a replay file") from None
-    except ValueError as e:           # e.g. a number of more than 4300 digits
-        raise ReplayError(f"{path} is not a replay file: {e}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ReplayError(f"cannot read {path}: {e}") from None
+    except ValueError as e:           # e.g. a number of more than 4300 digits
+        raise ReplayError(f"{path} is not a replay file: {e}") from None
     return parse_replay(obj)
