@@ -63,6 +63,8 @@ def test_plain_python_function_is_compiled_once(tmp_path):
     ("def f(obs, legal, n_legal, rules, params, rng):\n    return legal[0] + 0.5\n", "{path}:f",
      "returns float64, not an integer"),
     ("def f(obs, legal, n_legal, rules, params, rng):\n    return n_legal > 0\n", "{path}:f", "returns bool"),
+    ("def f(obs, legal, n_legal, rules, params, rng):\n    return 2**70\n", "{path}:f",
+     "returned 1180591620717411303424 at the first decision of a sample hand, which is no action"),
 ])
 def test_bad_policy_files(tmp_path, body, ref, needle):
     path = write(tmp_path, body) if body else Path("missing.py")

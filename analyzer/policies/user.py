@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numba
 
-from ..engine.layout import POLICY_SIG
+from ..engine.layout import POLICY_PARAMS, POLICY_SIG
 
 PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng")
 
@@ -58,6 +58,45 @@ def load_user_policy(ref: str):
     return _compile_checked(py, f"{path}:{name}")
 
 
+SAMPLE_SECONDS = 2.0     # how long the plain-Python trial of a policy may take before it is skipped
+
+
+def _check_sample_return(py, ref: str) -> None:
+    """Run ``py`` as plain Python at the first decision of a sample hand: an integer there that
+    64 bits cannot hold (``2**70``) would wrap round to some action once compiled, so it is
+    refused now. A trial that raises or takes over SAMPLE_SECONDS proves nothing and is let
+    be (the compiled run reports its errors)."""
+    import threading
+
+    import numpy as np
+
+    from ..engine import api
+    from ..rules import preset, shown
+    rules = preset("ordinary").to_array()
+    st = api.deal(rules, 1, 0)
+    s = api.to_act(st)
+    n, _ = api.legal_actions(rules, st)
+    api.observe(rules, st, s)
+    args = (st.obs[s].copy(), st.legal.copy(), n, rules, np.zeros(POLICY_PARAMS), st.rngs[s].copy())
+    box = []
+
+    def trial():
+        try:
+            box.append(py(*args))
+        except BaseException:       # noqa: BLE001 (any failure: the compiled run will report it)
+            pass
+
+    thread = threading.Thread(target=trial, daemon=True)
+    thread.start()
+    thread.join(SAMPLE_SECONDS)
+    if not box:
+        return
+    value = box[0]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not -2**63 <= int(value) < 2**63:
+        raise UserPolicyError(f"{ref} returned {shown(value)} at the first decision of a sample hand, which is "
+                              "no action: a policy returns one of the legal actions it is given (legal[i])")
+
+
 def _compile_checked(py, ref: str):
     """Compile ``py`` as a policy with bounds checking (an out-of-range read is an IndexError,
     never a crash or a garbage action), refusing a return type that is not an integer (a
@@ -70,6 +109,7 @@ def _compile_checked(py, ref: str):
                 isinstance(returns, (numba.types.Boolean, numba.types.BooleanLiteral)):
             raise UserPolicyError(f"{ref} returns {returns}, not an integer: a policy returns one of "
                                   "the legal actions it is given (legal[i])")
+        _check_sample_return(py, ref)
         if returns == numba.types.int64:
             return checked
         return numba.njit(POLICY_SIG, _nrt=False, boundscheck=True)(py)
