@@ -293,6 +293,19 @@ def output_args(draw) -> list[str]:
     return args
 
 
+def run_args(draw, out_dir: Path) -> list[str]:
+    """The options every command that runs the simulator shares (run_options): --seed,
+    --threads, sometimes --out, and the output options."""
+    args = []
+    if draw(st.booleans()):
+        args += ["--seed", draw(seeds)]
+    if draw(st.booleans()):
+        args += ["--threads", draw(threads_values)]
+    if draw(st.integers(0, 7)) == 0:
+        args += ["--out", str(out_dir / draw(out_names))]
+    return args + output_args(draw)
+
+
 def rule_args(draw) -> list[str]:
     args = []
     if draw(st.booleans()):
@@ -308,13 +321,7 @@ def simulate_args(draw, out_dir: Path):
     policies = draw(st.lists(policy_names, max_size=3))
     for p in policies:
         args += ["--policy", p]
-    if draw(st.booleans()):
-        args += ["--seed", draw(seeds)]
-    if draw(st.booleans()):
-        args += ["--threads", draw(threads_values)]
-    if draw(st.integers(0, 7)) == 0:
-        args += ["--out", str(out_dir / draw(out_names))]
-    args += output_args(draw)
+    args += run_args(draw, out_dir)
     return draw(with_junk(args, ["--hands", hands_for(draw, policies)]))
 
 
@@ -341,27 +348,14 @@ def compare_args(draw, out_dir: Path):
         policies = policies[:3]
     args = ["compare", *policies, *rule_args(draw)]
     if draw(st.booleans()):
-        args += ["--seed", draw(seeds)]
-    if draw(st.booleans()):
         args += ["--sprt", draw(sprt_values)]
-    if draw(st.booleans()):
-        args += ["--threads", draw(threads_values)]
-    if draw(st.integers(0, 7)) == 0:
-        args += ["--out", str(out_dir / draw(out_names))]
-    args += output_args(draw)
+    args += run_args(draw, out_dir)
     return draw(with_junk(args, ["--hands", hands_for(draw, policies)]))
 
 
 @st.composite
 def odds_args(draw, out_dir: Path):
-    args = ["odds", *rule_args(draw)]
-    if draw(st.booleans()):
-        args += ["--seed", draw(seeds)]
-    if draw(st.booleans()):
-        args += ["--threads", draw(threads_values)]
-    if draw(st.integers(0, 7)) == 0:
-        args += ["--out", str(out_dir / draw(out_names))]
-    args += output_args(draw)
+    args = ["odds", *rule_args(draw), *run_args(draw, out_dir)]
     return draw(with_junk(args, ["--hands", str(draw(st.integers(1, 50)))]))
 
 
