@@ -89,10 +89,8 @@ def _policy_files(args: tuple) -> list[str]:
     """Digests of the user policy files among ``args`` (alone or in a list): a file edited
     since the checkpoint makes another run, played afresh."""
     from .policies.registry import PolicySpec
-    from .policies.user import is_user_policy
     specs = [x for a in args for x in (a if isinstance(a, (list, tuple)) else [a]) if isinstance(x, PolicySpec)]
-    return [hashlib.sha256(Path(s.source.rpartition(":")[0]).read_bytes()).hexdigest()
-            for s in specs if s.source and is_user_policy(s.source)]
+    return [hashlib.sha256(Path(s.user_file).read_bytes()).hexdigest() for s in specs if s.user_file]
 
 
 _ACTIVE: ContextVar = ContextVar("bezique_checkpoints", default=None)

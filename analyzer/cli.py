@@ -10,7 +10,6 @@ import math
 import click
 
 from .cli_options import (
-    MAX_HANDS,
     RuleViolationExit,
     check_seed,
     compile_notice,
@@ -22,6 +21,7 @@ from .cli_options import (
     run_options,
     stop_on_sigterm,
 )
+from .simulate import MAX_HANDS
 
 
 POLICY_FORMS = ("a built-in name (see `bezique policies`), hints:/expert: settings such as hints:no=H4, "

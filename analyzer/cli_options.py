@@ -15,6 +15,7 @@ import click
 
 from .backends import default_threads
 from .rules import PRESETS, RuleError, RuleSet, preset
+from .simulate import MAX_HANDS, MAX_SEED
 
 
 class RuleViolationExit(click.ClickException):
@@ -210,8 +211,6 @@ def check_out(out) -> None:
         raise click.ClickException(str(e)) from None
 
 
-MAX_HANDS = 2**63 - 1      # hand numbers are signed 64-bit in the engine
-MAX_SEED = 2**64 - 1       # the seed is an unsigned 64-bit word
 MAX_THREADS = 1024         # threads or local worker processes: more than any machine has cores
 
 

@@ -130,6 +130,10 @@ def violation_message(G, spec: HandSpec) -> str:
         if base <= action < base + 16:
             what = COMBO_NAMES[action - base]
     detail = int(G[G_ERR_DETAIL])
+    if detail == L.X_AFTER_END:
+        after = len(spec.moves) - move
+        return (f"move {move + 1}: the hand is over: it ended with move {move}, the last card played "
+                f"({after} move{'s' if after > 1 else ''} after it) ({rule_name(int(G[G_ERR_RULE]))})")
     text = RULE_DETAILS.get(detail, "seat {s}: illegal move").format(s=seat, card=card, what=what)
     if detail == L.X_NO_NEW_CARD and int(G[G_ERR_RULE]) == 306:
         text += " or never yet part of a scored combination"
@@ -207,29 +211,12 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
     tables = [[card_str(t) for t in range(32) for _ in range(int(P[s, L.P_TABLE + t]))]
               for s in range(spec.rules.players)]
     error = None
-    if status == ST_DONE and policies is None:
-        error = _moves_after_the_end(spec)
     if status == ST_ILLEGAL_SCRIPT:
         error = violation_message(G, spec)
     elif status == ST_ILLEGAL_POLICY:
         error = (f"seat {int(G[G_ERR_SEAT])}'s policy returned "
                  f"{illegal_return(int(G[G_ERR_ACTION]), int(G[L.G_ERR_DECISION]))}")
     return HandOutcome(spec, int(status), events, scores, error, int(G[G_TRUMP]), tables)
-
-
-def _moves_after_the_end(spec: HandSpec) -> str | None:
-    """The error for moves given after a finished hand, naming the first of them: every card
-    is played once (two-handed games draw the whole talon), so the hand ends with the move
-    that plays the last card."""
-    plays = [i for i, row in enumerate(spec.moves) if row[0] == L.S_PLAY]
-    if len(plays) < spec.rules.n_cards:
-        return None
-    last = plays[spec.rules.n_cards - 1]
-    extra = [i for i in range(last + 1, len(spec.moves)) if spec.moves[i][0] != L.S_HOLD]
-    if not extra:
-        return None
-    return (f"move {extra[0] + 1}: the hand is over: it ended with move {last + 1}, the last card played "
-            f"({len(spec.moves) - last - 1} move{'s' if len(spec.moves) - last - 1 > 1 else ''} after it)")
 
 
 def status_name(status: int) -> str:

@@ -54,12 +54,17 @@ def provenance(threads: int | None = None) -> dict:
             **describe_backend(threads)}
 
 
-def write_run_record(out_dir, command: str | None = None, threads: int | None = None, **facts) -> Path:
-    """Write ``run.json`` into ``out_dir``: the command (default: this process's), ``facts``
-    (rules, policies, hands, seed...) and :func:`provenance`."""
+def command_line() -> str:
+    """This process's command line as ``bezique ...`` (quoted for a shell)."""
     import shlex
     import sys
-    command = command or " ".join(shlex.quote(w) for w in ["bezique", *sys.argv[1:]])
+    return " ".join(shlex.quote(w) for w in ["bezique", *sys.argv[1:]])
+
+
+def write_run_record(out_dir, command: str | None = None, threads: int | None = None, **facts) -> Path:
+    """Write ``run.json`` into ``out_dir``: the command (default: :func:`command_line`),
+    ``facts`` (rules, policies, hands, seed...) and :func:`provenance`."""
+    command = command or command_line()
     return write_json({"command": command, **facts, **provenance(threads)}, Path(out_dir) / "run.json")
 
 

@@ -39,7 +39,7 @@ def as_structured(rec: np.ndarray) -> np.ndarray:
 
 def user_policies(specs) -> str:
     """The user policies among ``specs``, named: "policy 'a.py:f'" (or "one of the policies …")."""
-    names = sorted({s.name for s in specs if s.description == "user policy"}) or sorted({s.name for s in specs})
+    names = sorted({s.name for s in specs if s.user_file}) or sorted({s.name for s in specs})
     quoted = ", ".join(repr(n) for n in names)
     return f"policy {quoted}" if len(names) == 1 else f"one of the policies {quoted}"
 

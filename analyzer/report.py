@@ -2,8 +2,6 @@
 the deal-time odds (a :class:`Study`), with every table and chart, written with report.md."""
 from __future__ import annotations
 
-import shlex
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -20,7 +18,7 @@ from .exact import (
     p_receives_bezique,
     p_receives_bezique_by_trick,
 )
-from .output import finish_output, write_run_record, write_table
+from .output import command_line, finish_output, write_run_record, write_table
 from .rules import RuleSet
 from .simulate import Result, simulate
 from .stats import wilson_ci
@@ -208,7 +206,7 @@ def write_report(st: Study, out_dir, command: str | None = None, threads: int | 
     chart_paths = build_charts(st, out_dir)
     for paths in chart_paths.values():
         written += paths
-    command = command or " ".join(shlex.quote(w) for w in ["bezique", *sys.argv[1:]])
+    command = command or command_line()
     written.append(write_markdown(st, chart_paths, out_dir, command))
     written.append(write_run_record(out_dir, command, threads, rules=st.rules.describe(), hands=st.hands,
                                     seed=st.seed))

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from .tallies import Tallies
 
 
+MAX_HANDS = 2**63 - 1      # hand numbers are signed 64-bit in the engine
+MAX_SEED = 2**64 - 1       # the seed is an unsigned 64-bit word
+
+
 class SimulationError(RuntimeError):
     """A run that cannot go on (for example a policy returned an illegal action)."""
 
@@ -62,9 +66,9 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
     number of hands just finished. ``keep_records`` keeps the per-hand records (for tests
     and small runs).
     """
-    if not 0 < hands < 2**63:
+    if not 0 < hands <= MAX_HANDS:
         raise ValueError(f"hands must be from 1 to 2^63-1, got {hands}")
-    if not 0 <= seed < 2**64:
+    if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
     from .policies.registry import PolicyError, PolicySpec, resolve_policy
 

@@ -31,6 +31,7 @@ R2_17 = 217      # American re-use: a bézique card joins no other class
 R2_18 = 218      # no declaration or exchange after the last draw
 R2_19 = 219      # table cards are taken back for the second stage
 R2_20 = 220      # the second stage: follow, win, trump
+R2_21 = 221      # the last trick ends the hand
 R3_4 = 304       # Rubicon: no exchange of the seven
 R3_5 = 305       # carte blanche
 R3_6 = 306       # re-declaring (Rubicon)

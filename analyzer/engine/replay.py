@@ -9,7 +9,7 @@ from numba import njit
 
 from ..rules import R_CLAIMS, R_DECLARE_ALL, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
 from .carte import carte_eligible, show_carte
-from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R3_4, R3_5, R3_7, SEVEN
+from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R2_21, R3_4, R3_5, R3_7, SEVEN
 from .combos import combo_class, combo_level
 from .hand import apply, claim_named, decision, declare_named, is_over, legal_actions, to_act
 from .layout import (
@@ -48,6 +48,7 @@ from .layout import (
     ST_DONE,
     ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
+    X_AFTER_END,
     X_AFTER_LAST_DRAW,
     X_ALREADY_EXCHANGED,
     X_CLAIM_NOT_ALLOWED,
@@ -102,7 +103,8 @@ def replay(rules, st, script, nscript):
     """Play the hand dealt into ``st`` with the moves ``script[:nscript]``. Returns ST_DONE,
     ST_INCOMPLETE (the moves ran out first: a declaration window still open is closed, as if
     the next move were a play; an S_HOLD row stops at the decision it reaches, a window
-    included) or ST_ILLEGAL_SCRIPT (the move and the rule it breaks in G_ERR_*)."""
+    included) or ST_ILLEGAL_SCRIPT (the move and the rule it breaks in G_ERR_*; a move after
+    the last trick breaks R2.21)."""
     G, P = st.G, st.P
     pos = 0
     round_read = -1
@@ -202,5 +204,7 @@ def replay(rules, st, script, nscript):
             declare_named(rules, st, c, four)
         else:
             apply(rules, st, a)
+    if pos < nscript and script[pos, 0] != S_HOLD:          # moves after the last trick
+        return report_error(G, ST_ILLEGAL_SCRIPT, pos, script[pos, 1], R2_21, X_AFTER_END, -1, -1)
     G[G_STATUS] = ST_DONE
     return ST_DONE

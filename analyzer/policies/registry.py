@@ -43,6 +43,12 @@ class PolicySpec:
     hands_per_chunk: int | None = None
     source: str | None = None     # what resolves to it in another process (default: name)
 
+    @property
+    def user_file(self) -> str | None:
+        """The .py file of a user policy (``path/file.py:function``), else None."""
+        from .user import is_user_policy
+        return self.source.rpartition(":")[0] if self.source and is_user_policy(self.source) else None
+
     def __reduce__(self):
         """Pickle by name: another process (a Dask worker) resolves the name and compiles the
         function itself, then takes these parameters. PolicyError for a policy made in
