@@ -17,12 +17,14 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 WAKE_EVERY = 0.2    # seconds: how often the waiting main thread wakes to see a Ctrl-C or SIGTERM
+DASK_POLL = 0.005   # seconds between two looks at a Dask chunk (a chunk takes 0.05 s or more)
 
 
 def wait_for(future):
@@ -64,6 +66,8 @@ class ThreadBackend:
                     future.set_result(task(*args))
                 except BaseException as e:      # handed to the caller, raised where it waits
                     future.set_exception(e)
+
+    wait = staticmethod(wait_for)
 
     def submit(self, task, *args) -> Future:
         """Run ``task(*args)`` on a worker thread."""
@@ -119,6 +123,15 @@ class DaskBackend:
     def submit(self, task, *args):
         """Send ``task(*args)`` to the cluster (``pure=False``: every chunk is its own task)."""
         return self.client.submit(task, *args, pure=False)
+
+    @staticmethod
+    def wait(future):
+        """The chunk's result, once it is done. Polled, not ``result(timeout=...)``: a timed
+        wait on a chunk whose worker died can fail inside distributed (UnboundLocalError in
+        its ``sync``); a sleep sees a Ctrl-C at once."""
+        while not future.done():
+            time.sleep(DASK_POLL)
+        return future.result()
 
     def close(self, wait: bool = True) -> None:
         """Nothing to do: the cluster stays up, and the driver cancels the chunks it drops."""

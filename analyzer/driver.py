@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
-from .backends import open_backend, wait_for
+from .backends import open_backend
 from .checkpoint import active_checkpoints
 
 CHUNK = 8192        # hands a worker plays at a time (a compare chunk: half as many deals, each twice)
@@ -81,7 +81,7 @@ def run_chunks(task: Callable, args: tuple, total: int, chunk: int, acc: Accumul
             submit_next()
         while window:
             count, future = window.popleft()
-            result = wait_for(future)
+            result = backend.wait(future)
             consistent = False
             stop = acc.merge(result)
             merged += count
