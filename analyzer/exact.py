@@ -132,7 +132,7 @@ def simulated_deals(rules: RuleSet, hands: int, seed: int, start: int = 0):
     from .engine.deals import dealt_counts
     out = np.zeros((hands, rules.players, 32), np.int8)
     turnups = np.zeros(hands, np.int32)
-    dealt_counts(rules.packs, rules.players, rules.hand_size, rules.trump == "turn_up",
+    dealt_counts(rules.n_cards, rules.players, rules.hand_size, rules.trump == "turn_up",
                  np.uint64(seed), start, hands, out, turnups)
     return out, turnups
 

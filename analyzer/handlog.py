@@ -27,6 +27,8 @@ from .engine.layout import (
     E_PLAY,
     E_SEVEN,
     E_STAGE2,
+    E_PARTNER,
+    E_GAME_CLAIM,
     E_TRICK,
     E_TRUMP,
     E_TURNUP,
@@ -106,6 +108,11 @@ RULE_DETAILS = {
     L.X_CLAIM_CARD: "seat {s}: {card} belongs to no combination that the cards on the table, with "
                     "those laid, form and that seat {s} could score now",
     L.X_NO_EXCHANGE: "seat {s}: Rubicon bezique has no exchange of the seven",
+    L.X_PANACHE: "seat {s}: under panache {what} needs one card of each suit",
+    L.X_NO_PARTNER: "seat {s} may not let his partner declare now (only the trick winner, before "
+                    "he declares, with the option partner_declares)",
+    L.X_NO_GAME_CLAIM: "seat {s} may not claim the game now (only in a game limited to a fixed "
+                       "point, before playing a card)",
 }
 
 
@@ -115,6 +122,8 @@ def rule_name(code: int) -> str:
         return "Table A"
     if code == 399:
         return "Table B"
+    if 900 < code < 1000:
+        return f"V{code - 900}"
     return f"R{code // 100}.{code % 100}"
 
 
@@ -179,6 +188,10 @@ def _events(ev: np.ndarray, count: int) -> list[dict]:
             out.append({"event": "draw", "seat": seat, "card": card_str(a)})
         elif kind == E_STAGE2:
             out.append({"event": "second_stage"})
+        elif kind == E_PARTNER:
+            out.append({"event": "partner_declares", "seat": seat, "partner": a})
+        elif kind == E_GAME_CLAIM:
+            out.append({"event": "game_claim", "seat": seat, "right": bool(a)})
         elif kind == E_LAST_TRICK:
             out.append({"event": "last_trick", "seat": seat, "points": a})
         elif kind == E_BRISQUES:

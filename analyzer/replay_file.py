@@ -67,7 +67,7 @@ class HandSpec:
 def dealt_spec(rules: RuleSet, seed: int, hand: int = 0) -> HandSpec:
     """The deal of hand number ``hand`` of a run seeded ``seed`` (as :func:`simulate` deals it)."""
     deck = np.zeros(MAX_TALON, np.int32)
-    deal_deck(rules.packs, np.uint64(seed), hand, deck, np.zeros(1, np.uint64))
+    deal_deck(rules.n_cards, np.uint64(seed), hand, deck, np.zeros(1, np.uint64))
     deck = [int(c) for c in deck[:rules.n_cards]]
     n, h = rules.players, rules.hand_size
     dealer = hand % n
@@ -200,9 +200,10 @@ def parse_replay(obj) -> HandSpec:
         raise ReplayError("this rule set has no turn-up (R3.1); remove 'turn_up'")
     talon = _cards(obj["talon"], "talon")
     all_cards = Counter(sum(hands, []) + talon + ([turn_up] if turn_up is not None else []))
-    wrong = [f"{card_str(t)} {all_cards.get(t, 0)}x" for t in range(32) if all_cards.get(t, 0) != rules.packs]
+    wrong = [f"{card_str(t)} {all_cards.get(t, 0)}x" for t in range(32) if all_cards.get(t, 0) != rules.copies(t)]
     if wrong:
-        raise ReplayError(f"the cards are not exactly {rules.packs} packs (each card {rules.packs} times): "
+        short = ", less one 8C (V4)" if rules.short_pack else ""
+        raise ReplayError(f"the cards are not exactly {rules.packs} packs{short} (each card {rules.packs} times): "
                           + ", ".join(wrong[:8]) + (" …" if len(wrong) > 8 else ""))
     moves = obj.get("moves", [])
     if not isinstance(moves, list):

@@ -13,7 +13,8 @@ import numpy as np
 (R_PLAYERS, R_PACKS, R_HAND, R_TURNUP, R_TRUMP_MODE, R_DECLARE_ALL, R_AMERICAN,
  R_REDECLARE, R_SEVEN, R_LAST_TRICK, R_BRISQUES_SCORED, R_PLAIN_SEQ,
  R_CARTE_BLANCHE, R_CLAIMS, R_N_CARDS, R_SEVEN_POINTS, R_BRISQUE_POINTS, R_RUBICON_LIMIT,
- R_RUBICON_BONUS, R_GAME_BONUS, R_SCORE_UNIT) = range(21)
+ R_RUBICON_BONUS, R_GAME_BONUS, R_SCORE_UNIT, R_PANACHE, R_FIXED_POINT, R_PARTNER_DECLARES) = range(24)
+# R_FIXED_POINT: the game target when a player may claim the game (V3), 0 when not
 # Points of each combination id (see cards.COMBO_NAMES) start at R_POINTS.
 R_POINTS = 24
 R_ROYAL_POINTS = R_POINTS + 16      # a marriage in trumps
@@ -42,6 +43,7 @@ WORDS = {               # each option that is a word: the words it takes
     "trump": tuple(TRUMP_MODES), "meld_reuse": ("french", "american"), "redeclare": tuple(REDECLARE),
     "brisques": ("scored", "tiebreak"), "carte_blanche": tuple(CARTE_BLANCHE),
 }
+SHORT_EIGHT = 30        # V4: three players with two packs throw out one eight, the eight of clubs
 
 
 def shown(value, limit: int = 60) -> str:
@@ -77,8 +79,8 @@ class RuleSet:
     """
 
     name: str = "ordinary"
-    players: int = 2            # R2.1; V4/V5 (3, 4) are not supported yet
-    packs: int = 2              # R1.2: 2 or 3 (V7); Rubicon 4
+    players: int = 2            # R2.1; 3 (V4, each for himself), 4 (V5, partners 0+2 against 1+3)
+    packs: int = 2              # R1.2: 2 or 3 (V7); Rubicon 4; V4 2 (less an eight) or 3; V5 2 or 4
     hand_size: int = 8          # R2.1/V6: 8, 9 or 10
     trump: str = "turn_up"      # turn_up (R2.1) | first_marriage (V1) | marriage_or_sequence (R3.2)
     declare_all: bool = False   # R2.16 option
@@ -90,8 +92,10 @@ class RuleSet:
     plain_sequence: int = 0     # 0: not a combination; Rubicon 150
     carte_blanche: str = "off"  # off | repeat (R3.5) | once
     claims: bool = False        # R3.7 "and - to score"
-    panache: bool = False       # V2
-    target: int = 1000          # R2.24
+    panache: bool = False       # V2: a four counts only of four different suits
+    fixed_point: bool = False   # V3: a player who has reached the target may claim the game
+    partner_declares: bool = False  # V5 option: the trick winner or his partner declares
+    target: int = 1000          # R2.24 (V4: 2000)
     seven_points: int = 10      # R2.2, R2.9, R2.10: the seven of trumps
     brisque_points: int = 10    # R2.22 (R3.8: ties and rubicons only): each ace and ten won
     rubicon_limit: int = 1000   # R3.9: the loser under it, even with his brisques, is rubiconed
@@ -107,8 +111,22 @@ class RuleSet:
 
     @property
     def n_cards(self) -> int:
-        """Total cards in play: 32 per pack."""
-        return 32 * self.packs
+        """Total cards in play: 32 per pack (V4: 63, two packs less an eight)."""
+        return 32 * self.packs - self.short_pack
+
+    @property
+    def short_pack(self) -> bool:
+        """Whether one eight (SHORT_EIGHT) is thrown out: three players with two packs (V4)."""
+        return self.players == 3 and self.packs == 2
+
+    def copies(self, card: int) -> int:
+        """How many copies of card type ``card`` the deck holds."""
+        return self.packs - (self.short_pack and card == SHORT_EIGHT)
+
+    @property
+    def sides(self) -> int:
+        """The sides that score: each player, or two partnerships with four players (V5)."""
+        return 2 if self.players == 4 else self.players
 
     def with_options(self, **options) -> "RuleSet":
         """Return a copy with some options changed (validated)."""
@@ -120,6 +138,8 @@ class RuleSet:
             if key not in known:
                 raise RuleError(f"unknown rule option {shown(key)}; known: {', '.join(sorted(known))}")
             check_value(key, options[key])
+        if options.get("trump", "turn_up") != "turn_up" and "seven_scores" not in options:
+            options = {**options, "seven_scores": False}    # no turn-up, no seven of trumps (V1)
         rs = replace(self, **options)
         rs.validate()
         return rs
@@ -129,44 +149,16 @@ class RuleSet:
         for f in fields(self):
             if f.name != "name":
                 check_value(f.name, getattr(self, f.name))
-        if self.players != 2:
-            raise RuleError(f"{self.players} players: only two-handed games are supported so far (V4/V5 come later)")
+        self._check_variants()
         if self.packs not in (2, 3, 4):
             raise RuleError(f"packs={self.packs}: use 2 or 3 packs (ordinary) or 4 (Rubicon)")
         if self.hand_size not in (8, 9, 10):
             raise RuleError(f"hand_size={self.hand_size}: use 8, 9 or 10 (R2.1, V6)")
-        if self.trump not in TRUMP_MODES:
-            raise RuleError(f"trump={self.trump!r}: use one of {', '.join(TRUMP_MODES)}")
-        if self.meld_reuse not in ("french", "american"):
-            raise RuleError(f"meld_reuse={self.meld_reuse!r}: use french or american (R2.13, R2.17)")
-        if self.redeclare not in REDECLARE:
-            raise RuleError(f"redeclare={self.redeclare!r}: use higher (R2.14), replace (R3.6) "
-                            "or same_or_higher (R3.6 without its second condition)")
-        if self.brisques not in ("scored", "tiebreak"):
-            raise RuleError(f"brisques={self.brisques!r}: use scored (R2.22) or tiebreak (R3.8)")
-        if self.carte_blanche not in CARTE_BLANCHE:
-            raise RuleError(f"carte_blanche={self.carte_blanche!r}: use off, once or repeat")
         if self.target not in (1000, 1500, 2000):
             raise RuleError(f"target={self.target}: use 1000, 1500 or 2000 (R2.24)")
-        for key in ("seven_points", "brisque_points", "rubicon_limit", "rubicon_bonus",
-                    "game_bonus", "score_unit"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
-                raise RuleError(f"{key}={shown(value)}: use a whole number of points from 0 to 100000")
-        if self.score_unit < 1:
-            raise RuleError(f"score_unit={self.score_unit}: use 1 or more (R3.9)")
-        if self.name == "rubicon" and (self.packs != 4 or self.hand_size != 9
-                                       or self.trump != "marriage_or_sequence"):
-            raise RuleError("Rubicon bézique is four packs, nine cards, no turn-up (R1.2, R3.1)")
-        if self.packs == 4 and self.trump == "turn_up":
-            raise RuleError("4 packs are played as Rubicon bézique (no turn-up, R3.1); use --variant rubicon")
-        if self.trump != "turn_up":
-            if self.name != "rubicon" or self.trump != "marriage_or_sequence":
-                raise RuleError(f"trump={self.trump!r} is not supported yet (V1 comes later)")
         if self.seven_scores and self.trump != "turn_up":
-            raise RuleError("seven-of-trumps scores need a turned-up trump (R3.4, V1)")
-        if self.panache:
-            raise RuleError("panache (V2) is not supported yet")
+            raise RuleError("seven-of-trumps scores need a turned-up trump (R3.4, V1): "
+                            f"trump={self.trump} and seven_scores=true do not go together")
         if self.name != "rubicon" and (self.claims or self.carte_blanche != "off" or self.plain_sequence):
             raise RuleError("claims, carte blanche and plain sequences belong to Rubicon bézique (R3.5-R3.7)")
         if self.meld_reuse == "american" and self.redeclare != "higher":
@@ -176,6 +168,37 @@ class RuleSet:
             raise RuleError(
                 f"{self.n_cards} cards, {self.players} players with {self.hand_size} cards each: "
                 f"the {left} cards left do not split into whole rounds of {self.players} draws")
+
+    def _check_variants(self) -> None:
+        """The variants of docs/rules.md section 4, and the options that do not go together:
+        the message names both."""
+        rubicon = self.name == "rubicon"
+        if rubicon and (self.packs != 4 or self.hand_size != 9 or self.trump != "marriage_or_sequence"):
+            raise RuleError("Rubicon bézique is four packs, nine cards, no turn-up (R1.2, R3.1)")
+        if rubicon and self.players != 2:
+            raise RuleError(f"players={self.players} and the rubicon variant: Rubicon bézique is "
+                            "two-handed (R3.9 scores one player against the other)")
+        if not rubicon and self.trump == "marriage_or_sequence":
+            raise RuleError("trump=marriage_or_sequence is Rubicon's (R3.2); without a turn-up the "
+                            "ordinary game fixes trumps by the first marriage: trump=first_marriage (V1)")
+        if self.packs == 4 and self.players == 2 and not rubicon:
+            raise RuleError("packs=4 with players=2 is Rubicon bézique (no turn-up, R3.1): "
+                            "use --variant rubicon")
+        if self.players == 3 and self.packs not in (2, 3):
+            raise RuleError(f"players=3 and packs={self.packs}: three-handed bézique (V4) is two "
+                            "packs less an eight (63 cards) or three packs (96)")
+        if self.players == 4 and self.packs not in (2, 4):
+            raise RuleError(f"players=4 and packs={self.packs}: four-handed bézique (V5) is two "
+                            "packs or four")
+        if self.fixed_point and self.players != 2:
+            raise RuleError(f"fixed_point=true and players={self.players}: the game limited to a "
+                            "fixed point (V3) is two-handed (a wrong claim gives his opponent the game)")
+        if self.fixed_point and self.brisques != "scored":
+            raise RuleError("fixed_point=true and brisques=tiebreak: the fixed point (V3) counts "
+                            "brisques in the claim; Rubicon's claims are another rule (R3.7)")
+        if self.partner_declares and self.players != 4:
+            raise RuleError(f"partner_declares=true and players={self.players}: only four-handed "
+                            "bézique (V5) has partners")
 
     def to_array(self) -> np.ndarray:
         """Pack the rule set into the int64 array the engine kernels read."""
@@ -202,6 +225,9 @@ class RuleSet:
         a[R_RUBICON_BONUS] = self.rubicon_bonus
         a[R_GAME_BONUS] = self.game_bonus
         a[R_SCORE_UNIT] = self.score_unit
+        a[R_PANACHE] = self.panache
+        a[R_FIXED_POINT] = self.target if self.fixed_point else 0
+        a[R_PARTNER_DECLARES] = self.partner_declares
         pts = [20] * 4 + [self.plain_sequence] * 4 + [40, 500, 1500, 4500] + [100, 80, 60, 40]
         a[R_POINTS:R_POINTS + 16] = pts
         a[R_ROYAL_POINTS] = 40
@@ -220,6 +246,12 @@ PRESETS = {
                        redeclare="replace", seven_scores=False, last_trick=50,
                        brisques="tiebreak", plain_sequence=150, carte_blanche="repeat",
                        claims=True),
+    # the rulebook's other games (docs/rules.md section 4): options of the ordinary game
+    "no_trump": RuleSet(name="no_trump", trump="first_marriage", seven_scores=False),   # V1
+    "panache": RuleSet(name="panache", panache=True),                                   # V2
+    "fixed_point": RuleSet(name="fixed_point", fixed_point=True),                       # V3
+    "three_handed": RuleSet(name="three_handed", players=3, target=2000),               # V4
+    "four_handed": RuleSet(name="four_handed", players=4),                              # V5
 }
 
 

@@ -40,7 +40,7 @@ def deal(rules, arr, hand, log=False):
     """A new state with hand ``hand`` of seed SEED dealt, as the batch kernel deals it."""
     st = new_state(log)
     deck = np.zeros(L.MAX_TALON, np.int32)
-    deal_deck(rules.packs, np.uint64(SEED), hand, deck, np.zeros(1, np.uint64))
+    deal_deck(rules.n_cards, np.uint64(SEED), hand, deck, np.zeros(1, np.uint64))
     deal_into(arr, st, deck, hand % rules.players)
     seed_policies(st.rngs, np.uint64(SEED), hand)
     return st

@@ -7,13 +7,14 @@ kernels compile once and are cached; a new policy costs no recompilation.
 import numpy as np
 from numba import njit, types
 
-from ..rules import R_PACKS, R_PLAYERS
+from ..rules import R_N_CARDS, R_PLAYERS
 from .hand import deal_into
 from .layout import (
     G_ERR_ACTION,
     G_ERR_DECISION,
     G_ERR_SEAT,
     G_EXCHANGES,
+    G_GAME_CLAIM,
     G_LAST_WINNER,
     G_TRICK,
     G_TRUMP,
@@ -38,6 +39,7 @@ from .layout import (
     REC_TRUMP,
     REC_TRUMP_HOW,
     REC_TRUMP_TRICK,
+    REC_GAME_CLAIM,
 )
 from .play import play_out
 from .replay import replay
@@ -66,7 +68,7 @@ def deal_hand(rules, st, seed, hand, deck, dstate):
     """Deal hand number ``hand`` of a run seeded ``seed`` into ``st`` as every run deals it
     (seat hand % players deals; the policies' streams seeded) and stop at its first decision.
     ``deck`` (int32, MAX_TALON) and ``dstate`` (uint64[1]) are scratch. Returns the dealer."""
-    deal_deck(rules[R_PACKS], seed, hand, deck, dstate)
+    deal_deck(rules[R_N_CARDS], seed, hand, deck, dstate)
     dealer = hand % rules[R_PLAYERS]
     deal_into(rules, st, deck, dealer)
     seed_policies(st.rngs, seed, hand)
@@ -87,6 +89,7 @@ def write_record(rules, st, dealer, status, rec):
     rec[REC_LAST_WINNER] = G[G_LAST_WINNER]
     rec[REC_TRUMP_HOW] = G[G_TRUMP_HOW]
     rec[REC_TRUMP_TRICK] = G[G_TRUMP_TRICK]
+    rec[REC_GAME_CLAIM] = G[G_GAME_CLAIM]
     won = 0
     left = 0
     for s in range(n):

@@ -9,6 +9,7 @@ from numba import njit
 
 from ..rules import (
     R_PACKS,
+    R_PANACHE,
     R_PLAIN_SEQ,
     R_POINTS,
     R_ROYAL_POINTS,
@@ -88,6 +89,19 @@ def combo_requirements(c, req_t, req_n):
         req_n[1] = c - 7
         return 2
     return 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def panache_requirements(rules, c, req_t, req_n):
+    """V2: under panache a four is one card of each suit: fill its four types (count 1) and
+    return 4; otherwise return 0 (a four's suits are free)."""
+    if c < 12 or not rules[R_PANACHE]:
+        return 0
+    rank = four_rank(c)
+    for suit in range(4):
+        req_t[suit] = suit * 8 + rank
+        req_n[suit] = 1
+    return 4
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_AMERICAN, R_REDECLARE
-from .combos import CLS_B, CLS_F, combo_class, combo_level, combo_requirements, four_rank
+from .combos import CLS_B, CLS_F, combo_class, combo_level, combo_requirements, four_rank, panache_requirements
 from .layout import (
     MAX_INST,
     P_HAND,
@@ -190,11 +190,14 @@ def req_index(req_t, nreq, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _requirements(P, s, c, four_cards, req_t, req_n):
+def _requirements(rules, P, s, c, four_cards, req_t, req_n):
     """Fill the types and counts ``c`` needs; a four with free suits gets its four suits with
-    count 0 (4 cards in all). Returns (number of types, whether the suits are free)."""
+    count 0 (4 cards in all; under panache, V2, one of each). Returns (number of types,
+    whether the suits are free)."""
     if c < 12:
         return combo_requirements(c, req_t, req_n), False
+    if four_cards[0] < 0 and panache_requirements(rules, c, req_t, req_n):
+        return 4, False
     if four_cards[0] >= 0:
         nreq = 0
         for i in range(4):
@@ -223,7 +226,7 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
     (number of types, number of table slots chosen, cards from the hand)."""
     cls = combo_class(c)
     lvl = combo_level(c)
-    nreq, free = _requirements(P, s, c, four_cards, req_t, req_n)
+    nreq, free = _requirements(rules, P, s, c, four_cards, req_t, req_n)
     chosen = work[0:8]
     from_hand = work[8:16]
     left = work[16:24]            # copies still wanted, per type (free four: left[0] in all)

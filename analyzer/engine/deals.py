@@ -8,14 +8,23 @@ one up), then the talon from the top.
 import numpy as np
 from numba import njit
 
+from ..rules import R_N_CARDS, R_PACKS, SHORT_EIGHT
 from .rng import STREAM_DEAL, shuffled_deck, stream_state
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def deck_copies(rules, t):
+    """Copies of card type ``t`` in the deck: one per pack, one fewer of the eight thrown out
+    by three players with two packs (V4, RuleSet.copies)."""
+    return rules[R_PACKS] - (rules[R_N_CARDS] & 31 == 31 and t == SHORT_EIGHT)
+
+
 @njit(cache=True, _nrt=False)
-def deal_deck(packs, seed, hand, deck, state):
-    """Shuffle the deck of hand number ``hand`` of a run seeded ``seed`` (``state``: uint64[1])."""
+def deal_deck(n_cards, seed, hand, deck, state):
+    """Shuffle the ``n_cards`` cards (RuleSet.n_cards) of hand number ``hand`` of a run seeded
+    ``seed`` (``state``: uint64[1])."""
     state[0] = stream_state(seed, hand, STREAM_DEAL)
-    return shuffled_deck(packs, state, deck)
+    return shuffled_deck(n_cards, state, deck)
 
 
 @njit(cache=True, _nrt=False)
@@ -26,14 +35,14 @@ def packet_seat(dealer, players, k):
 
 
 @njit(cache=True)
-def dealt_counts(packs, players, hand_size, turn_up, seed, start, count, hands, turnups):
+def dealt_counts(n_cards, players, hand_size, turn_up, seed, start, count, hands, turnups):
     """Fill ``hands[i, seat, type]`` (card counts) and ``turnups[i]`` (-1 if none) for hands
     ``start .. start+count-1``, dealt exactly as the engine deals them."""
-    deck = np.zeros(32 * packs, np.int32)
+    deck = np.zeros(n_cards, np.int32)
     state = np.zeros(1, np.uint64)
     for i in range(count):
         hand = start + i
-        deal_deck(packs, seed, hand, deck, state)
+        deal_deck(n_cards, seed, hand, deck, state)
         dealer = hand % players
         hands[i, :, :] = 0
         for k in range(players):

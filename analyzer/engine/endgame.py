@@ -33,7 +33,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_LAST_TRICK, R_PACKS, R_PLAYERS
+from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_LAST_TRICK, R_N_CARDS, R_PACKS, R_PLAYERS
 from .bits import trailing_zeros
 from .codes import TEN
 from .games import rubicon_game
@@ -638,7 +638,7 @@ def random_position(rules, st, seed, hand, extra):
     hand ended first)."""
     deck = np.zeros(MAX_TALON, np.int32)
     dstate = np.zeros(1, np.uint64)
-    deal_deck(rules[R_PACKS], np.uint64(seed), hand, deck, dstate)
+    deal_deck(rules[R_N_CARDS], np.uint64(seed), hand, deck, dstate)
     deal_into(rules, st, deck, hand % rules[R_PLAYERS])
     rng = np.zeros(1, np.uint64)
     rng[0] = stream_state(np.uint64(seed), hand, 99)

@@ -15,10 +15,12 @@ from ..rules import (
     R_CARTE_BLANCHE,
     R_CLAIMS,
     R_DECLARE_ALL,
+    R_FIXED_POINT,
     R_HAND,
     R_LAST_TRICK,
     R_N_CARDS,
     R_PACKS,
+    R_PARTNER_DECLARES,
     R_PLAYERS,
     R_REDECLARE,
     R_BRISQUE_POINTS,
@@ -35,18 +37,23 @@ from .deals import packet_seat
 from .layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
+    A_CLAIM_GAME,
     A_DECLARE,
     A_EXCHANGE,
+    A_PARTNER,
     A_PLAY_TABLE,
     A_STOP,
     D_CARTE,
+    D_CLAIM,
     D_FOLLOW,
     D_LEAD,
     D_MELD,
     E_BRISQUES,
     E_DRAW,
     E_EXCHANGE,
+    E_GAME_CLAIM,
     E_LAST_TRICK,
+    E_PARTNER,
     E_PLAY,
     E_SEVEN,
     E_STAGE2,
@@ -62,6 +69,7 @@ from .layout import (
     G_DRAWN,
     G_EXCHANGES,
     G_FULL_OBS,
+    G_GAME_CLAIM,
     G_LAST_WINNER,
     G_LEAD,
     G_LEADER,
@@ -88,6 +96,7 @@ from .layout import (
     OBS_CORE,
     OBS_EXCHANGED,
     OBS_FULL,
+    OBS_GAME,
     OBS_LEAD_CARD,
     OBS_N_SEATS,
     OBS_PACKS,
@@ -99,6 +108,7 @@ from .layout import (
     OBS_TRICK_POS,
     OBS_TRUMP,
     OBS_TURNUP,
+    P_BASE,
     P_BRISQ,
     P_CARTE,
     P_HAND,
@@ -113,6 +123,7 @@ from .layout import (
     P_TRICKS,
     P_WON,
     PH_CARTE,
+    PH_CLAIM,
     PH_MELD,
     PH_OVER,
     PH_PLAY,
@@ -152,6 +163,7 @@ def deal_into(rules, st, deck, dealer):
     G[G_STATUS] = ST_INCOMPLETE
     G[G_WINDOW_SEAT] = -1
     G[G_CARTE_FIRST] = -1
+    G[G_GAME_CLAIM] = -1
     for i in range(4):
         G[G_DRAWN + i] = -1
     _clear_trick(G, 4)
@@ -195,7 +207,15 @@ def deal_into(rules, st, deck, dealer):
     if rules[R_CARTE_BLANCHE]:                  # the round of the dealt hands (R3.5)
         _begin_carte(rules, st, G[G_LEADER])
     else:
-        _begin_trick(G)
+        _begin_trick(rules, st)
+
+
+@njit(cache=True, _nrt=False)
+def set_game_totals(rules, st, totals):
+    """Each seat's game total before this hand (``totals[seat]``), which a claim of the
+    game counts (V3); call it right after :func:`deal_into`."""
+    for s in range(st.G[G_NSEATS]):
+        st.P[s, P_BASE] = totals[s]
 
 
 # --- whose decision, of what kind, and what may be done ---------------------------------
@@ -222,6 +242,8 @@ def decision(st):
         return D_MELD
     if phase == PH_CARTE:
         return D_CARTE
+    if phase == PH_CLAIM:
+        return D_CLAIM
     return -1
 
 
@@ -259,8 +281,12 @@ def _window_actions(rules, st):
                 found |= 1 << c
         P[s, P_MELD_CAND] = found
         cand = found
-    if can_exchange(rules, G, P, st.talon, s):
+    winner = s == G[G_LEADER]
+    if winner and can_exchange(rules, G, P, st.talon, s):       # the winner's (R2.9)
         legal[nleg] = A_EXCHANGE
+        nleg += 1
+    if winner and declared == 0 and rules[R_PARTNER_DECLARES]:  # V5 option
+        legal[nleg] = A_PARTNER
         nleg += 1
     if declared > 0 and rules[R_CLAIMS]:                 # R3.7
         rest = cand
@@ -289,6 +315,10 @@ def legal_actions(rules, st):
         st.legal[0] = A_CARTE_BLANCHE
         st.legal[1] = A_STOP
         return 2, 0
+    if phase == PH_CLAIM:
+        st.legal[0] = A_CLAIM_GAME
+        st.legal[1] = A_STOP
+        return 2, 0
     return 0, 0
 
 
@@ -308,7 +338,7 @@ def observe(rules, st, s):
     o[OBS_TURNUP] = st.talon[G[G_TALON_LEN] - 1] if left > 0 and rules[R_TURNUP] else -1
     o[OBS_STAGE] = G[G_STAGE]
     o[OBS_TRICK] = G[G_TRICK]
-    playing = phase == PH_PLAY
+    playing = phase == PH_PLAY or phase == PH_CLAIM
     best_seat = G[G_BEST_SEAT] if playing else -1
     o[OBS_LEAD_CARD] = G[G_LEAD] if playing else -1
     o[OBS_BEST_CARD] = G[G_BEST] if playing else -1
@@ -320,6 +350,7 @@ def observe(rules, st, s):
         r = rel_seat(v, s, n)
         o[OBS_SCORE + r] = P[v, P_SCORE]
         o[OBS_BRISQUES + r] = P[v, P_BRISQ]
+        o[OBS_GAME + r] = P[v, P_BASE]
     if (G[G_FULL_OBS] >> s) & 1:
         observe_public(rules, st, s)
 
@@ -344,6 +375,8 @@ def apply(rules, st, a):
             _draw_round(rules, st)
         elif a == A_EXCHANGE:
             _exchange(rules, st, st.G[G_WINDOW_SEAT])
+        elif a == A_PARTNER:
+            pass_to_partner(st)
         elif a >= A_CLAIM:
             claim(rules, st, st.G[G_WINDOW_SEAT], a - A_CLAIM)
         else:
@@ -355,6 +388,11 @@ def apply(rules, st, a):
         if a == A_CARTE_BLANCHE:
             show_carte(rules, st.G, st.P, st.ev, st.G[G_TO_ACT], st.G[G_DRAWN + i])
         _next_carte(rules, st, i + 1)
+    elif phase == PH_CLAIM:
+        if a == A_CLAIM_GAME:
+            claim_game(rules, st)
+        else:
+            st.G[G_PHASE] = PH_PLAY
 
 
 @njit(cache=True, _nrt=False)
@@ -383,10 +421,69 @@ def _clear_trick(G, n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _begin_trick(G):
+def _begin_trick(rules, st):
     """The leader's turn (the trick's fields are at rest)."""
+    _turn(rules, st, st.G[G_LEADER])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _turn(rules, st, s):
+    """Seat ``s`` is to play a card; in a game limited to a fixed point, if it has reached
+    the target (its game total, this hand's points and its brisques so far) it is first
+    asked whether it claims the game (V3)."""
+    G = st.G
+    G[G_TO_ACT] = s
     G[G_PHASE] = PH_PLAY
-    G[G_TO_ACT] = G[G_LEADER]
+    if rules[R_FIXED_POINT] > 0 and claim_is_right(rules, st, s):
+        G[G_PHASE] = PH_CLAIM
+
+
+@njit(cache=True, _nrt=False)
+def claim_is_right(rules, st, s):
+    """V3: whether seat ``s``'s game total before the hand, its points in this hand and its
+    brisques taken so far reach the target."""
+    P = st.P
+    total = P[s, P_BASE] + P[s, P_SCORE]
+    if rules[R_BRISQUES_SCORED]:
+        total += rules[R_BRISQUE_POINTS] * P[s, P_BRISQ]
+    return total >= rules[R_FIXED_POINT]
+
+
+@njit(cache=True, _nrt=False)
+def claim_game(rules, st):
+    """V3: the seat to act claims the game and the hand stops: every seat counts its
+    brisques, and G_GAME_CLAIM says who claimed and whether he was right (if not, his
+    opponent wins the game)."""
+    G, P = st.G, st.P
+    s = G[G_TO_ACT]
+    right = claim_is_right(rules, st, s)
+    G[G_GAME_CLAIM] = s + 4 * right
+    record_event(st.ev, G, E_GAME_CLAIM, s, right, 0, 0, 0)
+    _count_brisques(rules, st)
+    G[G_STATUS] = ST_DONE
+    G[G_PHASE] = PH_OVER
+    G[G_TO_ACT] = -1
+
+
+@njit(cache=True, _nrt=False)
+def pass_to_partner(st):
+    """V5 option: the trick winner lets his partner (the seat opposite) declare instead."""
+    G = st.G
+    partner = (G[G_LEADER] + 2) % G[G_NSEATS]
+    G[G_WINDOW_SEAT] = partner
+    G[G_TO_ACT] = partner
+    record_event(st.ev, G, E_PARTNER, G[G_LEADER], partner, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _count_brisques(rules, st):
+    """R2.22: each seat scores its brisques (not in Rubicon, R3.8)."""
+    if rules[R_BRISQUES_SCORED]:
+        P = st.P
+        for v in range(st.G[G_NSEATS]):
+            pts = rules[R_BRISQUE_POINTS] * P[v, P_BRISQ]
+            P[v, P_SCORE] += pts
+            record_event(st.ev, st.G, E_BRISQUES, v, P[v, P_BRISQ], pts, 0, 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -424,7 +521,7 @@ def _play(rules, st, a):
     if i < n:
         G[G_TRICK_POS] = i
         nxt = s + 1                          # (s + 1) % n without a division
-        G[G_TO_ACT] = nxt - n if nxt >= n else nxt
+        _turn(rules, st, nxt - n if nxt >= n else nxt)
         return
     winner = G[G_BEST_SEAT]
     nb = 0
@@ -445,17 +542,13 @@ def _play(rules, st, a):
         G[G_DECLARED] = 0
         return
     if card_mask(P, winner, P_HAND_MASK) != 0:
-        _begin_trick(G)
+        _begin_trick(rules, st)
         return
     G[G_LAST_WINNER] = winner                # R2.21
     P[winner, P_LAST] += rules[R_LAST_TRICK]
     P[winner, P_SCORE] += rules[R_LAST_TRICK]
     record_event(ev, G, E_LAST_TRICK, winner, rules[R_LAST_TRICK], 0, 0, 0)
-    if rules[R_BRISQUES_SCORED]:                             # R2.22
-        for v in range(n):
-            pts = rules[R_BRISQUE_POINTS] * P[v, P_BRISQ]
-            P[v, P_SCORE] += pts
-            record_event(ev, G, E_BRISQUES, v, P[v, P_BRISQ], pts, 0, 0)
+    _count_brisques(rules, st)
     G[G_STATUS] = ST_DONE
     G[G_PHASE] = PH_OVER
     G[G_TO_ACT] = -1
@@ -485,7 +578,7 @@ def _draw_round(rules, st):
     carte-blanche shows of the cards drawn (R3.5), the second stage once the talon is out."""
     G, P = st.G, st.P
     n = G[G_NSEATS]
-    winner = G[G_WINDOW_SEAT]
+    winner = G[G_LEADER]                     # (V5: his partner may hold the window)
     for i in range(n):
         s = winner + i
         if s >= n:
@@ -502,11 +595,11 @@ def _draw_round(rules, st):
     if rules[R_CARTE_BLANCHE] and showing:
         _begin_carte(rules, st, winner)
     else:
-        _after_draws(st)
+        _after_draws(rules, st)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _after_draws(st):
+def _after_draws(rules, st):
     """R2.18-R2.19: when the talon is out the second stage begins; then the next trick."""
     G = st.G
     G[G_WINDOW_SEAT] = -1                    # the window and the round of draws are over
@@ -522,7 +615,7 @@ def _after_draws(st):
         G[G_STAGE] = 2
         take_table_back(st.P, st.T, st.obs, n)              # R2.19
         record_event(st.ev, G, E_STAGE2, G[G_LEADER], 0, 0, 0, 0)
-    _begin_trick(G)
+    _begin_trick(rules, st)
 
 
 @njit(cache=True, _nrt=False)
@@ -557,6 +650,6 @@ def _next_carte(rules, st, i0):
     if G[G_DRAWN] < 0:                      # the dealt hands' round: the first trick
         G[G_CARTE_FIRST] = -1
         G[G_CARTE_I] = 0
-        _begin_trick(G)
+        _begin_trick(rules, st)
     else:
-        _after_draws(st)
+        _after_draws(rules, st)

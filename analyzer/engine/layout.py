@@ -20,10 +20,12 @@ A_EXCHANGE = 80          # exchange the seven of trumps for the turn-up (R2.9)
 A_STOP = 81              # end the declaration window
 A_CARTE_BLANCHE = 82     # show carte blanche (R3.5); A_STOP declines
 A_CLAIM_CARDS = 83       # replays only: lay the cards a claim names (R3.7)
+A_PARTNER = 84           # V5 option: the trick winner lets his partner declare instead
+A_CLAIM_GAME = 85        # V3: claim the game before playing a card (A_STOP: play on)
 A_CLAIM = 96             # 96 + combo id: lay its cards from the hand for a claim (R3.7)
 
 # --- decisions --------------------------------------------------------------
-D_LEAD, D_FOLLOW, D_MELD, D_CARTE = 0, 1, 2, 3
+D_LEAD, D_FOLLOW, D_MELD, D_CARTE, D_CLAIM = 0, 1, 2, 3, 4
 
 # --- observation: what one seat may know ------------------------------------
 OBS_HAND = 0             # 32 counts: own hand (not on the table)
@@ -85,13 +87,14 @@ PARAM_FULL_OBS = POLICY_PARAMS - 1   # > 0: the policy is given its seat's publi
  G_DEALER, G_NSEATS, G_LAST_WINNER, G_NEV, G_STATUS, G_ERR_MOVE, G_ERR_SEAT,
  G_ERR_RULE, G_ERR_DETAIL, G_ERR_ACTION, G_ERR_DECISION, G_TRUMP_TRICK, G_TRUMP_HOW,
  G_WINDOW_SEAT, G_PHASE, G_TO_ACT, G_TRICK_POS, G_LEAD, G_BEST, G_BEST_SEAT, G_DECLARED,
- G_CARTE_FIRST, G_CARTE_I, G_FULL_OBS) = range(31)     # G_FULL_OBS: bit s: fill seat s's public record
+ G_CARTE_FIRST, G_CARTE_I, G_FULL_OBS, G_GAME_CLAIM) = range(32)     # G_FULL_OBS: bit s: fill seat s's public record
+# G_GAME_CLAIM (V3): -1, or the seat that claimed the game + 4 if the claim was right
 G_TRICK_CARDS = 32       # 4: the cards played to the trick in progress, in order
 G_DRAWN = 36             # 4: the cards drawn in the last round of draws, winner's first (-1: the deal)
 G_SIZE = 40
 
 # phases of a hand (G_PHASE): whose decision comes next, and of what kind
-PH_CARTE, PH_PLAY, PH_MELD, PH_OVER = 0, 1, 2, 3
+PH_CARTE, PH_PLAY, PH_MELD, PH_OVER, PH_CLAIM = 0, 1, 2, 3, 4
 
 # hand status
 ST_DONE, ST_INCOMPLETE, ST_ILLEGAL_SCRIPT, ST_ILLEGAL_POLICY = 0, 1, 2, 3
@@ -100,8 +103,8 @@ ST_DONE, ST_INCOMPLETE, ST_ILLEGAL_SCRIPT, ST_ILLEGAL_POLICY = 0, 1, 2, 3
 # A record holds the hand's REC_* fields, then for each seat the block P[seat, P_REC:P_REC +
 # REC_SEAT_W] as it is at the end of the hand (RS_* offsets): copied whole, not by field.
 REC_DEALER, REC_STATUS, REC_TRICKS, REC_TRUMP, REC_EXCHANGES, REC_LAST_WINNER, \
-    REC_CARDS_WON, REC_CARDS_LEFT, REC_TRUMP_HOW, REC_TRUMP_TRICK = range(10)
-REC_SEAT = 10            # seat blocks start here, REC_SEAT_W ints each
+    REC_CARDS_WON, REC_CARDS_LEFT, REC_TRUMP_HOW, REC_TRUMP_TRICK, REC_GAME_CLAIM = range(11)
+REC_SEAT = 11            # seat blocks start here, REC_SEAT_W ints each
 RS_SCORE, RS_DECL, RS_SEVEN, RS_BRISQ, RS_LAST, RS_TRICKS, RS_BEZ_MAX, RS_CARTE, RS_CLAIMS, \
     RS_RECV_QS, RS_RECV_JD, RS_DBL_MISS = range(12)
 RS_FIRST_B = 12          # 3: trick (from 1) after which a double / treble / quadruple bézique was first scored (0: never)
@@ -122,7 +125,7 @@ REC_DTYPE = np.dtype([
     ("dealer", np.int32), ("status", np.int32), ("tricks", np.int32), ("trump", np.int32),
     ("exchanges", np.int32), ("last_winner", np.int32), ("cards_won", np.int32),
     ("cards_left", np.int32), ("trump_how", np.int32), ("trump_trick", np.int32),
-    ("seats", SEAT_RECORD, (MAX_SEATS,))])
+    ("game_claim", np.int32), ("seats", SEAT_RECORD, (MAX_SEATS,))])
 assert REC_DTYPE.itemsize == 4 * REC_W and SEAT_RECORD.itemsize == 4 * REC_SEAT_W
 
 # --- per-seat counters (int32 array P[seat]) ---------------------------------
@@ -153,7 +156,8 @@ P_TABLE_MASK = P_NTABLE + 4  # bit t set while the table holds card t
 P_INST_USED = P_NTABLE + 5   # bit p set while instance p (see T_INST) is a whole declared combination
 P_KNOWN = P_NTABLE + 6   # 32 counts: cards of the hand every seat knows are there (table cards
                          # taken back at the second stage, the turn-up exchanged, carte blanche)
-P_W = P_KNOWN + 32
+P_BASE = P_KNOWN + 32    # the seat's game total before this hand (V3's claim counts it)
+P_W = P_BASE + 1
 
 # --- table slots (int32 array T[seat, slot]) ---------------------------------
 # card; level reached in class M, B, F (T_M + class); whether the copy was ever part of a
@@ -162,17 +166,21 @@ P_W = P_KNOWN + 32
 # T_INST: bit p set while the copy belongs to whole instance p (R3.6)
 T_CARD, T_M, T_B, T_F, T_SCORED, T_IM, T_IB, T_IF, T_INST = range(9)
 T_W = 9
-OBS_SIZE = OBS_SLOTS + 4 * MAX_TABLE * T_W
+OBS_GAME = OBS_SLOTS + 4 * MAX_TABLE * T_W   # 4: game totals before this hand, by relative seat
+OBS_SIZE = OBS_GAME + 4
 
 # --- script rows (replay) ----------------------------------------------------
-S_PLAY, S_DECLARE, S_EXCHANGE, S_CLAIM, S_CARTE, S_HOLD = 0, 1, 2, 3, 4, 5   # S_HOLD: stop here (analysis)
+S_PLAY, S_DECLARE, S_EXCHANGE, S_CLAIM, S_CARTE, S_HOLD, S_PARTNER, S_GAME_CLAIM = range(8)
+# S_HOLD: stop here (analysis); S_PARTNER: the winner lets his partner declare (V5);
+# S_GAME_CLAIM: claim the game (V3)
 S_CARDS = 4              # first of the cards named: the four of a four, or a claim's cards (-1 ends)
 S_MAX_CARDS = 12
 S_W = S_CARDS + S_MAX_CARDS  # kind, seat, card-or-combo (-1: a claim naming cards), from-table, cards
 
 # --- events (int32 array E[k]) -----------------------------------------------
 (E_TURNUP, E_TURNUP_SEVEN, E_PLAY, E_TRICK, E_DECLARE, E_EXCHANGE, E_DRAW,
- E_STAGE2, E_LAST_TRICK, E_BRISQUES, E_SEVEN, E_TRUMP, E_CARTE, E_CLAIM, E_LAID) = range(15)
+ E_STAGE2, E_LAST_TRICK, E_BRISQUES, E_SEVEN, E_TRUMP, E_CARTE, E_CLAIM, E_LAID,
+ E_PARTNER, E_GAME_CLAIM) = range(17)
 E_W = 6                  # kind, seat, a, b, c, d
 
 # --- detail codes for rule violations (with the rule id in G_ERR_RULE) -------
@@ -181,4 +189,5 @@ E_W = 6                  # kind, seat, a, b, c, d
  X_NO_NEW_CARD, X_REUSE_CLASS, X_REUSE_FOUR, X_AMERICAN, X_NOT_A_COMBINATION,
  X_AFTER_LAST_DRAW, X_NO_SEVEN, X_TURNUP_SEVEN, X_ALREADY_EXCHANGED,
  X_NOT_WHOLE_FOUR, X_ILLEGAL_ACTION, X_NO_CARTE_BLANCHE, X_CLAIM_NOT_ALLOWED,
- X_INFERIOR, X_STILL_WHOLE, X_NEW_AND_WHOLE, X_CLAIM_CARD, X_NO_EXCHANGE, X_AFTER_END) = range(29)
+ X_INFERIOR, X_STILL_WHOLE, X_NEW_AND_WHOLE, X_CLAIM_CARD, X_NO_EXCHANGE, X_AFTER_END,
+ X_PANACHE, X_NO_PARTNER, X_NO_GAME_CLAIM) = range(32)

@@ -3,10 +3,11 @@ not, and scoring one. Which copies a declaration uses is :mod:`copies`' business
 import numpy as np
 from numba import njit
 
-from ..rules import R_AMERICAN, R_REDECLARE
-from .codes import R2_11, R2_12, R2_14, R2_15, R2_17, R3_6, TABLE_A, TABLE_B
+from ..rules import R_AMERICAN, R_PANACHE, R_REDECLARE
+from .codes import R2_11, R2_12, R2_14, R2_15, R2_17, R3_6, TABLE_A, TABLE_B, V2
 from .combos import (
     CLS_B,
+    CLS_F,
     COMBO_MASK,
     JD,
     QS,
@@ -17,6 +18,7 @@ from .combos import (
     combo_points,
     combo_requirements,
     four_rank,
+    panache_requirements,
 )
 from .copies import (
     REDECLARE_HIGHER,
@@ -61,6 +63,7 @@ from .layout import (
     X_NOT_A_COMBINATION,
     X_NOT_HELD,
     X_NOT_WHOLE_FOUR,
+    X_PANACHE,
     X_REUSE_CLASS,
     X_REUSE_FOUR,
     X_STILL_WHOLE,
@@ -144,6 +147,9 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
     The declaration window screens with :func:`combo_screen_mask` first."""
     if not combo_allowed(rules, G[G_TRUMP], c):
         return False, False
+    nreq = panache_requirements(rules, c, req_t, req_n)     # V2: one four per suit
+    if nreq:
+        return types_check(rules, P, T, s, CLS_F, 1, req_t, req_n, nreq)
     if c >= 12:
         rank = four_rank(c)
         elig, fresh = four_table_counts(rules, T, P, s, rank)
@@ -221,12 +227,16 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
         return (TABLE_B if rubicon else TABLE_A), X_NOT_A_COMBINATION
     cls = combo_class(c)
     lvl = combo_level(c)
-    free = c >= 12 and four_cards[0] < 0
+    free = c >= 12 and four_cards[0] < 0 and not rules[R_PANACHE]
     if free:                    # the four suits pooled: four cards of the rank in all
         nreq = 1
         req_n[0] = 4
+    elif c >= 12 and four_cards[0] < 0:
+        nreq = panache_requirements(rules, c, req_t, req_n)
     elif c >= 12:
         nreq = named_four(four_cards, req_t, req_n)
+        if rules[R_PANACHE] and nreq < 4:
+            return V2, X_PANACHE
     else:
         nreq = combo_requirements(c, req_t, req_n)
     short_held = False
@@ -249,6 +259,8 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
         whole |= hand + elig < req_n[i]
         new += hand + fresh
         hand_cards += hand
+    if short_held and c >= 12 and rules[R_PANACHE]:
+        return V2, X_PANACHE
     if short_held:
         return R2_11, (X_NOT_WHOLE_FOUR if c >= 12 else X_NOT_HELD)
     if not rubicon:             # the ordinary game: R2.12, then R2.17, R2.14, R2.15
@@ -335,11 +347,14 @@ def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
             lvl = combo_level(c)
             if c >= 12:
                 have = 0
+                suits = 0
                 rank = four_rank(c)
                 for suit in range(4):
                     card = suit * 8 + rank
-                    have += _count(cards, card) + _type_counts(rules, P, T, s, card, cls, lvl)[3]
-                found = have >= 4
+                    k = _count(cards, card) + _type_counts(rules, P, T, s, card, cls, lvl)[3]
+                    have += k
+                    suits += k > 0
+                found = suits == 4 if rules[R_PANACHE] else have >= 4
             else:
                 nreq = combo_requirements(c, req_t, req_n)
                 found = True

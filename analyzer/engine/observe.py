@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_PACKS
+from .deals import deck_copies
 from .combos import ALL_COMBOS
 from .layout import (
     D_CARTE,
@@ -155,7 +156,7 @@ def observe_public(rules, st, s):
 @njit(cache=True, _nrt=False, inline="always")
 def _unseen(rules, o, t):
     """Copies of card ``t`` the observing seat cannot place (see :func:`unseen_cards`)."""
-    c = rules[R_PACKS] - o[OBS_HAND + t] - o[OBS_PLAYED + t]
+    c = deck_copies(rules, t) - o[OBS_HAND + t] - o[OBS_PLAYED + t]
     for r in range(o[OBS_N_SEATS]):
         c -= o[OBS_TABLE + 32 * r + t]
         if r > 0:

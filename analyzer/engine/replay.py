@@ -7,20 +7,23 @@ declarations; the carte-blanche shows of a round may be listed in any order.
 """
 from numba import njit
 
-from ..rules import R_CLAIMS, R_DECLARE_ALL, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
+from ..rules import R_CLAIMS, R_DECLARE_ALL, R_FIXED_POINT, R_PANACHE, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
 from .carte import carte_eligible, show_carte
-from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R2_21, R3_4, R3_5, R3_7, SEVEN
+from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R2_21, R3_4, R3_5, R3_7, SEVEN, V2, V3, V5
 from .combos import combo_class, combo_level
-from .hand import apply, claim_named, decision, declare_named, is_over, legal_actions, to_act
+from .hand import apply, claim_game, claim_named, decision, declare_named, is_over, legal_actions, to_act
 from .layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
     A_CLAIM_CARDS,
+    A_CLAIM_GAME,
     A_DECLARE,
     A_EXCHANGE,
+    A_PARTNER,
     A_PLAY_TABLE,
     A_STOP,
     D_CARTE,
+    D_CLAIM,
     D_MELD,
     G_BEST,
     G_CARTE_FIRST,
@@ -38,17 +41,23 @@ from .layout import (
     P_HAND,
     PH_CARTE,
     PH_MELD,
+    PH_PLAY,
     S_CARDS,
     S_CARTE,
     S_CLAIM,
     S_DECLARE,
     S_EXCHANGE,
+    S_GAME_CLAIM,
     S_HOLD,
+    S_PARTNER,
     S_PLAY,
     ST_DONE,
     ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
     X_AFTER_END,
+    X_NO_GAME_CLAIM,
+    X_NO_PARTNER,
+    X_PANACHE,
     X_AFTER_LAST_DRAW,
     X_ALREADY_EXCHANGED,
     X_CLAIM_NOT_ALLOWED,
@@ -140,6 +149,24 @@ def replay(rules, st, script, nscript):
             return ST_INCOMPLETE
         seat = script[pos, 1]
         c = script[pos, 2]
+        if kind == S_GAME_CLAIM:                    # V3: before a card, right or wrong
+            if dec == D_MELD:
+                apply(rules, st, A_STOP)
+                continue
+            if not rules[R_FIXED_POINT] or seat != s or (dec != D_CLAIM and G[G_PHASE] != PH_PLAY):
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, V3, X_NO_GAME_CLAIM, A_CLAIM_GAME, dec)
+            pos += 1
+            claim_game(rules, st)
+            continue
+        if dec == D_CLAIM:                          # the seat plays on
+            apply(rules, st, A_STOP)
+            continue
+        if kind == S_PARTNER:                       # V5 option
+            if dec != D_MELD or seat != s or not is_legal(st.legal, nleg, 0, A_PARTNER):
+                return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, V5, X_NO_PARTNER, A_PARTNER, dec)
+            pos += 1
+            apply(rules, st, A_PARTNER)
+            continue
         if kind == S_CARTE or kind == S_PLAY:
             if dec == D_MELD:                       # the window ends here
                 apply(rules, st, A_STOP)
@@ -198,6 +225,8 @@ def replay(rules, st, script, nscript):
                 four[j] = named[j] if c >= 12 else -1
             if c >= 12 and four[0] >= 0:            # the four's cards are named
                 nreq = named_four(four, req_t, req_n)
+                if rules[R_PANACHE] and nreq < 4:   # V2: four different suits
+                    return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, V2, X_PANACHE, a, dec)
                 if not types_check(rules, P, st.T, s, combo_class(c), combo_level(c), req_t, req_n, nreq)[0]:
                     rule, detail = declare_failure(rules, G, P, st.T, s, c, four, req_t, req_n)
                     return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, rule, detail, a, dec)

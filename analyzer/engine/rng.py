@@ -64,11 +64,13 @@ def below(state, n):
 
 
 @njit(cache=True, _nrt=False)
-def shuffled_deck(packs, state, out):
-    """Fill ``out[:32*packs]`` with the packs shuffled (Fisher-Yates)."""
-    n = 32 * packs
+def shuffled_deck(n, state, out):
+    """Fill ``out[:n]`` with ``n`` cards shuffled (Fisher-Yates): whole packs, or with 63
+    the two packs of three-handed bézique less the eight of clubs (V4)."""
     for i in range(n):
         out[i] = i % 32
+    if n & 31 == 31:
+        out[n - 2] = 31           # the second pack's 8♣ (type 30) thrown out
     for i in range(n - 1, 0, -1):
         j = below(state, i + 1)
         tmp = out[i]
