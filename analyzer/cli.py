@@ -63,23 +63,32 @@ def main():
               help="Policy of seat 0, then seat 1 (default: greedy, random): " + POLICY_FORMS + ".")
 @run_options(hands=100_000, hands_help="Number of hands to play.", out=None,
              out_help="Directory for the tables (CSV and Parquet) and the score chart (PNG, SVG).")
+@click.option("--games", type=int, default=None, metavar="N",
+              help="Play N whole games to the target instead of --hands single hands (R2.24; the "
+                   "deal goes round the table), and report the games too: hands per game, the "
+                   "chance of winning from each score difference, claims of the game (V3).")
+@click.option("--target", type=int, default=None, metavar="POINTS",
+              help="The game's target: 1000, 1500 or 2000 (the variant's own by default; the "
+                   "same as --rule target=POINTS).")
 @JSON_OPTION
-def simulate(variant, rule_items, policy_names, hands, seed, threads, out, as_json):
-    """Play --hands hands and print a table per seat and policy.
+def simulate(variant, rule_items, policy_names, hands, seed, threads, out, games, target, as_json):
+    """Play --hands hands (or --games whole games) and print a table per seat and policy.
 
-    The deal alternates between the seats (hand i is dealt by seat i mod 2).
-    Every rate has its 95% confidence interval.
+    The deal goes round the table (hand i is dealt by seat i mod the players). Every rate
+    has its 95% confidence interval. Variants: --variant no_trump, panache, fixed_point,
+    three_handed, four_handed (see `bezique rules`).
 
     Example:
 
     \b
         bezique simulate --variant ordinary --policy greedy --policy random --hands 200000 --seed 7 --out results/greedy-random
+        bezique simulate --variant fixed_point --policy hints --games 20000 --target 1000 --out results/fixed-point
     """
-    from .simulate import simulate as run
-    from .stats import format_rubicon, format_summary
-
-    rules = rules_from(variant, rule_items)
+    rules = rules_from(variant, rule_items + ((f"target={target}",) if target is not None else ()))
     specs = policies_from(policy_names, rules)
+    if games is not None:
+        return _simulate_games(rules, specs, games, seed, threads, out, as_json)
+    from .simulate import simulate as run
     with progress_bar(hands, "hand", "simulate") as progress:
         result = run(rules, specs, hands, seed, threads=threads, progress=progress)
     tables = result.tables
@@ -88,23 +97,62 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out, as_js
                     "tables": {name: _records(df) for name, df in tables.items()}})
     else:
         click.echo(f"{rules.name} bézique, {hands:,} hands, seed {seed}: " + " vs ".join(result.policies))
-        click.echo(format_summary(tables["summary"], sevens=rules.seven_scores))
-        if "rubicon" in tables:
-            click.echo()
-            click.echo(format_rubicon(tables["rubicon"], tables["trumps"]))
-        click.echo("\ndeclarations per hand")
-        click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
+        _echo_hand_tables(rules, tables)
     if out:
-        from .output import finish_output, write_run_record, write_table
-        from .plots import save_chart, score_chart
-        written = []
-        for name, df in tables.items():
-            written += write_table(df, out, name)
-        written += save_chart(score_chart(result), out, "score_distribution")
-        written.append(write_run_record(out, threads=threads, rules=rules.describe(), policies=result.policies,
-                                        hands=hands, seed=seed))
-        finish_output(out, written)
-        notice(f"\nwrote {len(written)} files to {out}")
+        _write_run(out, result, {}, threads, hands=hands, seed=seed)
+
+
+def _simulate_games(rules, specs, games, seed, threads, out, as_json):
+    """``simulate --games``: play whole games, print and write their tables and charts."""
+    from .game_tables import format_games
+    from .games import MAX_GAMES, simulate_games
+    if not 0 < games <= MAX_GAMES:
+        raise click.ClickException(f"--games must be from 1 to 2^53, got {games}")
+    with progress_bar(games, "game", "simulate") as progress:
+        result = simulate_games(rules, specs, games, seed, threads=threads, progress=progress)
+    tables = result.tables
+    if as_json:
+        _echo_json({"rules": rules.describe(), "policies": result.policies, "games": games, "seed": seed,
+                    "tables": {name: _records(df) for name, df in tables.items()}})
+    else:
+        click.echo(f"{rules.name} bézique, {games:,} games to {rules.target}, seed {seed}: "
+                   + " vs ".join(result.policies))
+        click.echo(format_games(tables["games"]))
+        click.echo(f"\nthe {result.tallies.hands:,} hands of these games")
+        _echo_hand_tables(rules, tables)
+    if out:
+        from .plots import win_chance_chart
+        title = f"{rules.name} bézique to {rules.target}: the chance of winning the game ({games:,} games)"
+        _write_run(out, result, {"win_chance": win_chance_chart(tables["win_chance"], title)}, threads,
+                   games=games, seed=seed)
+
+
+def _echo_hand_tables(rules, tables) -> None:
+    """The per-hand tables of a run as text."""
+    from .stats import format_partnerships, format_rubicon, format_summary
+    click.echo(format_summary(tables["summary"], sevens=rules.seven_scores))
+    if "partnerships" in tables:
+        click.echo(format_partnerships(tables["partnerships"]))
+    if "rubicon" in tables:
+        click.echo()
+        click.echo(format_rubicon(tables["rubicon"], tables["trumps"]))
+    click.echo("\ndeclarations per hand")
+    click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
+
+
+def _write_run(out, result, charts: dict, threads, **run) -> None:
+    """Write a run's tables, its score chart and ``charts`` (name: Figure), and run.json."""
+    from .output import finish_output, write_run_record, write_table
+    from .plots import save_chart, score_chart
+    written = []
+    for name, df in result.tables.items():
+        written += write_table(df, out, name)
+    for name, fig in {"score_distribution": score_chart(result), **charts}.items():
+        written += save_chart(fig, out, name)
+    written.append(write_run_record(out, threads=threads, rules=result.rules.describe(),
+                                    policies=result.policies, **run))
+    finish_output(out, written)
+    notice(f"\nwrote {len(written)} files to {out}")
 
 
 @main.command()

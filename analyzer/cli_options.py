@@ -69,10 +69,11 @@ def rules_from(variant: str, rule_items) -> RuleSet:
 
 
 def policies_from(names, rules: RuleSet) -> list:
-    """PolicySpecs for ``--policy`` names, one per seat (none: greedy, random; one: every seat
-    plays it); ClickException for a wrong count or an unknown policy."""
+    """PolicySpecs for ``--policy`` names, one per seat (none: greedy, random, greedy …
+    round the table; one: every seat plays it); ClickException for a wrong count or an
+    unknown policy, or a policy that cannot play these rules."""
     from .policies.registry import PolicyError, resolve_policy
-    names = list(names) or ["greedy", "random"]
+    names = list(names) or [("greedy", "random")[s % 2] for s in range(rules.players)]
     if len(names) == 1:
         names = names * rules.players
     if len(names) != rules.players:

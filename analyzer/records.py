@@ -50,14 +50,24 @@ def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndar
     funcs, params = policy_arrays(specs)
     rec = np.zeros((count, REC_W), np.int32)
     err = np.zeros(4, np.int64)
-    try:
-        status = run_batch(rules_arr, np.uint64(seed), start, count, funcs, params, rec, err)
-    except Exception as e:         # raised in a user policy (built-in ones raise nothing)
-        raise SimulationError(f"{user_policies(specs)} stopped the run: {type(e).__name__}: {e}") from None
-    if status == ST_ILLEGAL_POLICY:
-        hand, seat, action, decision = (int(x) for x in err)
-        raise SimulationError(f"policy {specs[seat % len(specs)].name!r} (seat {seat}) returned "
-                              f"{illegal_return(action, decision)} (hand {hand})")
+    status = check_status(specs, err, lambda: run_batch(rules_arr, np.uint64(seed), start, count, funcs,
+                                                        params, rec, err))
     if status != 0:
         raise SimulationError(f"hand kernel stopped with status {status} at hand {err[0]}")
     return rec
+
+
+def check_status(specs, err: np.ndarray, call, illegal: int = ST_ILLEGAL_POLICY):
+    """``call()`` (a kernel playing hands with ``specs``) and its return value, with what a
+    policy did wrong as a SimulationError: an exception raised in a user policy (built-in ones
+    raise none), or an illegal action (the kernel returned ``illegal``, with ``err`` = hand,
+    seat, action, decision)."""
+    try:
+        status = call()
+    except Exception as e:
+        raise SimulationError(f"{user_policies(specs)} stopped the run: {type(e).__name__}: {e}") from None
+    if status == illegal:
+        hand, seat, action, decision = (int(x) for x in err[:4])
+        raise SimulationError(f"policy {specs[seat % len(specs)].name!r} (seat {seat}) returned "
+                              f"{illegal_return(action, decision)} (hand {hand})")
+    return status

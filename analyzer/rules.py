@@ -13,10 +13,11 @@ import numpy as np
 (R_PLAYERS, R_PACKS, R_HAND, R_TURNUP, R_TRUMP_MODE, R_DECLARE_ALL, R_AMERICAN,
  R_REDECLARE, R_SEVEN, R_LAST_TRICK, R_BRISQUES_SCORED, R_PLAIN_SEQ,
  R_CARTE_BLANCHE, R_CLAIMS, R_N_CARDS, R_SEVEN_POINTS, R_BRISQUE_POINTS, R_RUBICON_LIMIT,
- R_RUBICON_BONUS, R_GAME_BONUS, R_SCORE_UNIT, R_PANACHE, R_FIXED_POINT, R_PARTNER_DECLARES) = range(24)
+ R_RUBICON_BONUS, R_GAME_BONUS, R_SCORE_UNIT, R_PANACHE, R_FIXED_POINT, R_PARTNER_DECLARES,
+ R_TARGET) = range(25)
 # R_FIXED_POINT: the game target when a player may claim the game (V3), 0 when not
 # Points of each combination id (see cards.COMBO_NAMES) start at R_POINTS.
-R_POINTS = 24
+R_POINTS = 28
 R_ROYAL_POINTS = R_POINTS + 16      # a marriage in trumps
 R_TRUMP_SEQ_POINTS = R_POINTS + 17  # a sequence in trumps
 R_CARTE_POINTS = R_POINTS + 18      # carte blanche (R3.5)
@@ -228,6 +229,7 @@ class RuleSet:
         a[R_PANACHE] = self.panache
         a[R_FIXED_POINT] = self.target if self.fixed_point else 0
         a[R_PARTNER_DECLARES] = self.partner_declares
+        a[R_TARGET] = self.target
         pts = [20] * 4 + [self.plain_sequence] * 4 + [40, 500, 1500, 4500] + [100, 80, 60, 40]
         a[R_POINTS:R_POINTS + 16] = pts
         a[R_ROYAL_POINTS] = 40

@@ -70,17 +70,23 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
         raise ValueError(f"hands must be from 1 to 2^63-1, got {hands}")
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
-    from .policies.registry import PolicyError, PolicySpec, resolve_policy
-
-    specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
-    if len(specs) != rules.players:
-        raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
+    specs = check_policies(rules, policies)
     check_threads(threads)
     games = rules.brisques == "scored" and rules.players == 2     # R2.24: games span hands
     acc = run_chunks(simulate_chunk, (rules, rules.to_array(), seed, specs, keep_records, games), hands,
                      chunk_for(specs), SimulationTotals(rules.players, keep_records, games), threads, progress)
     records = np.concatenate(acc.kept) if keep_records else None
     return Result(rules, [s.name for s in specs], hands, seed, acc.total, records)
+
+
+def check_policies(rules: RuleSet, policies) -> list[PolicySpec]:
+    """The PolicySpecs of ``policies`` (names or specs), one per seat of ``rules``, each able
+    to play them (PolicyError naming the problem otherwise)."""
+    from .policies.registry import PolicyError, PolicySpec, resolve_policy
+    specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
+    if len(specs) != rules.players:
+        raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
+    return specs
 
 
 def simulate_chunk(rules: RuleSet, rules_arr: np.ndarray, seed: int, specs, keep_records: bool, games: bool,

@@ -158,7 +158,23 @@ def tables(result) -> dict:
     if result.rules.is_rubicon:
         out["rubicon"] = rubicon_table(result)
         out["trumps"] = trumps_table(result)
+    if result.rules.players == 4:
+        out["partnerships"] = partnerships_table(result)
     return out
+
+
+def partnerships_table(result) -> pd.DataFrame:
+    """Four-handed (V5): one row per partnership (seats 0+2, 1+3): its policies, its pooled
+    hand score and the share of hands it won, with 95 % intervals."""
+    t = result.tallies
+    rows = []
+    for k in range(2):
+        m, lo, hi = mean_ci(t.side_score[k], t.side_score_sq[k], t.hands)
+        w, wlo, whi = wilson_ci(t.side_wins[k], t.hands)
+        rows.append({"side": f"seats {k}+{k + 2}", "policies": f"{result.policies[k]} + {result.policies[k + 2]}",
+                     "hands": t.hands, "mean_score": m, "mean_score_lo": lo, "mean_score_hi": hi,
+                     "win_share": w, "win_share_lo": wlo, "win_share_hi": whi})
+    return pd.DataFrame(rows)
 
 
 def format_rubicon(df: pd.DataFrame, trumps: pd.DataFrame) -> str:
@@ -179,6 +195,14 @@ def format_rubicon(df: pd.DataFrame, trumps: pd.DataFrame) -> str:
         f"{r.fixed_by} {r.share:.4f}" for _, r in trumps.iterrows())
         + f"; mean trick when fixed {trumps.mean_trick_when_fixed.iloc[0]:.2f}")
     return "\n".join(lines)
+
+
+def format_partnerships(df: pd.DataFrame) -> str:
+    """The partnerships table (V5) as text."""
+    return "\n".join(
+        f"{r.side} {r.policies:<20} pooled hand score {r.mean_score:8.1f}  [{r.mean_score_lo:.1f}, "
+        f"{r.mean_score_hi:.1f}]  hands won {r.win_share:.4f} [{r.win_share_lo:.4f}, {r.win_share_hi:.4f}]"
+        for _, r in df.iterrows())
 
 
 def format_summary(df: pd.DataFrame, sevens: bool = True) -> str:

@@ -52,6 +52,8 @@ FIELDS = {
     "cat_hands": ("n", N_CATEGORIES), "cat_count": ("n", N_CATEGORIES), "cat_points": ("n", N_CATEGORIES),
     # ordinary games to a target (R2.24), filled in order by the driver
     "game_length": (len(TARGETS), LENGTH_BINS), "target_wins": (len(TARGETS), "n"),
+    # four-handed partnerships (V5), seats 0+2 and 1+3: pooled scores, hands won
+    "side_score": (2,), "side_score_sq": (2,), "side_wins": (2,),
 }
 CHAINED = ("game_length", "target_wins")     # not from single hands: see GameChainer
 
@@ -143,7 +145,18 @@ class Tallies:
         t.hands = len(rec)
         tally_hands(rec, _rules_array(rules), rules.players, _combo_points(rules), rules.is_rubicon,
                     score_bin(rules), t.fields)
+        if rules.players == 4:
+            t.add_sides(rec)
         return t
+
+    def add_sides(self, rec: np.ndarray) -> None:
+        """V5: the partnerships' pooled hand scores (seats 0+2, 1+3) and hands won."""
+        from .records import as_structured
+        score = as_structured(rec)["seats"]["score"].astype(np.int64)
+        sides = score[:, 0:2] + score[:, 2:4]
+        self.side_score += sides.sum(0)
+        self.side_score_sq += (sides * sides).sum(0)
+        self.side_wins += [int((sides[:, 0] > sides[:, 1]).sum()), int((sides[:, 1] > sides[:, 0]).sum())]
 
 
 @functools.cache

@@ -15,6 +15,7 @@ from .rates import (
     game_length_chart,
     odds_chart,
     rubicon_rate_chart,
+    win_chance_chart,
 )
 from .scores import (
     game_score_chart,
@@ -28,4 +29,5 @@ __all__ = [
     "ablation_chart", "bezique_by_trick_chart", "brisque_chart", "combinations_chart", "game_length_chart",
     "game_score_chart", "loser_total_chart", "odds_chart", "pairs_heatmap", "pairwise_chart",
     "rubicon_rate_chart", "save_chart", "score_at_least_chart", "score_chart", "score_distribution_chart",
+    "win_chance_chart",
 ]

@@ -158,3 +158,23 @@ def game_length_chart(df: pd.DataFrame, title: str) -> Figure:
     ax.legend(title="policy (self-play)")
     fig.tight_layout()
     return fig
+
+
+def win_chance_chart(df: pd.DataFrame, title: str) -> Figure:
+    """The chance of winning the game by the score difference to the best other side, one
+    line per number of hands played so far, with 95 % bands (points seen under 30 times
+    are left out: their intervals say nothing)."""
+    fig, ax = new_figure()
+    for after, g in df[df.situations >= 30].groupby("after_hand", sort=False):
+        line, = ax.plot(g.difference, 100 * g.chance, marker=".", label=f"after hand {after}")
+        ax.fill_between(g.difference, 100 * g.chance_lo, 100 * g.chance_hi, color=line.get_color(),
+                        alpha=0.15, lw=0)
+    ax.axhline(50, color="grey", lw=0.8, ls=":")
+    ax.axvline(0, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("game score difference to the best other side (points)")
+    ax.set_ylabel("chance of winning the game, % (95% CI)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    return fig

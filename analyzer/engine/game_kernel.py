@@ -1,0 +1,162 @@
+"""Whole games to a target (R2.24, V3, V4, V5): hands played one after another, the deal
+rotating, until a side reaches the target or claims the game (V3).
+
+Unlike single hands, the hands of a game depend on each other: a claim of the game (V3)
+counts the game total carried into the hand. So the kernel plays game after game itself,
+writes each hand's record, and keeps, per game, its length, winner and claim, and for the
+chart of the chance of winning, the score difference of each side after each hand.
+"""
+import numpy as np
+from numba import njit, types
+
+from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_N_CARDS, R_PLAYERS, R_TARGET
+from .batch import POLICIES, seed_policies, write_record
+from .deals import deal_deck
+from .hand import deal_into, set_game_totals
+from .layout import (
+    G_ERR_ACTION,
+    G_ERR_DECISION,
+    G_ERR_SEAT,
+    G_GAME_CLAIM,
+    G_LAST_WINNER,
+    MAX_SEATS,
+    MAX_TALON,
+    P_BRISQ,
+    P_SCORE,
+)
+from .play import play_out
+from .state import new_state
+
+GAME_HANDS = 256         # hands a game may last (hand stream ids: game * GAME_HANDS + hand)
+AFTER_HANDS = 8          # the chance of winning is kept after hands 1 .. 7, and 8 or later
+DIFF_STEP = 100          # score differences in bins of 100 points ...
+DIFF_BINS = 61           # ... from -3000 to +3000 (the outer bins take the rest)
+(GR_HANDS, GR_WINNER, GR_CLAIM, GR_CLAIM_RIGHT) = range(4)
+GR_TOTALS = 4            # MAX_SEATS: each side's final game total
+GR_W = GR_TOTALS + MAX_SEATS
+
+GAMES_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, POLICIES,
+                        types.float64[:, ::1], types.int32[:, ::1], types.int64[:, ::1],
+                        types.int64[:, :, :, ::1], types.int64[::1])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def side_of(seat, n):
+    """The side a seat plays for: itself, or with four players its partnership (seat % 2)."""
+    return seat % 2 if n == 4 else seat
+
+
+@njit(cache=True, nogil=True)
+def game_winner(totals, sides, last_side):
+    """R2.24 once a side is at the target: the highest total wins; a tie goes to the side of
+    the last trick's winner, else (the rules are silent) to the lowest side number tied."""
+    best = totals[0]
+    for k in range(1, sides):
+        best = max(best, totals[k])
+    if last_side >= 0 and totals[last_side] == best:
+        return last_side
+    for k in range(sides):
+        if totals[k] == best:
+            return k
+    return -1
+
+
+@njit(GAMES_SIG, cache=True, nogil=True)
+def run_games(rules, seed, start, count, policies, params, records, games, chance, err):
+    """Play games ``start`` .. ``start + count - 1`` to ``target`` (the rules' target), one
+    record row per hand into ``records`` and one row per game into ``games`` (GR_*);
+    ``chance[side, after, bin, 0]`` counts a side's score differences to the best other side
+    after each hand but the last, ``[..., 1]`` those after which the side went on to win. Stops before a game whose hands might
+    not fit in ``records``: returns the games played (err[4]: the rows written), or minus a
+    status when a policy returns an illegal action (err: hand, seat, action, decision)."""
+    n = rules[R_PLAYERS]
+    sides = 2 if n == 4 else n
+    target = rules[R_TARGET]
+    st = new_state(False)
+    deck = np.zeros(MAX_TALON, np.int32)
+    dstate = np.zeros(1, np.uint64)
+    totals = np.zeros(MAX_SEATS, np.int64)
+    seat_totals = np.zeros(MAX_SEATS, np.int64)
+    diffs = np.zeros((GAME_HANDS, MAX_SEATS), np.int64)
+    hand_pts = np.zeros(MAX_SEATS, np.int64)
+    hand_bri = np.zeros(MAX_SEATS, np.int64)
+    row = 0
+    for i in range(count):
+        if row + GAME_HANDS > records.shape[0]:
+            err[4] = row
+            return i
+        g = start + i
+        totals[:] = 0
+        winner = -1
+        claim = -1
+        k = 0
+        while winner < 0 and k < GAME_HANDS:
+            hand = g * GAME_HANDS + k
+            deal_deck(rules[R_N_CARDS], seed, hand, deck, dstate)
+            dealer = (g + k) % n
+            deal_into(rules, st, deck, dealer)
+            for s in range(n):               # a seat's claim counts its side's total (V3)
+                seat_totals[s] = totals[side_of(s, n)]
+            set_game_totals(rules, st, seat_totals)
+            seed_policies(st.rngs, seed, hand)
+            status = play_out(rules, st, policies, params)
+            if status != 0:
+                err[0] = hand
+                err[1] = st.G[G_ERR_SEAT]
+                err[2] = st.G[G_ERR_ACTION]
+                err[3] = st.G[G_ERR_DECISION]
+                return -status
+            write_record(rules, st, dealer, status, records[row])
+            row += 1
+            k += 1
+            claim = st.G[G_GAME_CLAIM]
+            hand_pts[:] = 0
+            hand_bri[:] = 0
+            for s in range(n):
+                bri = rules[R_BRISQUE_POINTS] * st.P[s, P_BRISQ] if rules[R_BRISQUES_SCORED] else 0
+                hand_bri[side_of(s, n)] += bri
+                hand_pts[side_of(s, n)] += st.P[s, P_SCORE] - bri
+            if claim >= 0:                   # V3: a claim ends the game, right or wrong
+                claimer = claim % 4
+                for k2 in range(sides):
+                    totals[k2] += hand_pts[k2] + hand_bri[k2]
+                winner = claimer if claim >= 4 else 1 - claimer
+                break
+            reached = False
+            for k2 in range(sides):
+                reached |= totals[k2] + hand_pts[k2] >= target
+            for k2 in range(sides):          # R2.24: brisques count unless the target was
+                totals[k2] += hand_pts[k2]   # reached without them
+                if not reached:
+                    totals[k2] += hand_bri[k2]
+            at_target = False
+            for k2 in range(sides):
+                at_target |= totals[k2] >= target
+            if at_target:
+                last = st.G[G_LAST_WINNER]
+                winner = game_winner(totals, sides, side_of(last, n) if last >= 0 else -1)
+            else:
+                for k2 in range(sides):
+                    other = np.int64(-(1 << 40))
+                    for k3 in range(sides):
+                        if k3 != k2:
+                            other = max(other, totals[k3])
+                    diffs[k - 1, k2] = totals[k2] - other
+        row_g = games[i]
+        row_g[:] = 0
+        row_g[GR_HANDS] = k
+        row_g[GR_WINNER] = winner
+        row_g[GR_CLAIM] = claim % 4 if claim >= 0 else -1
+        row_g[GR_CLAIM_RIGHT] = claim >= 4
+        for k2 in range(sides):
+            row_g[GR_TOTALS + k2] = totals[k2]
+        if winner >= 0:                      # the hands before the last, by their outcome
+            for h in range(k - 1):
+                a = min(h, AFTER_HANDS - 1)
+                for k2 in range(sides):
+                    b = (diffs[h, k2] + DIFF_STEP // 2) // DIFF_STEP + DIFF_BINS // 2
+                    b = min(max(b, 0), DIFF_BINS - 1)
+                    chance[k2, a, b, 0] += 1
+                    chance[k2, a, b, 1] += k2 == winner
+    err[4] = row
+    return count
