@@ -3,17 +3,21 @@ from .cards import COMBO_NAMES, card_str
 from .engine.layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
+    A_CLAIM_GAME,
     A_DECLARE,
     A_EXCHANGE,
+    A_PARTNER,
     A_PLAY_TABLE,
     A_STOP,
     D_CARTE,
+    D_CLAIM,
     D_FOLLOW,
     D_LEAD,
     D_MELD,
 )
 
-DECISION_NAMES = {D_LEAD: "lead", D_FOLLOW: "follow", D_MELD: "declaration", D_CARTE: "carte blanche"}
+DECISION_NAMES = {D_LEAD: "lead", D_FOLLOW: "follow", D_MELD: "declaration", D_CARTE: "carte blanche",
+                  D_CLAIM: "claim of the game"}
 
 
 def illegal_return(action: int, decision: int) -> str:
@@ -40,6 +44,10 @@ def action_str(action: int) -> str:
         return "stop declaring"
     if a == A_CARTE_BLANCHE:
         return "show carte blanche"
+    if a == A_PARTNER:
+        return "pass to partner"
+    if a == A_CLAIM_GAME:
+        return "claim the game"
     if A_CLAIM <= a < A_CLAIM + len(COMBO_NAMES):
         return f"claim {COMBO_NAMES[a - A_CLAIM]}"
     return f"action code {a}"

@@ -29,7 +29,7 @@ DEFAULT_SAMPLES = 400
 MAX_SAMPLES = 100_000     # per action: more is memory, not precision
 Z95 = 1.959963984540054
 DECISIONS = {L.D_LEAD: "lead", L.D_FOLLOW: "follow", L.D_MELD: "declaration window",
-             L.D_CARTE: "carte blanche"}
+             L.D_CARTE: "carte blanche", L.D_CLAIM: "claim of the game"}
 
 
 class AnalysisError(ValueError):
@@ -84,7 +84,7 @@ def position(spec: HandSpec, at: int | None = None):
     hold[0, 0] = L.S_HOLD                    # stop at the next decision, even a declaration window
     script = np.vstack([np.array(spec.moves[:at], dtype=np.int32).reshape(-1, L.S_W), hold])
     funcs, params = policy_arrays([resolve_policy("random")])       # (unused by a script)
-    st = run_single(arr, spec.deck(), spec.dealer, funcs, params, np.uint64(0), 0,
+    st = run_single(arr, spec.deck(), spec.dealer, spec.totals(), funcs, params, np.uint64(0), 0,
                     np.ascontiguousarray(script), at + 1)
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:

@@ -28,6 +28,10 @@ def replay_json(outcome: HandOutcome) -> dict:
             moves.append(f"{e['seat']} claims {' '.join(e['cards'])}")
         elif e["event"] == "carte_blanche":
             moves.append(f"{e['seat']} shows carte blanche")
+        elif e["event"] == "partner_declares":
+            moves.append(f"{e['seat']} passes to partner")
+        elif e["event"] == "game_claim":
+            moves.append(f"{e['seat']} claims the game")
     rules = spec.rules.describe()
     base = PRESETS[spec.rules.name]
     rules = {"variant": rules.pop("name"), **{k: v for k, v in rules.items()
@@ -37,5 +41,7 @@ def replay_json(outcome: HandOutcome) -> dict:
     if spec.turn_up is not None:
         obj["turn_up"] = card_str(spec.turn_up)
     obj["talon"] = cards_str(spec.talon)
+    if any(spec.game_totals or []):
+        obj["game_totals"] = list(spec.game_totals)
     obj["moves"] = moves
     return obj

@@ -213,8 +213,8 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
         funcs, params = policy_arrays(policies)
         script, nscript = np.zeros((1, S_W), np.int32), -1
     try:
-        st = run_interruptibly(run_single, rules_arr, spec.deck(), spec.dealer, funcs, params, np.uint64(seed),
-                               hand, np.ascontiguousarray(script), nscript)
+        st = run_interruptibly(run_single, rules_arr, spec.deck(), spec.dealer, spec.totals(), funcs, params,
+                               np.uint64(seed), hand, np.ascontiguousarray(script), nscript)
     except Exception as e:         # raised in a user policy (built-in ones raise nothing)
         raise SimulationError(f"{user_policies(policies or [])} stopped the hand: {type(e).__name__}: {e}") from None
     G, P = st.G, st.P

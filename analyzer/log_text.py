@@ -55,6 +55,13 @@ def format_log(outcome: HandOutcome, symbols: bool = False) -> str:
             what = f"{e['combination']}, laying" if e["combination"] else "laying"
             lines.append(f"{move:4d}. seat {e['seat']} claims ({what} "
                          f"{' '.join(cs(c) for c in e['cards'])} from the hand)")
+        elif k == "partner_declares":
+            move += 1
+            lines.append(f"{move:4d}. seat {e['seat']} lets his partner, seat {e['partner']}, declare")
+        elif k == "game_claim":
+            move += 1
+            verdict = "right: he wins the game" if e["right"] else "wrong: his opponent wins the game"
+            lines.append(f"{move:4d}. seat {e['seat']} claims the game (V3) - {verdict}")
         elif k == "draw":
             lines.append(f"      seat {e['seat']} draws {cs(e['card'])}")
         elif k == "second_stage":

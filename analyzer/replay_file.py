@@ -25,11 +25,12 @@ from .cards import (
     parse_card,
 )
 from .engine.deals import deal_deck, packet_seat
-from .engine.layout import MAX_TALON, S_CARDS, S_CARTE, S_CLAIM, S_DECLARE, S_EXCHANGE, S_MAX_CARDS, S_PLAY, S_W
+from .engine.layout import (MAX_TALON, S_CARDS, S_CARTE, S_CLAIM, S_DECLARE, S_EXCHANGE, S_GAME_CLAIM, S_MAX_CARDS,
+                            S_PARTNER, S_PLAY, S_W)
 from .rules import RuleError, RuleSet, from_dict, shown
 
 FORMAT = "bezique-replay/1"
-MOVE_RE = re.compile(r"^\s*(\d+)\s+(plays|declares|exchanges|claims|shows)\b\s*(.*?)\s*$", re.I)
+MOVE_RE = re.compile(r"^\s*(\d+)\s+(plays|declares|exchanges|claims|shows|passes)\b\s*(.*?)\s*$", re.I)
 
 
 class ReplayError(ValueError):
@@ -51,6 +52,13 @@ class HandSpec:
     talon: list
     moves: list = field(default_factory=list)     # script rows (kind, seat, a, b, four cards)
     move_text: list = field(default_factory=list)
+    game_totals: list | None = None     # each seat's game total before this hand (V3's claim)
+
+    def totals(self) -> np.ndarray:
+        """The game totals before the hand as the engine takes them (zeros when not given)."""
+        t = np.zeros(4, np.int64)
+        t[:len(self.game_totals or [])] = self.game_totals or []
+        return t
 
     def deck(self) -> np.ndarray:
         """The cards in the engine's deal order: eldest first, round the table, turn-up, talon."""
@@ -99,7 +107,8 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
     m = MOVE_RE.match(text)
     if not m:
         raise ReplayError(f"move {index}: cannot read {shown(text)} (expected e.g. \"0 plays QS\", "
-                          "\"0 plays QS from table\", \"1 declares bezique QS JD\", \"0 exchanges 7H\")")
+                          "\"0 plays QS from table\", \"1 declares bezique QS JD\", \"0 exchanges 7H\", "
+                          "\"1 claims the game\", \"2 passes to partner\")")
     if len(m.group(1)) > 2 or int(m.group(1)) >= rules.players:
         raise ReplayError(f"move {index}: there is no seat {shown(m.group(1))[1:-1]} in a "
                           f"{rules.players}-handed game")
@@ -119,6 +128,12 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
             if " ".join(rest).lower().replace("_", " ") != "carte blanche":
                 raise ReplayError(f"move {index}: expected \"{seat} shows carte blanche\", got {shown(text)}")
             row[0] = S_CARTE
+        elif verb == "passes":             # V5 option
+            if " ".join(rest).lower() != "to partner":
+                raise ReplayError(f"move {index}: expected \"{seat} passes to partner\", got {shown(text)}")
+            row[0] = S_PARTNER
+        elif verb == "claims" and " ".join(rest).lower() == "the game":     # V3
+            row[0] = S_GAME_CLAIM
         elif verb == "claims":
             if not rest:
                 raise ReplayError(f"move {index}: name the cards laid or the combination, e.g. "
@@ -205,6 +220,11 @@ def parse_replay(obj) -> HandSpec:
         short = ", less one 8C (V4)" if rules.short_pack else ""
         raise ReplayError(f"the cards are not exactly {rules.packs} packs{short} (each card {rules.packs} times): "
                           + ", ".join(wrong[:8]) + (" …" if len(wrong) > 8 else ""))
+    totals = obj.get("game_totals")
+    if totals is not None and (not isinstance(totals, list) or len(totals) != n or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 10**6 for x in totals)):
+        raise ReplayError(f"game_totals must list {n} whole numbers from 0 to 999999, one per seat "
+                          "(the game scores before this hand), got " + shown(totals))
     moves = obj.get("moves", [])
     if not isinstance(moves, list):
         raise ReplayError("moves must be a list of strings")
@@ -213,7 +233,7 @@ def parse_replay(obj) -> HandSpec:
         row, text = parse_move(m, i, rules)
         rows.append(row)
         texts.append(text)
-    return HandSpec(rules, dealer, hands, turn_up, talon, rows, texts)
+    return HandSpec(rules, dealer, hands, turn_up, talon, rows, texts, totals)
 
 
 def load_replay(path) -> HandSpec:

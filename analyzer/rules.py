@@ -71,6 +71,15 @@ def check_value(key: str, value) -> None:
         raise RuleError(f"{key}={shown(value)}: use true or false")
 
 
+def check_whole_rounds(n_cards: int, players: int, hand_size: int) -> None:
+    """Section 4: the cards left after the deal (talon and turn-up) must split into whole
+    rounds of one draw per player; RuleError otherwise."""
+    left = n_cards - players * hand_size
+    if left <= 0 or left % players:
+        raise RuleError(f"{n_cards} cards, {players} players with {hand_size} cards each: the "
+                        f"{left} cards left do not split into whole rounds of {players} draws")
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """One variant of bézique: every option docs/rules.md names.
@@ -164,11 +173,7 @@ class RuleSet:
             raise RuleError("claims, carte blanche and plain sequences belong to Rubicon bézique (R3.5-R3.7)")
         if self.meld_reuse == "american" and self.redeclare != "higher":
             raise RuleError("meld_reuse=american is an option of the ordinary game, not of Rubicon")
-        left = self.n_cards - self.players * self.hand_size
-        if left <= 0 or left % self.players:
-            raise RuleError(
-                f"{self.n_cards} cards, {self.players} players with {self.hand_size} cards each: "
-                f"the {left} cards left do not split into whole rounds of {self.players} draws")
+        check_whole_rounds(self.n_cards, self.players, self.hand_size)
 
     def _check_variants(self) -> None:
         """The variants of docs/rules.md section 4, and the options that do not go together:

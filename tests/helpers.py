@@ -46,7 +46,7 @@ DONE, INCOMPLETE, ILLEGAL = 0, 1, 2     # hand status of a replay
 
 def error_rule(o) -> str:
     """The rule id an illegal move's message ends with (``R2.20``, ``R3.6``, ``Table B`` …)."""
-    m = re.search(r"\((R\d+\.\d+|Table [AB])\)\s*$", o.error or "")
+    m = re.search(r"\((R\d+\.\d+|V\d+|Table [AB])\)\s*$", o.error or "")
     return m.group(1) if m else ""
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit, types
 
 from ..rules import R_N_CARDS, R_PLAYERS
-from .hand import deal_into
+from .hand import deal_into, set_game_totals
 from .layout import (
     G_ERR_ACTION,
     G_ERR_DECISION,
@@ -51,7 +51,7 @@ FT = POLICY_TYPE
 POLICIES = types.UniTuple(FT, MAX_SEATS)
 BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, POLICIES,
                         types.float64[:, ::1], types.int32[:, ::1], types.int64[::1])
-SINGLE_SIG = STATE_TYPE(types.int64[::1], types.int32[::1], types.int64, POLICIES,
+SINGLE_SIG = STATE_TYPE(types.int64[::1], types.int32[::1], types.int64, types.int64[::1], POLICIES,
                         types.float64[:, ::1], types.uint64, types.int64, types.int32[:, ::1],
                         types.int64)
 
@@ -126,11 +126,13 @@ def run_batch(rules, seed, start, count, policies, params, records, err):
 
 
 @njit(SINGLE_SIG, cache=True, nogil=True)
-def run_single(rules, deck, dealer, policies, params, seed, hand, script, nscript):
-    """Play one hand from ``deck`` with an event log, with ``policies`` or, when ``nscript``
-    >= 0, the moves ``script[:nscript]``; return its final state (G_STATUS: how it ended)."""
+def run_single(rules, deck, dealer, totals, policies, params, seed, hand, script, nscript):
+    """Play one hand from ``deck`` with an event log, the game totals before it ``totals`` (by
+    seat), with ``policies`` or, when ``nscript`` >= 0, the moves ``script[:nscript]``; return
+    its final state (G_STATUS: how it ended)."""
     st = new_state(True)
     deal_into(rules, st, deck, dealer)
+    set_game_totals(rules, st, totals)
     seed_policies(st.rngs, seed, hand)
     if nscript >= 0:
         replay(rules, st, script, nscript)

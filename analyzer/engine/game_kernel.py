@@ -47,6 +47,14 @@ def side_of(seat, n):
 
 
 @njit(cache=True, nogil=True)
+def claim_winner(claim):
+    """V3, two players: the winner of a game claimed (G_GAME_CLAIM: the claimer + 4 if he was
+    right): the claimer if right, else his opponent."""
+    claimer = claim % 4
+    return claimer if claim >= 4 else 1 - claimer
+
+
+@njit(cache=True, nogil=True)
 def game_winner(totals, sides, last_side):
     """R2.24 once a side is at the target: the highest total wins; a tie goes to the side of
     the last trick's winner, else (the rules are silent) to the lowest side number tied."""
@@ -117,10 +125,9 @@ def run_games(rules, seed, start, count, policies, params, records, games, chanc
                 hand_bri[side_of(s, n)] += bri
                 hand_pts[side_of(s, n)] += st.P[s, P_SCORE] - bri
             if claim >= 0:                   # V3: a claim ends the game, right or wrong
-                claimer = claim % 4
                 for k2 in range(sides):
                     totals[k2] += hand_pts[k2] + hand_bri[k2]
-                winner = claimer if claim >= 4 else 1 - claimer
+                winner = claim_winner(claim)
                 break
             reached = False
             for k2 in range(sides):

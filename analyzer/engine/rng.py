@@ -69,8 +69,8 @@ def shuffled_deck(n, state, out):
     the two packs of three-handed bézique less the eight of clubs (V4)."""
     for i in range(n):
         out[i] = i % 32
-    if n & 31 == 31:
-        out[n - 2] = 31           # the second pack's 8♣ (type 30) thrown out
+    if n & 31 == 31:              # the last pack stops at type 30: its 8♣ is the card thrown
+        out[n - 1] = 31           # out, its 7♣ (type 31) takes the place
     for i in range(n - 1, 0, -1):
         j = below(state, i + 1)
         tmp = out[i]
