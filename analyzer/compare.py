@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, product
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,17 +29,19 @@ SPRT_CHUNK = 1024   # deals between two looks of the SPRT (a finer look stops cl
 @dataclass
 class PairTally:
     """Integer sums over deals for one pair (A against B). A deal's difference is the mean of
-    its two plays, a multiple of 1/2: the sums keep twice it, so they merge exactly."""
+    its plays (:func:`seatings`), a fraction: the sums keep it times ``scale``, so they merge
+    exactly."""
 
     deals: int = 0
-    twice_diff: int = 0      # sum of (A - B) over both plays of each deal
+    twice_diff: int = 0      # sum over deals of scale * the deal's difference (A - B)
     twice_diff_sq: int = 0   # sum of its squares
     wins: int = 0      # games (= plays) A won
     draws: int = 0
     losses: int = 0
-
+    scale: int = 2     # two plays a deal (two seats); 2 for partners, 12 for three players
     def add(self, o: "PairTally") -> None:
-        """Add another chunk."""
+        """Add another chunk (of the same comparison: its scale is taken)."""
+        self.scale = o.scale
         self.deals += o.deals
         self.twice_diff += o.twice_diff
         self.twice_diff_sq += o.twice_diff_sq
@@ -50,38 +52,64 @@ class PairTally:
     def mean_diff(self) -> tuple[float, float, float]:
         """A's mean advantage per deal with its 95 % normal interval."""
         from .stats import mean_ci
-        m, lo, hi = mean_ci(self.twice_diff / 2, self.twice_diff_sq / 4, self.deals)
+        m, lo, hi = mean_ci(self.twice_diff / self.scale, self.twice_diff_sq / self.scale ** 2, self.deals)
         return float(m), float(lo), float(hi)
 
 
-def _points(rules: RuleSet, rec: np.ndarray):
-    """Per play: (points of seat 0, points of seat 1, winner or -1 for a draw)."""
+def _points(rules: RuleSet, rec: np.ndarray) -> np.ndarray:
+    """Per play, the points of each seat [plays, seats]: hand scores, or in Rubicon (two
+    seats) the net game points of the game the deal is (R3.9)."""
     from .game import rubicon_results
     from .records import as_structured
     r = as_structured(rec)
-    score = r["seats"]["score"][:, :2].astype(np.int64)
+    score = r["seats"]["score"][:, :rules.players].astype(np.int64)
     if rules.is_rubicon:       # Rubicon: one deal is one game (R3.9)
         brisq = r["seats"]["brisques"][:, :2].astype(np.int64) * rules.brisque_points
         g = rubicon_results(score, brisq, r["last_winner"], rules)
         net = np.where(g["winner"] == 0, g["points"], -g["points"])
-        return net, -net, g["winner"]
-    winner = np.where(score[:, 0] > score[:, 1], 0, np.where(score[:, 1] > score[:, 0], 1, -1))
-    return score[:, 0], score[:, 1], winner
+        return np.stack([net, -net], axis=1)
+    return score
+
+
+def seatings(players: int) -> list[tuple[int, ...]]:
+    """Every seating of A (0) and B (1) the comparison plays each deal with: the seats
+    swapped with two players; with partners (four players) A's partnership against B's,
+    then swapped; with three players every seating of one against two and two against one."""
+    if players == 2:
+        return [(0, 1), (1, 0)]
+    if players == 4:
+        return [(0, 1, 0, 1), (1, 0, 1, 0)]
+    return [s for s in product((0, 1), repeat=players) if 0 < sum(s) < players]
 
 
 def pair_chunk(rules, rules_arr, seed, a, b, start, count) -> PairTally:
-    """Deals ``start`` .. ``start + count - 1`` played twice, A in seat 0 then in seat 1,
-    reduced to a PairTally. A backend's task."""
+    """Deals ``start`` .. ``start + count - 1`` played once in each of :func:`seatings`,
+    reduced to a PairTally. A play's difference is A's mean points per seat minus B's
+    (with partners: A's partnership's points minus B's); a deal's, the mean over its plays.
+    A play is won by the policy of the seat (or partnership) with the most points. A
+    backend's task."""
     from .records import play_records
-    r1 = play_records(rules_arr, seed, start, count, [a, b])   # A in seat 0
-    r2 = play_records(rules_arr, seed, start, count, [b, a])   # A in seat 1, same deals
-    a1, b1, w1 = _points(rules, r1)
-    b2, a2, w2 = _points(rules, r2)
-    twice = (a1 - b1) + (a2 - b2)
-    t = PairTally(deals=count, twice_diff=int(twice.sum()), twice_diff_sq=int((twice ** 2).sum()))
-    t.wins = int((w1 == 0).sum() + (w2 == 1).sum())
-    t.losses = int((w1 == 1).sum() + (w2 == 0).sum())
-    t.draws = 2 * count - t.wins - t.losses
+    ways = seatings(rules.players)
+    partners = rules.players == 4
+    factor = 2 if rules.players == 3 else 1    # a mean over one or two seats: halves
+    scaled = np.zeros(count, np.int64)         # sum over plays of factor * the play's difference
+    wins = losses = 0
+    for seating in ways:
+        pts = _points(rules, play_records(rules_arr, seed, start, count, [(a, b)[k] for k in seating]))
+        is_a = np.array(seating) == 0
+        sum_a, sum_b = pts[:, is_a].sum(1), pts[:, ~is_a].sum(1)
+        if partners:                           # the partnerships' pooled points
+            scaled += sum_a - sum_b
+            top_a, top_b = sum_a, sum_b
+        else:
+            scaled += factor // int(is_a.sum()) * sum_a - factor // int((~is_a).sum()) * sum_b
+            top_a, top_b = pts[:, is_a].max(1), pts[:, ~is_a].max(1)
+        wins += int((top_a > top_b).sum())
+        losses += int((top_b > top_a).sum())
+    t = PairTally(deals=count, twice_diff=int(scaled.sum()), twice_diff_sq=int((scaled ** 2).sum()),
+                  scale=factor * len(ways))
+    t.wins, t.losses = wins, losses
+    t.draws = len(ways) * count - wins - losses
     return t
 
 
@@ -151,7 +179,7 @@ def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed:
     """
     from .ratings import sprt_bounds
     lower, upper = sprt_bounds()
-    chunk = chunk_for([a, b], CHUNK) // 2 or 1
+    chunk = chunk_for([a, b], CHUNK) // len(seatings(rules.players)) or 1
     if sprt:
         chunk = min(chunk, SPRT_CHUNK)
     acc = run_chunks(pair_chunk, (rules, rules.to_array(), seed, a, b), hands, chunk,

@@ -95,9 +95,16 @@ def key_cards(key: str) -> list[int]:
     return [card_id(s, rank) for s in range(4)]
 
 
+def copies_of(rules: RuleSet, cards) -> int:
+    """Copies in the deck of the card types ``cards`` (:meth:`RuleSet.copies`; a plain
+    namespace of ``n_cards``, ``packs`` ... without it: ``packs`` of each)."""
+    copies = getattr(rules, "copies", None)
+    return sum(copies(c) if copies else rules.packs for c in cards)
+
+
 def groups_of(rules: RuleSet, need: dict[str, int]) -> list[tuple[int, int]]:
     """(copies in the deck, k) of each key of ``need`` (see :func:`key_cards`)."""
-    return [(sum(rules.copies(c) for c in key_cards(key)), k) for key, k in need.items()]
+    return [(copies_of(rules, key_cards(key)), k) for key, k in need.items()]
 
 
 def p_hand_holds(rules: RuleSet, need: dict[str, int]) -> Fraction:
@@ -126,12 +133,12 @@ def panache_need(rank: int) -> dict[str, int]:
 
 def p_turnup_seven(rules: RuleSet) -> Fraction:
     """Probability that the turn-up is a seven (R2.2): the deck's sevens among its cards."""
-    return Fraction(sum(rules.copies(card_id(s, SEVEN)) for s in range(4)), rules.n_cards)
+    return Fraction(copies_of(rules, [card_id(s, SEVEN) for s in range(4)]), rules.n_cards)
 
 
 def p_carte_blanche(rules: RuleSet) -> Fraction:
     """Probability that a dealt hand has no king, queen or knave (R3.5)."""
-    courts = sum(rules.copies(c) for c in COURTS)
+    courts = copies_of(rules, COURTS)
     return Fraction(comb(rules.n_cards - courts, rules.hand_size), comb(rules.n_cards, rules.hand_size))
 
 

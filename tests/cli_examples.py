@@ -35,8 +35,11 @@ def readme_examples() -> list[str]:
 
 
 def small(command: str, hands: int) -> list[str]:
-    """The example's arguments with ``--hands`` set to ``hands`` (added where the default applies)."""
+    """The example's arguments with ``--hands`` set to ``hands`` (added where the default applies;
+    ``--games`` becomes a tenth of it)."""
     args = shlex.split(command)[1:]
+    if "--games" in args:
+        args[args.index("--games") + 1] = str(max(hands // 10, 1))
     if "--hands" in args:
         args[args.index("--hands") + 1] = str(hands)
     elif any(p.name == "hands" for p in main.commands[args[0]].params):

@@ -20,6 +20,7 @@ from .deals import deck_copies
 from .combos import ALL_COMBOS
 from .layout import (
     D_CARTE,
+    D_CLAIM,
     D_FOLLOW,
     D_LEAD,
     D_MELD,
@@ -30,6 +31,7 @@ from .layout import (
     G_DEALER,
     G_DECLARED,
     G_DRAWN,
+    G_GAME_CLAIM,
     G_EXCHANGES,
     G_LAST_WINNER,
     G_LEAD,
@@ -58,6 +60,7 @@ from .layout import (
     OBS_DRAWN,
     OBS_EXCHANGED,
     OBS_FULL,
+    OBS_GAME,
     OBS_HAND,
     OBS_LEAD_CARD,
     OBS_LEADER_REL,
@@ -79,6 +82,7 @@ from .layout import (
     OBS_TRUMP_HOW,
     OBS_TRUMP_TRICK,
     OBS_TURNUP,
+    P_BASE,
     P_CARTE,
     P_HAND,
     P_HAND_MASK,
@@ -90,6 +94,7 @@ from .layout import (
     P_TABLE,
     P_TABLE_MASK,
     PH_CARTE,
+    PH_CLAIM,
     PH_MELD,
     PH_PLAY,
     REC_SEAT_W,
@@ -263,6 +268,7 @@ def rebuild(rules, o, hidden, talon_rest, drawn, dst):
     G[G_TO_ACT] = me
     G[G_WINDOW_SEAT] = -1
     G[G_CARTE_FIRST] = -1
+    G[G_GAME_CLAIM] = -1
     for j in range(4):
         G[G_TRICK_CARDS + j] = o[OBS_TRICK_CARDS + j]
         G[G_DRAWN + j] = -1
@@ -270,8 +276,8 @@ def rebuild(rules, o, hidden, talon_rest, drawn, dst):
     G[G_BEST] = -1
     G[G_BEST_SEAT] = -1
     dec = o[OBS_DECISION]
-    if dec == D_LEAD or dec == D_FOLLOW:
-        G[G_PHASE] = PH_PLAY
+    if dec == D_LEAD or dec == D_FOLLOW or dec == D_CLAIM:
+        G[G_PHASE] = PH_CLAIM if dec == D_CLAIM else PH_PLAY
         G[G_TRICK_POS] = o[OBS_TRICK_POS]
         G[G_LEAD] = o[OBS_LEAD_CARD]
         G[G_BEST] = o[OBS_BEST_CARD]
@@ -299,6 +305,7 @@ def rebuild(rules, o, hidden, talon_rest, drawn, dst):
         P[v, P_CARTE] = o[b + PUB_CARTE]
         P[v, P_INST_USED] = o[b + PUB_INST_USED]
         P[v, P_MELD_CAND] = ALL_COMBOS
+        P[v, P_BASE] = o[OBS_GAME + r]
         hand_mask = 0
         table_mask = 0
         for t in range(32):

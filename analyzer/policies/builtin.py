@@ -1,18 +1,31 @@
-"""The built-in policies: ``random`` and ``greedy``."""
+"""The built-in policies: ``random`` and ``greedy``.
+
+Both play every variant of docs/rules.md section 4: ``random`` is uniform over whatever is
+legal (a claim of the game, V3, and the pass to the partner, V5, included); ``greedy`` always
+claims the game when asked (V3: it is only asked when the claim is right), passes the
+declaration window to its partner when it has nothing to declare itself (V5 option), never
+overtakes its partner's winning card (V5: the partner is relative seat 2), and under panache
+(V2) counts the suits held of a rank, not the copies, toward a four.
+"""
 from numba import njit
 
 from ..engine.layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
+    A_CLAIM_GAME,
     A_DECLARE,
     A_EXCHANGE,
+    A_PARTNER,
     A_STOP,
     D_CARTE,
+    D_CLAIM,
     D_MELD,
     OBS_BEST_CARD,
+    OBS_BEST_REL,
     OBS_DECISION,
     OBS_HAND,
     OBS_LEAD_CARD,
+    OBS_N_SEATS,
     OBS_STAGE,
     OBS_TABLE,
     OBS_TRUMP,
@@ -22,6 +35,7 @@ from ..engine.codes import JD, QS
 from ..engine.combos import combo_points
 from ..engine.rng import below
 from ..engine.tricks import beats
+from ..rules import R_PANACHE
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)
@@ -31,9 +45,17 @@ def random_policy(obs, legal, n_legal, rules, params, rng):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def court_holdings(obs):
+def partner_winning(obs):
+    """Whether the card winning the trick so far is my partner's (four-handed, V5: the
+    partner sits opposite, relative seat 2)."""
+    return obs[OBS_N_SEATS] == 4 and obs[OBS_BEST_REL] == 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def court_holdings(obs, panache):
     """(``pairs``: bit r when two or more cards of rank r are held (hand + table), r in A,
-    K, Q, J; ``married``: bit t for a king or queen t whose marriage partner is held)."""
+    K, Q, J -- with ``panache`` (V2) two or more different suits, as a duplicate does not
+    help a four; ``married``: bit t for a king or queen t whose marriage partner is held)."""
     pairs = 0
     held = 0
     for rank in (0, 2, 3, 4):
@@ -41,7 +63,7 @@ def court_holdings(obs):
         for suit in range(4):
             t = suit * 8 + rank
             copies = obs[OBS_HAND + t] + obs[OBS_TABLE + t]
-            n += copies
+            n += min(copies, 1) if panache else copies
             if copies > 0:
                 held |= 1 << t
         if n >= 2:
@@ -76,6 +98,30 @@ def keep_value(card, stage, trump, pairs, married):
     return v
 
 
+@njit(cache=True, _nrt=False)
+def _greedy_meld(obs, legal, n_legal, rules):
+    """Greedy's declaration window: the exchange first, then the best combination (a
+    declaration counted double against a Rubicon claim); with none, the pass to the partner
+    when it is offered (V5 option), else A_STOP."""
+    best = A_STOP
+    best_pts = -1
+    partner = False
+    for i in range(n_legal):
+        a = legal[i]
+        if a == A_EXCHANGE:
+            return a
+        if a == A_PARTNER:
+            partner = True
+        elif A_DECLARE <= a < A_DECLARE + 16 or A_CLAIM <= a < A_CLAIM + 16:
+            c = (a - A_DECLARE) if a < A_CLAIM else (a - A_CLAIM)
+            # declaring now beats claiming for later
+            pts = combo_points(rules, obs[OBS_TRUMP], c) * (2 if a < A_CLAIM else 1)
+            if pts > best_pts:
+                best_pts = pts
+                best = a
+    return A_PARTNER if best == A_STOP and partner else best
+
+
 @njit(POLICY_SIG, cache=True, _nrt=False)
 def greedy_policy(obs, legal, n_legal, rules, params, rng):
     """Greedy: score now, take brisques cheaply.
@@ -83,30 +129,22 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
     Declaration window: exchange the seven of trumps first (the card taken may
     complete a combination), then declare the highest-scoring legal
     combination; in Rubicon then lay down every claim it can (highest first),
-    and always show carte blanche. Leading: the card of least :func:`keep_value`,
+    and always show carte blanche. With nothing to declare, a four-handed
+    trick winner lets his partner declare (V5 option). Claim the game
+    whenever asked (V3). Leading: the card of least :func:`keep_value`,
     except that in the second stage a plain ace is led first. Following: if
     the trick holds a brisque (or the cheapest winning card costs little),
-    win it with the cheapest card that wins; otherwise play the cheapest card.
+    win it with the cheapest card that wins -- unless the partner's card
+    already wins it (V5); otherwise play the cheapest card.
     Ties go to the first legal action, so the policy is deterministic.
     """
     decision = obs[OBS_DECISION]
     if decision == D_CARTE:
         return A_CARTE_BLANCHE
+    if decision == D_CLAIM:
+        return A_CLAIM_GAME
     if decision == D_MELD:
-        best = A_STOP
-        best_pts = -1
-        for i in range(n_legal):
-            a = legal[i]
-            if a == A_EXCHANGE:
-                return a
-            if A_DECLARE <= a < A_DECLARE + 16 or A_CLAIM <= a < A_CLAIM + 16:
-                c = (a - A_DECLARE) if a < A_CLAIM else (a - A_CLAIM)
-                # declaring now beats claiming for later
-                pts = combo_points(rules, obs[OBS_TRUMP], c) * (2 if a < A_CLAIM else 1)
-                if pts > best_pts:
-                    best_pts = pts
-                    best = a
-        return best
+        return _greedy_meld(obs, legal, n_legal, rules)
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
@@ -115,7 +153,7 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
             card = legal[i] & 31
             if card & 7 == 0 and card >> 3 != trump:
                 return legal[i]
-    pairs, married = court_holdings(obs) if stage == 1 else (0, 0)
+    pairs, married = court_holdings(obs, rules[R_PANACHE]) if stage == 1 else (0, 0)
     cheapest = legal[0]
     cheapest_v = 1000
     if lead < 0:
@@ -137,6 +175,7 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
         if v < win_v and beats(card, top, trump):
             win_v = v
             win = legal[i]
-    if win >= 0 and (top & 7 <= 1 or lead & 7 <= 1 or win_v <= cheapest_v + 2):
+    if win >= 0 and not partner_winning(obs) and (top & 7 <= 1 or lead & 7 <= 1
+                                                  or win_v <= cheapest_v + 2):
         return win
     return cheapest

@@ -11,6 +11,11 @@ stage every card is known and the choice is exact (engine.endgame).
 The value of a finished hand is the one the exact solver uses (endgame.final_value): the margin
 of the hand scores in the ordinary game, the signed R3.9 game score in Rubicon.
 
+It plays two-handed games only: the ordinary game and its variants V1-V3 and V6-V7, and
+Rubicon (the registry refuses a rule set of three or four players, see
+registry.check_rules). Asked whether it claims the game (V3) it always does: the engine asks
+only when the claim is right, and a right claim wins the game.
+
 Parameters (``params`` slots; the first 16 are the hints weights a ``hints`` rollout uses):
 E_SAMPLES samples per decision; E_ROLLOUT the rollout policy (0 greedy, 1 random, 2 hints);
 E_ENDGAME 1: a rollout that reaches the second stage is finished by the exact solver;
@@ -25,10 +30,13 @@ from numba import njit, types
 from ..engine.endgame import final_value, solve_state
 from ..engine.hand import apply, is_over, legal_actions, observe, to_act
 from ..engine.layout import (
+    A_CLAIM_GAME,
+    D_CLAIM,
     G_PHASE,
     G_STAGE,
     MAX_SEATS,
     MAX_TALON,
+    OBS_DECISION,
     OBS_N_SEATS,
     OBS_SEAT,
     PARAM_FULL_OBS,
@@ -188,7 +196,10 @@ def search(rules, obs, legal, n_legal, params, rng, samples, z):
 def expert_policy(obs, legal, n_legal, rules, params, rng):
     """The expert (module docstring): exact in a two-handed second stage (with E_EXACT), else
     the action of best mean over up to E_SAMPLES determinizations played out by the rollout
-    policy, the clearly worse actions dropped early (E_PRUNE_Z)."""
+    policy, the clearly worse actions dropped early (E_PRUNE_Z). A claim of the game (V3) is
+    always made."""
+    if obs[OBS_DECISION] == D_CLAIM:
+        return A_CLAIM_GAME
     if params[E_EXACT] > 0 and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal)
     best, _vals = search(rules, obs, legal, n_legal, params, rng, max(1, int(params[E_SAMPLES])),

@@ -22,6 +22,14 @@ and follows with its lowest-ranking card.
   points per card left to draw), declare nothing more and hide carte blanche.
 - H8 second stage: lead sure winners (the highest card left in a suit, the lowest such
   first), and value winning a trick that holds a brisque.
+
+The variants (docs/rules.md section 4): a claim of the game is always made when offered (V3:
+the engine asks only when it is right); with three or four players a card's chance to be drawn
+is the talon's share of one player in n; four-handed (V5) the partner (relative seat 2) is a
+friend: his winning card is not overtaken and a brisque may go to his trick when it is sure
+to be his (I play last), and a trick winner with nothing to declare now (none legal, or the
+bézique held back by H6) lets his partner declare when the V5 option allows it; under panache
+(V2) a four counts the suits of a rank one can hold, not the copies.
 """
 import numpy as np
 from numba import njit
@@ -29,31 +37,38 @@ from numba import njit
 from ..engine.layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
+    A_CLAIM_GAME,
     A_DECLARE,
     A_EXCHANGE,
+    A_PARTNER,
     A_STOP,
     D_CARTE,
+    D_CLAIM,
     D_MELD,
     OBS_BEST_CARD,
     OBS_DECISION,
     OBS_HAND,
     OBS_LEAD_CARD,
+    OBS_N_SEATS,
     OBS_PACKS,
     OBS_PLAYED,
     OBS_SCORE,
     OBS_STAGE,
     OBS_TABLE,
     OBS_TALON_LEFT,
+    OBS_TRICK_POS,
     OBS_TRUMP,
     POLICY_SIG,
 )
 from ..engine.codes import FOUR_RANKS, JD, KING, QS, TEN
 from ..engine.combos import combo_points
 from ..engine.tricks import beats
+from .builtin import partner_winning
 from .endgame import exact_endgame_action, is_exact_decision
 from ..rules import (
     R_BRISQUE_POINTS,
     R_BRISQUES_SCORED,
+    R_PANACHE,
     R_POINTS,
     R_ROYAL_POINTS,
     R_RUBICON_LIMIT,
@@ -101,8 +116,9 @@ def _held(obs, t):
 
 @njit(cache=True, _nrt=False, inline="always")
 def live_copies(obs, t, counting):
-    """Copies of ``t`` I may still get: not held, not played, not on an opponent's
-    table when ``counting`` (H4); only 'not held' otherwise."""
+    """Copies of ``t`` I may still get: not held, not played, not on another player's
+    table when ``counting`` (H4; four-handed the partner's table counts too: his cards are
+    not mine to declare); only 'not held' otherwise."""
     n = obs[OBS_PACKS] - _held(obs, t)
     if counting:
         n -= obs[OBS_PLAYED + t]
@@ -154,18 +170,32 @@ def _scan(obs, counting):
     return have, total, held, obtainable, in_hand, max(32 * packs - seen, 1)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _suits_per_rank(bits):
+    """For a bit set over card types: how many suits of each rank it holds, 8 bits per rank
+    (the per-rank counts of :func:`_scan`, every copy after a suit's first ignored)."""
+    counts = np.int64(0)
+    for t in range(32):
+        counts += ((np.int64(bits) >> t) & 1) << ((t & 7) << 3)
+    return counts
+
+
 @njit(cache=True, _nrt=False)
-def outlook(obs, counting):
+def outlook(obs, counting, panache=False):
     """What can still be made, from one pass over the cards (live copies counted as
     :func:`live_copies` does). Returns (``fours``: bit i when four of FOUR_RANK_IDS[i] can
     still be completed (H3/H4); ``held``: bit t for a card type I hold; ``obtainable``:
     bit t for one I hold or may still get; ``in_hand``: bit t for one in my hand;
     ``have``: copies held of each rank, 8 bits per rank; the cards I have not seen, at
-    least 1)."""
+    least 1). With ``panache`` (V2, a four of four different suits) ``have`` and the
+    fours count suits, not copies: a duplicate of a suit does not help."""
     if counting:            # two call sites, so each loop is compiled for one case
         have, total, held, obtainable, in_hand, unseen = _scan(obs, True)
     else:
         have, total, held, obtainable, in_hand, unseen = _scan(obs, False)
+    if panache:
+        have = _suits_per_rank(held)
+        total = _suits_per_rank(obtainable)
     fours = 0
     for i in range(4):
         shift = 8 * FOUR_RANK_IDS[i]
@@ -224,8 +254,9 @@ def hint_bonuses(obs, rules, params):
     if obs[OBS_STAGE] != 1:
         return ace, bez, seq, 0, 0
     trump = obs[OBS_TRUMP]
-    fours, held, obtainable, in_hand, have, unseen = outlook(obs, counting)
-    share = min(1.0, 0.5 * obs[OBS_TALON_LEFT] / unseen)    # of the unseen cards, my draws
+    fours, held, obtainable, in_hand, have, unseen = outlook(obs, counting, rules[R_PANACHE] != 0)
+    seats = max(obs[OBS_N_SEATS], 2)                # (0 in an observation built by hand: 2)
+    share = min(1.0, obs[OBS_TALON_LEFT] / (seats * unseen))    # of the unseen cards, my draws
     aces = have & 0xFF
     seq_cards = 0x1F << (8 * trump) if trump >= 0 else 0
     seq_open = trump >= 0 and obtainable & seq_cards == seq_cards
@@ -277,6 +308,8 @@ def keep_values(obs, rules, params, out):
 
 @njit(cache=True, _nrt=False)
 def _rubicon_hopeless(obs, rules, params):
+    """H7: Rubicon (two-handed only, so relative seat 1 is the opponent), and the rubicon
+    limit is out of reach while the opponent is far ahead."""
     if rules[R_BRISQUES_SCORED] or params[H7] <= 0:
         return False
     mine = obs[OBS_SCORE]
@@ -287,6 +320,19 @@ def _rubicon_hopeless(obs, rules, params):
 
 @njit(cache=True, _nrt=False)
 def _meld_choice(obs, legal, n_legal, rules, params):
+    """The declaration window (H1, H6, H7); when it would declare nothing now and the V5
+    option offers it, the window goes to the partner (A_PARTNER), who may have something."""
+    choice = _own_meld_choice(obs, legal, n_legal, rules, params)
+    if choice == A_STOP:
+        for i in range(n_legal):
+            if legal[i] == A_PARTNER:
+                return A_PARTNER
+    return choice
+
+
+@njit(cache=True, _nrt=False)
+def _own_meld_choice(obs, legal, n_legal, rules, params):
+    """The window for the seat itself: exchange, declare (H1, H6) or stop (H6, H7)."""
     if _rubicon_hopeless(obs, rules, params):
         return A_STOP                                 # H7: every point helps the winner
     trump = obs[OBS_TRUMP]
@@ -335,6 +381,8 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
     if params[P_ENDGAME] > 0 and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal)
     decision = obs[OBS_DECISION]
+    if decision == D_CLAIM:
+        return A_CLAIM_GAME                            # V3: asked only when the claim is right
     if decision == D_CARTE:
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
     if decision == D_MELD:
@@ -361,6 +409,8 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         if stage == 2 and params[H8] > 0 and sure >= 0:
             return sure                                # H8: cash a sure winner, the lowest one
         return best
+    if partner_winning(obs):
+        return _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead)
     # following: compare winning cheaply with giving the cheapest card
     top = obs[OBS_BEST_CARD]
     brisque = float(rules[R_BRISQUE_POINTS])
@@ -379,6 +429,27 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
             v += gain + (brisque * params[H2] if card & 7 <= TEN else 0.0)
         elif card & 7 <= TEN:
             v -= brisque * params[H2]                    # H2: never give a brisque away
+        if v > best_v:
+            best_v = v
+            best = legal[i]
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead):
+    """Following when my partner's card wins the trick (V5): the trick is ours already, so
+    winning it gains nothing (H1's and H2's reasons to win are dropped) and the card I keep
+    least is played. A brisque counts as given away (H2) unless I play last, when it goes to
+    my partner's trick for sure. (In the second stage the legal plays may force a win.)"""
+    brisque = float(rules[R_BRISQUE_POINTS]) * params[H2]
+    last = obs[OBS_TRICK_POS] == obs[OBS_N_SEATS] - 1
+    best = legal[0]
+    best_v = -1e9
+    for i in range(n_legal):
+        card = legal[i] & 31
+        v = -keep_value(obs, rules, params, card, ace, bez, seq, dead)
+        if card & 7 <= TEN:
+            v += brisque if last else -brisque
         if v > best_v:
             best_v = v
             best = legal[i]

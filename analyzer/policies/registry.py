@@ -33,8 +33,9 @@ class PolicyError(ValueError):
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A resolved policy: display name, compiled function, parameter vector, and for a slow
-    policy the hands a batch should hold (the driver cuts its runs finer)."""
+    """A resolved policy: display name, compiled function, parameter vector, for a slow
+    policy the hands a batch should hold (the driver cuts its runs finer), and the most
+    players it can play with (:func:`check_rules`)."""
 
     name: str
     function: object
@@ -42,6 +43,7 @@ class PolicySpec:
     description: str = ""
     hands_per_chunk: int | None = None
     source: str | None = None     # what resolves to it in another process (default: name)
+    max_players: int = 4          # expert: 2 (its search and solver are two-handed)
 
     @property
     def user_file(self) -> str | None:
@@ -86,7 +88,7 @@ POLICIES = {
     "expert": PolicySpec("expert", expert_policy, expert_defaults(),
                          description="strong reference player: determinized search (samples of the "
                                      "unseen cards played out), exact second stage (see expert:...)",
-                         hands_per_chunk=EXPERT_CHUNK),
+                         hands_per_chunk=EXPERT_CHUNK, max_players=2),
 }
 MAX_SAMPLES = 100_000
 EXPERT_TEXT = (
@@ -181,7 +183,7 @@ def expert_spec(name: str) -> PolicySpec:
             raise PolicyError(f"{name!r}: unknown setting {key!r}; keys: samples, rollout, "
                               "endgame, prune, exact, h1..h8")
     return PolicySpec(name, expert_policy, params, description="expert with custom search settings",
-                      hands_per_chunk=EXPERT_CHUNK)
+                      hands_per_chunk=EXPERT_CHUNK, max_players=2)
 
 
 def _weight(name: str, value: str) -> float:
@@ -204,6 +206,16 @@ def describe_policies() -> list[str]:
     lines.append("expert settings (e.g. expert:samples=64,rollout=hints):")
     lines += [f"  {k:<14} {text}" for k, text in EXPERT_TEXT]
     return lines
+
+
+def check_rules(specs, rules) -> None:
+    """PolicyError naming the first of ``specs`` that cannot play ``rules`` (a RuleSet): a
+    two-handed policy (expert) with three or four players (V4, V5)."""
+    for spec in specs:
+        if rules.players > spec.max_players:
+            plays = ("two-handed games only (V1-V3)" if spec.max_players == 2
+                     else f"games of at most {spec.max_players} players")
+            raise PolicyError(f"{spec.name} plays {plays}; {rules.name} has {rules.players} players")
 
 
 def resolve_policy(name: str) -> PolicySpec:
