@@ -104,6 +104,9 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
         raise AnalysisError(f"--samples must be from 2 (an interval needs two) to {MAX_SAMPLES:,}, got {samples}")
     if rollout not in ROLLOUT_NAMES:
         raise AnalysisError(f"rollout must be one of {', '.join(ROLLOUT_NAMES)}, got {rollout!r}")
+    if spec.rules.players != 2:
+        raise AnalysisError(f"analyze values two-handed positions (its search and exact second stage are "
+                            f"two-handed); this hand has {spec.rules.players} players")
     arr, st, at = position(spec, at)
     me = api.to_act(st)
     n, _ = api.legal_actions(arr, st)

@@ -450,7 +450,7 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands):
     command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
                + (f" --expert-hands {expert_hands}" if expert_hands else "")
                + "".join(f" --rule {r}" for r in rule_items))
-    with progress_bar(hands_played(hands, extra), "hand", "report") as progress:
+    with progress_bar(hands_played(hands, extra, rules.players), "hand", "report") as progress:
         st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra)
     files = write_report(st, out, command, threads=threads)
     click.echo(f"{rules.name} bézique report: {hands:,} hands x {len(st.results)} pairings, seed {seed}")

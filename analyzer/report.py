@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import study_tables as tables_of
-from .compare import compare
+from .compare import compare, seatings
 from .exact import (
     bezique_levels,
     first_stage_tricks,
@@ -36,11 +36,13 @@ REPORT_FILES = tuple(
     for ext in ("csv", "parquet", "png", "svg")) + ("report.md", "run.json")
 
 
-def hands_played(hands: int, extra=()) -> int:
+def hands_played(hands: int, extra=(), players: int = 2) -> int:
     """Hands a report of ``hands`` hands per pairing plays: the pairings, then each pair of
-    HEAD_TO_HEAD on ``hands`` deals played twice, then the ``extra`` (a, b, hands) pairings."""
+    HEAD_TO_HEAD on ``hands`` deals played in each seating (two with two players), then the
+    ``extra`` (a, b, hands) pairings."""
     n = len(HEAD_TO_HEAD)
-    return hands * len(PAIRINGS) + 2 * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
+    plays = len(seatings(players))
+    return hands * len(PAIRINGS) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
 
 
 @dataclass
@@ -85,13 +87,13 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     (:func:`hands_played` in all). ``extra``: (a, b, hands) pairings with their own number of
     hands (a costly policy such as ``expert``), on the first of the same deals."""
     results = {}
-    for a, b in pairings:
-        results[f"{a} vs {b}"] = simulate(rules, [a, b], hands, seed, threads=threads, progress=progress)
-    for a, b, n in extra:
-        results[f"{a} vs {b}"] = simulate(rules, [a, b], n, seed, threads=threads, progress=progress)
+    for a, b, n in [(a, b, hands) for a, b in pairings] + list(extra):
+        seats = [(a, b)[s % 2] for s in range(rules.players)]     # round the table: a, b, a …
+        results[f"{a} vs {b}"] = simulate(rules, seats, n, seed, threads=threads, progress=progress)
     pairwise = None
     if len(head_to_head) >= 2:
-        deals = (lambda d: progress(2 * d)) if progress else None
+        plays = len(seatings(rules.players))
+        deals = (lambda d: progress(plays * d)) if progress else None
         pairwise = compare(rules, list(head_to_head), hands, seed, threads=threads, progress=deals).pairs
     return Study(rules, hands, seed, results, odds_table(rules, hands, seed), pairwise)
 

@@ -17,7 +17,7 @@ def _cell(v, fmt: str) -> str:
     return fmt.format(v) if isinstance(v, float) else str(v)
 
 
-def _md_table(df, cols, fmt="{:.4g}") -> str:
+def md_table(df, cols, fmt="{:.4g}") -> str:
     """``df``'s columns ``cols`` as a Markdown table; rows with no value in any of the
     numeric columns are left out (they say nothing)."""
     df = df[cols]
@@ -46,7 +46,7 @@ def _summary(st) -> list[str]:
     cols = ["pairing", "seat", "policy", "hands", "mean score", "hands won %", "brisque points", "double bézique %"]
     return ["## Summary", "", "Per pairing and seat, with 95 % intervals"
             + (" (Rubicon: a hand is one game; its score leaves out brisques, R3.8)" if st.rules.is_rubicon else "")
-            + ".", "", _md_table(df, cols), ""]
+            + ".", "", md_table(df, cols), ""]
 
 
 def _ci(r, key, scale=1.0, digits=4) -> str:
@@ -72,14 +72,16 @@ def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
              f"Reproduce: `{command}`", "",
              f"- rules: {st.rules.name} ({', '.join(f'{k}={v}' for k, v in st.rules.describe().items() if k != 'name')})",
              _hands_line(st) + f"; seed {st.seed} "
-             "(every pairing plays the same deals); hand *i* is dealt by seat *i* mod 2",
+             f"(every pairing plays the same deals); hand *i* is dealt by seat *i* mod {st.rules.players}"
+             + ("; a pairing 'a vs b' seats a, b, a … round the table" if st.rules.players > 2 else ""),
              "- every share has its 95 % Wilson interval, every mean its 95 % normal interval "
              "(in brackets); definitions: docs/rules.md section 5 (in the project's repository)", ""]
     lines += _summary(st)
     lines += ["## Deal-time odds: exact and simulated", "", f"![odds]({Path(chart_paths['odds'][0]).name})", "",
-              "In a dealt hand (both seats' hands of each deal counted; the turn-up once per deal) and, "
+              "In a dealt hand (every seat's hand of each deal counted; the turn-up, 'some player' and "
+              "the partners' events once per deal or partnership) and, "
               "for the cards received over the hand, in the play of the first pairing.", "",
-              _md_table(tables["odds"], ["event", "exact", "exact_decimal", "simulated", "simulated_lo",
+              md_table(tables["odds"], ["event", "exact", "exact_decimal", "simulated", "simulated_lo",
                                          "simulated_hi", "within_ci"]), ""]
     lines += ["## Double bézique", "",
               f"![béziques by trick]({Path(chart_paths['double_bezique_by_trick'][0]).name})", "",
@@ -127,25 +129,30 @@ def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
     lines += ["## Combinations", "", f"![combinations]({Path(chart_paths['combinations'][0]).name})", "",
               "Royal marriage and trump sequence: in the final trump suit; common marriage and plain "
               "sequence: in any other suit.", "",
-              _md_table(tables["combinations"], ["policy", "combination", "declared_share", "declared_share_lo",
+              md_table(tables["combinations"], ["policy", "combination", "declared_share", "declared_share_lo",
                                                  "declared_share_hi", "per_hand", "points_per_hand",
                                                  "share_of_points"]), ""]
     lines += ["## Scores and seats", "", f"![scores]({Path(chart_paths['score_distribution'][0]).name})", "",
               f"![scores at least x]({Path(chart_paths['score_at_least'][0]).name})", "",
-              _md_table(tables["seat_advantage"], ["pairing", "seat", "as_eldest", "as_dealer",
+              md_table(tables["seat_advantage"], ["pairing", "seat", "as_eldest", "as_dealer",
                                                    "eldest_minus_dealer"]), ""]
     if not rubicon:
-        lines += ["## The seven of trumps", "", _md_table(tables["sevens"], ["policy", "seven_points_per_hand", "lo", "hi"]), "",
+        lines += ["## The seven of trumps", "", md_table(tables["sevens"], ["policy", "seven_points_per_hand", "lo", "hi"]), "",
                   "## Hands to reach 1000, 1500, 2000 (R2.24)", "",
                   f"![game length]({Path(chart_paths['game_length'][0]).name})", "",
-                  _md_table(tables["game_length"], ["policy", "target", "games", "mean_hands", "mean_hands_lo",
+                  md_table(tables["game_length"], ["policy", "target", "games", "mean_hands", "mean_hands_lo",
                                                     "mean_hands_hi", "median_hands", "p90_hands"]), ""]
     if "pairwise" in tables:
+        from .compare import seatings
+        plays = len(seatings(st.rules.players))
+        seating_text = {2: "the seats swapped", 3: "one against two and two against one",
+                        4: "one partnership against the other, then swapped"}[st.rules.players]
         pw = tables["pairwise"]
         what = "net game points per game" if rubicon else "points per hand"
         lines += ["## Head to head", "", f"![head to head]({Path(chart_paths['pairwise'][0]).name})", "",
-                  f"Each pair plays the study's {st.hands:,} deals (seed {st.seed}) twice, the seats "
-                  f"swapped; the score share counts wins and half the draws of the {2 * st.hands:,} "
+                  f"Each pair plays the study's {st.hands:,} deals (seed {st.seed}) in every seating "
+                  f"({plays}: {seating_text}); the score share counts wins and half the draws of the "
+                  f"{plays * st.hands:,} "
                   f"{'games' if rubicon else 'hands'}, the mean difference is in {what}.", ""]
         for _, r in pw.iterrows():
             lines.append(f"- **{r.policy_a} against {r.policy_b}**: score share {_ci(r, 'score_a', 100)} %, Elo "

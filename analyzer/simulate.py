@@ -72,9 +72,9 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
         raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
     specs = check_policies(rules, policies)
     check_threads(threads)
-    games = rules.brisques == "scored" and rules.players == 2     # R2.24: games span hands
+    games = rules.brisques == "scored"     # R2.24: games span hands
     acc = run_chunks(simulate_chunk, (rules, rules.to_array(), seed, specs, keep_records, games), hands,
-                     chunk_for(specs), SimulationTotals(rules.players, keep_records, games), threads, progress)
+                     chunk_for(specs), SimulationTotals(rules.players, keep_records, games, rules.sides), threads, progress)
     records = np.concatenate(acc.kept) if keep_records else None
     return Result(rules, [s.name for s in specs], hands, seed, acc.total, records)
 
@@ -97,17 +97,17 @@ def simulate_chunk(rules: RuleSet, rules_arr: np.ndarray, seed: int, specs, keep
     from .tallies import Tallies, compact_for_games
     rec = play_records(rules_arr, seed, start, count, specs)
     return (Tallies.from_records(rec, rules), rec if keep_records else None,
-            compact_for_games(rec, rules.brisque_points) if games else None)
+            compact_for_games(rec, rules) if games else None)
 
 
 class SimulationTotals:
     """The merged chunks of a simulation: tallies, games chained across chunks (R2.24) and
     the records if kept."""
 
-    def __init__(self, players: int, keep_records: bool, games: bool):
+    def __init__(self, players: int, keep_records: bool, games: bool, sides: int = 2):
         from .tallies import GameChainer, Tallies
         self.total = Tallies(players)
-        self.chain = GameChainer() if games else None
+        self.chain = GameChainer(sides) if games else None
         self.kept = [] if keep_records else None
 
     def merge(self, chunk) -> None:

@@ -152,8 +152,13 @@ def regression(t) -> tuple[float, float, float]:
     return slope, slope - Z95 * se, slope + Z95 * se
 
 
-def margin_unit(rubicon: bool) -> str:
+def margin_unit(rubicon: bool, players: int = 2) -> str:
     """What the brisque regression slope measures, with its unit."""
+    if players == 3:
+        return "points of the hand margin (seat 0 - the best other seat) per brisque won by seat 0"
+    if players == 4:
+        return ("points of the hand margin (seats 0+2 - seats 1+3) per brisque won by the partnership "
+                "of seat 0")
     if rubicon:
         return ("game points of the game margin (seat 0 - seat 1) per brisque won by seat 0: an "
                 "association, not a value (brisques do not score in Rubicon, R3.8)")
@@ -174,7 +179,7 @@ def brisque_table(by_pairing: dict, rubicon: bool) -> pd.DataFrame:
         w = wilson_ci(t.winner_changed, n)
         row["winner_changes"], row["winner_changes_lo"], row["winner_changes_hi"] = map(float, w)
         row["margin_per_brisque"], row["margin_per_brisque_lo"], row["margin_per_brisque_hi"] = regression(t)
-        row["margin_unit"] = margin_unit(rubicon)
+        row["margin_unit"] = margin_unit(rubicon, t.n_seats)
         rows.append(row)
     return pd.DataFrame(rows)
 

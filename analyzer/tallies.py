@@ -145,18 +145,32 @@ class Tallies:
         t.hands = len(rec)
         tally_hands(rec, _rules_array(rules), rules.players, _combo_points(rules), rules.is_rubicon,
                     score_bin(rules), t.fields)
-        if rules.players == 4:
-            t.add_sides(rec)
+        if rules.players != 2:
+            t.add_sides(rec, rules)
         return t
 
-    def add_sides(self, rec: np.ndarray) -> None:
-        """V5: the partnerships' pooled hand scores (seats 0+2, 1+3) and hands won."""
+    def add_sides(self, rec: np.ndarray, rules) -> None:
+        """Three or four players: the brisque regression and the winner changed by brisques,
+        on sides (seat 0's side against the best other side); with partners (V5) also the
+        partnerships' pooled hand scores (seats 0+2, 1+3) and hands won."""
         from .records import as_structured
-        score = as_structured(rec)["seats"]["score"].astype(np.int64)
-        sides = score[:, 0:2] + score[:, 2:4]
-        self.side_score += sides.sum(0)
-        self.side_score_sq += (sides * sides).sum(0)
-        self.side_wins += [int((sides[:, 0] > sides[:, 1]).sum()), int((sides[:, 1] > sides[:, 0]).sum())]
+        seats = as_structured(rec)["seats"]
+        score = seats["score"][:, :rules.players].astype(np.int64)
+        bri = seats["brisques"][:, :rules.players].astype(np.int64)
+        if rules.players == 4:
+            score, bri = score[:, 0:2] + score[:, 2:4], bri[:, 0:2] + bri[:, 2:4]
+            self.side_score += score.sum(0)
+            self.side_score_sq += (score * score).sum(0)
+            self.side_wins += [int((score[:, 0] > score[:, 1]).sum()), int((score[:, 1] > score[:, 0]).sum())]
+        x = bri[:, 0]
+        y = score[:, 0] - score[:, 1:].max(1)
+        without = score - rules.brisque_points * bri if rules.brisques == "scored" else score
+        self.winner_changed += int((np.argmax(score, 1) != np.argmax(without, 1)).sum())
+        self.reg_sx += int(x.sum())
+        self.reg_sy += int(y.sum())
+        self.reg_sxx += int((x * x).sum())
+        self.reg_sxy += int((x * y).sum())
+        self.reg_syy += int((y * y).sum())
 
 
 @functools.cache
@@ -166,36 +180,39 @@ def _rules_array(rules) -> np.ndarray:
     return arr
 
 
-def compact_for_games(rec: np.ndarray, brisque_points: int = 10) -> np.ndarray:
-    """Per hand (points without brisques, brisque points, last-trick winner) for chaining
-    hands into games: columns p0, p1, b0, b1, last."""
+def compact_for_games(rec: np.ndarray, rules) -> np.ndarray:
+    """Per hand, for chaining hands into games, by side (each player, or with four players
+    each partnership, V5): the points without brisques, the brisque points, then the side
+    of the last trick's winner: columns p0 .. pk, b0 .. bk, last."""
     from .records import as_structured
-    seats = as_structured(rec)["seats"]
-    out = np.empty((len(rec), 5), np.int64)
-    for s in (0, 1):
-        out[:, 2 + s] = seats["brisques"][:, s].astype(np.int64) * brisque_points
-        out[:, s] = seats["score"][:, s] - out[:, 2 + s]
-    out[:, 4] = as_structured(rec)["last_winner"]
-    return out
+    r = as_structured(rec)
+    n, k = rules.players, rules.sides
+    bri = r["seats"]["brisques"][:, :n].astype(np.int64) * rules.brisque_points
+    pts = r["seats"]["score"][:, :n].astype(np.int64) - bri
+    if n == 4:
+        pts, bri = pts[:, :2] + pts[:, 2:], bri[:, :2] + bri[:, 2:]
+    last = r["last_winner"].astype(np.int64)
+    return np.column_stack([pts, bri, np.where(last >= 0, last % k, -1)])
 
 
 class GameChainer:
     """Chains consecutive hands into games to each target (R2.24), in hand order."""
 
-    def __init__(self):
-        self.state = np.zeros((len(TARGETS), 3), np.int64)
+    def __init__(self, sides: int = 2):
+        self.state = np.zeros((len(TARGETS), sides + 1), np.int64)   # the sides' totals, the hands
 
     def feed(self, compact: np.ndarray, tallies: Tallies) -> None:
         """Add the games finished by these hands (in order) to ``tallies``."""
         from .engine.games import chain_games
         n = len(compact)
+        sides = (compact.shape[1] - 1) // 2
         hands = np.zeros(n, np.int64)
         winners = np.zeros(n, np.int64)
-        pts = np.ascontiguousarray(compact[:, 0:2])
-        bri = np.ascontiguousarray(compact[:, 2:4])
-        last = np.ascontiguousarray(compact[:, 4])
+        pts = np.ascontiguousarray(compact[:, :sides])
+        bri = np.ascontiguousarray(compact[:, sides:2 * sides])
+        last = np.ascontiguousarray(compact[:, -1])
         for i, target in enumerate(TARGETS):
             g = chain_games(pts, bri, last, target, self.state[i], hands, winners)
             tallies.game_length[i] += np.bincount(np.minimum(hands[:g], LENGTH_BINS - 1),
                                                   minlength=LENGTH_BINS)
-            tallies.target_wins[i] += np.bincount(winners[:g], minlength=2)[:2]
+            tallies.target_wins[i, :sides] += np.bincount(winners[:g], minlength=sides)[:sides]

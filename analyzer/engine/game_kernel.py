@@ -12,6 +12,7 @@ from numba import njit, types
 from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_N_CARDS, R_PLAYERS, R_TARGET
 from .batch import POLICIES, seed_policies, write_record
 from .deals import deal_deck
+from .games import game_winner
 from .hand import deal_into, set_game_totals
 from .layout import (
     G_ERR_ACTION,
@@ -52,21 +53,6 @@ def claim_winner(claim):
     right): the claimer if right, else his opponent."""
     claimer = claim % 4
     return claimer if claim >= 4 else 1 - claimer
-
-
-@njit(cache=True, nogil=True)
-def game_winner(totals, sides, last_side):
-    """R2.24 once a side is at the target: the highest total wins; a tie goes to the side of
-    the last trick's winner, else (the rules are silent) to the lowest side number tied."""
-    best = totals[0]
-    for k in range(1, sides):
-        best = max(best, totals[k])
-    if last_side >= 0 and totals[last_side] == best:
-        return last_side
-    for k in range(sides):
-        if totals[k] == best:
-            return k
-    return -1
 
 
 @njit(GAMES_SIG, cache=True, nogil=True)

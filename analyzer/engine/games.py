@@ -1,8 +1,24 @@
 """Games: chaining hands into games to a target (R2.24), carried across chunks, and
 scoring a Rubicon game (R3.9)."""
+import numpy as np
 from numba import njit
 
 from ..rules import R_GAME_BONUS, R_RUBICON_BONUS, R_RUBICON_LIMIT, R_SCORE_UNIT
+
+
+@njit(cache=True, nogil=True)
+def game_winner(totals, sides, last_side):
+    """R2.24 once a side is at the target: the highest total wins; a tie goes to the side of
+    the last trick's winner, else (the rules are silent) to the lowest side number tied."""
+    best = totals[0]
+    for k in range(1, sides):
+        best = max(best, totals[k])
+    if last_side >= 0 and totals[last_side] == best:
+        return last_side
+    for k in range(sides):
+        if totals[k] == best:
+            return k
+    return -1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -13,38 +29,38 @@ def truncate(rules, points):
 
 
 @njit(cache=True)
-def chain_games(points, brisques, last_winner, target, state, out_hands, out_winner):
-    """Play consecutive hands into games to ``target`` (R2.24) for two seats.
+def chain_games(points, brisques, last_side, target, state, out_hands, out_winner):
+    """Play consecutive hands into games to ``target`` (R2.24) for the sides of ``points``
+    (its columns: each player, or each partnership).
 
-    ``points[i, s]`` are hand points without brisques, ``brisques[i, s]`` the brisque
-    points; ``state`` = (total 0, total 1, hands so far) carries an unfinished game from
-    one call to the next. Each finished game writes its length and winner; returns how
-    many games finished.
+    ``points[i, k]`` are hand points without brisques, ``brisques[i, k]`` the brisque points,
+    ``last_side[i]`` the side of the last trick's winner; ``state`` = (the sides' totals in
+    0 .. sides - 1, the hands so far last) carries an unfinished game from one call to the
+    next. Each finished game writes its length and winner (game_kernel.game_winner); returns
+    how many games finished.
     """
+    sides = points.shape[1]
+    hands_at = state.shape[0] - 1
+    totals = np.zeros(sides, np.int64)
     g = 0
     for i in range(points.shape[0]):
-        a = state[0] + points[i, 0]
-        b = state[1] + points[i, 1]
-        if a < target and b < target:
-            a += brisques[i, 0]
-            b += brisques[i, 1]
-        state[2] += 1
-        if a >= target or b >= target:
-            if a > b:
-                w = 0
-            elif b > a:
-                w = 1
-            else:
-                w = last_winner[i]
-            out_hands[g] = state[2]
-            out_winner[g] = w
+        reached = False
+        for k in range(sides):
+            totals[k] = state[k] + points[i, k]
+            reached |= totals[k] >= target
+        if not reached:                     # brisques count unless the target was reached without
+            for k in range(sides):
+                totals[k] += brisques[i, k]
+                reached |= totals[k] >= target
+        state[hands_at] += 1
+        if reached:
+            out_hands[g] = state[hands_at]
+            out_winner[g] = game_winner(totals, sides, last_side[i])
             g += 1
-            state[0] = 0
-            state[1] = 0
-            state[2] = 0
+            state[:] = 0
         else:
-            state[0] = a
-            state[1] = b
+            for k in range(sides):
+                state[k] = totals[k]
     return g
 
 

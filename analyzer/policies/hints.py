@@ -374,6 +374,28 @@ def _sure_winner(obs, card):
     return True
 
 
+@njit(cache=True, _nrt=False)
+def _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead):
+    """Following when my partner's card wins the trick (V5): the trick is ours already, so
+    winning it gains nothing (H1's and H2's reasons to win are dropped) and the card I keep
+    least is played. A brisque counts as given away (H2) unless I play last, when it goes to
+    my partner's trick for sure. (In the second stage the legal plays may force a win.)"""
+    brisque = float(rules[R_BRISQUE_POINTS]) * params[H2]
+    last = obs[OBS_TRICK_POS] == obs[OBS_N_SEATS] - 1
+    best = legal[0]
+    best_v = -1e9
+    for i in range(n_legal):
+        card = legal[i] & 31
+        v = -keep_value(obs, rules, params, card, ace, bez, seq, dead)
+        if card & 7 <= TEN:
+            v += brisque if last else -brisque
+        if v > best_v:
+            best_v = v
+            best = legal[i]
+    return best
+
+
+
 @njit(POLICY_SIG, cache=True, _nrt=False)
 def hints_policy(obs, legal, n_legal, rules, params, rng):
     """The hints policy (module docstring); weights in ``params[0:8]``; with
@@ -434,23 +456,3 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
             best = legal[i]
     return best
 
-
-@njit(cache=True, _nrt=False)
-def _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead):
-    """Following when my partner's card wins the trick (V5): the trick is ours already, so
-    winning it gains nothing (H1's and H2's reasons to win are dropped) and the card I keep
-    least is played. A brisque counts as given away (H2) unless I play last, when it goes to
-    my partner's trick for sure. (In the second stage the legal plays may force a win.)"""
-    brisque = float(rules[R_BRISQUE_POINTS]) * params[H2]
-    last = obs[OBS_TRICK_POS] == obs[OBS_N_SEATS] - 1
-    best = legal[0]
-    best_v = -1e9
-    for i in range(n_legal):
-        card = legal[i] & 31
-        v = -keep_value(obs, rules, params, card, ace, bez, seq, dead)
-        if card & 7 <= TEN:
-            v += brisque if last else -brisque
-        if v > best_v:
-            best_v = v
-            best = legal[i]
-    return best
