@@ -155,6 +155,18 @@ def _write_run(out, result, charts: dict, threads, **run) -> None:
     notice(f"\nwrote {len(written)} files to {out}")
 
 
+def _game_totals(text: str, players: int) -> list[int]:
+    """``--game-totals 990,400``: one whole number per seat, 0 to 999999."""
+    try:
+        totals = [int(x) for x in text.split(",")]
+    except ValueError:
+        totals = []
+    if len(totals) != players or not all(0 <= x < 10**6 for x in totals):
+        raise click.ClickException(f"--game-totals takes {players} whole numbers from 0 to 999999, "
+                                   f"one per seat (e.g. {','.join(['990'] + ['0'] * (players - 1))}), got {text!r}")
+    return totals
+
+
 @main.command()
 @rule_options
 @click.option("--policy", "policy_names", multiple=True, metavar="NAME",
@@ -165,7 +177,10 @@ def _write_run(out, result, charts: dict, threads, **run) -> None:
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the hand as a replay file.")
 @click.option("--symbols", is_flag=True, help="Show suits as ♠♥♦♣.")
-def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbols):
+@click.option("--game-totals", "game_totals", default=None, metavar="A,B",
+              help="The game scores before this hand, one per seat (e.g. 990,400): in a game limited "
+                   "to a fixed point (V3) a player who reaches the target may claim the game.")
+def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbols, game_totals):
     """Play one hand and print every event: deal, tricks, declarations, draws, scores.
 
     Example:
@@ -192,6 +207,8 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     rules = rules_from(variant, rule_items)
     specs = policies_from(policy_names, rules)
     spec = dealt_spec(rules, seed, hand_index)
+    if game_totals is not None:
+        spec.game_totals = _game_totals(game_totals, rules.players)
     from .simulate import SimulationError
     try:
         outcome = play_spec(spec, specs, seed=seed, hand=hand_index)
