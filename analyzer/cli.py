@@ -284,7 +284,7 @@ def _parse_sprt(text: str | None) -> tuple[float, float] | None:
                    "accepts elo <= ELO0 or elo >= ELO1 (looked at every 1,024 deals).")
 @JSON_OPTION
 def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt, as_json):
-    """Compare policies pair by pair on the same deals, seats swapped.
+    """Compare policies pair by pair on the same deals, in every seating.
 
     A B [C ...] are policies: each is a built-in name (see `bezique policies`),
     hints:/expert: settings such as hints:no=H4, or path/to/file.py:function.
@@ -292,7 +292,9 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt, 
     For each pair: mean point difference per deal (Rubicon: net game points per
     game) with its 95% CI, A's score share (wins + draws/2) with a Wilson CI, and
     the Elo difference with its CI. With three or more policies, a Bradley-Terry
-    ranking on the Elo scale.
+    ranking on the Elo scale. With three or four players each deal is played in
+    every seating of the pair (one against two and two against one; partnership
+    against partnership).
 
     Example:
 

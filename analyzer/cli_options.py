@@ -72,14 +72,16 @@ def policies_from(names, rules: RuleSet) -> list:
     """PolicySpecs for ``--policy`` names, one per seat (none: greedy, random, greedy …
     round the table; one: every seat plays it); ClickException for a wrong count or an
     unknown policy, or a policy that cannot play these rules."""
-    from .policies.registry import PolicyError, resolve_policy
+    from .policies.registry import PolicyError, check_rules, resolve_policy
     names = list(names) or [("greedy", "random")[s % 2] for s in range(rules.players)]
     if len(names) == 1:
         names = names * rules.players
     if len(names) != rules.players:
         raise click.ClickException(f"give one --policy per seat ({rules.players}), got {len(names)}")
     try:
-        return [resolve_policy(n) for n in names]
+        specs = [resolve_policy(n) for n in names]
+        check_rules(specs, rules)
+        return specs
     except PolicyError as e:
         raise click.ClickException(str(e)) from None
 

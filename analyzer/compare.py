@@ -219,8 +219,10 @@ def compare(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, se
     called with the deals just finished."""
     import pandas as pd
 
+    from .policies.registry import check_rules
     from .ratings import bradley_terry
     specs = _specs(policies)
+    check_rules(specs, rules)
     results = [compare_pair(rules, a, b, hands, seed, threads, sprt, progress)
                for a, b in combinations(specs, 2)]
     pairs = pd.DataFrame([r.row() for r in results])

@@ -82,10 +82,11 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
 def check_policies(rules: RuleSet, policies) -> list[PolicySpec]:
     """The PolicySpecs of ``policies`` (names or specs), one per seat of ``rules``, each able
     to play them (PolicyError naming the problem otherwise)."""
-    from .policies.registry import PolicyError, PolicySpec, resolve_policy
+    from .policies.registry import PolicyError, PolicySpec, check_rules, resolve_policy
     specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
     if len(specs) != rules.players:
         raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
+    check_rules(specs, rules)
     return specs
 
 

@@ -395,7 +395,6 @@ def _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead):
     return best
 
 
-
 @njit(POLICY_SIG, cache=True, _nrt=False)
 def hints_policy(obs, legal, n_legal, rules, params, rng):
     """The hints policy (module docstring); weights in ``params[0:8]``; with
