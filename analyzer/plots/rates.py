@@ -175,6 +175,10 @@ def win_chance_chart(df: pd.DataFrame, title: str) -> Figure:
     ax.set_ylabel("chance of winning the game, % (95% CI)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small")
+    if ax.lines[2:]:                   # beyond the two reference lines
+        ax.legend(fontsize="small")
+    else:
+        ax.text(0.5, 0.5, "too few games for any point (30 situations each)", transform=ax.transAxes,
+                ha="center")
     fig.tight_layout()
     return fig
