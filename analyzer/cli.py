@@ -526,6 +526,74 @@ def analyze(file, at, samples, rollout, seed, as_json):
 
 
 @main.command()
+@rule_options
+@click.option("--policy", "policy_name", default="hints", show_default=True,
+              help="The policy whose weights are tuned (hints: the weights of H1..H8).")
+@click.option("--opponent", default="hints", show_default=True, metavar="NAME",
+              help="What each candidate plays, on the same deals with the seats swapped: " + POLICY_FORMS + ".")
+@run_options(hands=2_000_000, hands_help="Hands the search may play (each candidate: its deals twice).",
+             out=None, out_help="Directory for the tables, charts, tune.json (the preset) and tune.md; the "
+             "search keeps its state there after each generation (--resume continues it).", count="budget",
+             seed_help="Master seed: the search's generations draw their deals from it; the confirmation "
+                       "plays the deals of the seed itself, which the search never saw.")
+@click.option("--confirm", "confirm_deals", default=50_000, show_default=True,
+              help="Deals of the confirmation against hand-set hints (each played twice).")
+@click.option("--confirm-expert", "expert_deals", default=0, show_default=True,
+              help="Deals of the confirmation against expert (0: none; expert plays ~20 ordinary "
+                   "hands a second per core).")
+def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out, confirm_deals, expert_deals):
+    """Search the hint weights for the strongest cheap player (CMA-ES).
+
+    Each candidate weighting of H1..H8 plays --opponent on the same deals with the
+    seats swapped; every candidate of a generation plays the same deals, and the
+    deals per candidate grow as the search narrows. The answer (the mean of the
+    final search distribution) is confirmed on fresh deals against hand-set hints
+    (and expert with --confirm-expert), each figure with its 95% interval.
+
+    Example:
+
+    \b
+        bezique tune --variant ordinary --opponent hints --budget 4000000 --seed 1 --out results/tune/ordinary
+    """
+    from .tune import TuneError
+    from .tune_hints import check_request, tune as run
+    from .tune_output import write_tune
+
+    rules = rules_from(variant, rule_items)
+    try:
+        check_request(rules, policy_name, opponent, budget)
+        if confirm_deals < 0 or expert_deals < 0:
+            raise TuneError("--confirm and --confirm-expert take 0 or more deals")
+        policies_from([opponent], rules)                 # an unknown opponent: one line, before the search
+        resume = click.get_current_context().params.get("resume", False)
+        if out and not resume:
+            from .tune_hints import forget_search
+            if forget_search(out):
+                notice(f"note: {out} held an interrupted search; starting over (--resume would continue it)")
+        command = (f"bezique tune --variant {variant} --opponent {opponent} --budget {budget} --seed {seed}"
+                   f" --confirm {confirm_deals}" + (f" --confirm-expert {expert_deals}" if expert_deals else "")
+                   + "".join(f" --rule {r}" for r in rule_items) + (f" --out {out}" if out else ""))
+        with progress_bar(budget, "hand", "tune") as progress:
+            res = run(rules, opponent, budget, seed, out, threads, progress, confirm_deals, expert_deals,
+                      command=command)
+    except TuneError as e:
+        raise click.ClickException(str(e)) from None
+    w = res.weights
+    click.echo(f"{rules.name} bézique: {len(res.state.generations)} generations, {res.state.hands:,} hands; "
+               "tuned weights " + ", ".join(f"{h} {w[h]:.2f}" for h in w))
+    for r in res.confirmation:
+        click.echo(f"  tuned against {r['against']:<7} {r['mean_diff']:+.2f} [{r['mean_diff_lo']:+.2f}, "
+                   f"{r['mean_diff_hi']:+.2f}] per deal over {r['deals']:,} fresh deals")
+    if out:
+        from .output import finish_output, write_run_record
+        written = write_tune(res, out)
+        written.append(write_run_record(out, threads=threads, rules=rules.describe(), opponent=opponent,
+                                        budget=budget, seed=seed))
+        finish_output(out, written)
+        notice(f"\nwrote {len(written)} files to {out}")
+
+
+@main.command()
 def policies():
     """List the built-in policies and the settings of `hints` and `expert`.
 

@@ -98,8 +98,8 @@ def rule_options(f):
 
 def run_options(hands: int, hands_help: str, out: str | None, out_help: str, threads: bool = True,
                 seed_help: str = "Master seed: the same seed plays the same deals.",
-                default_out: Callable[[dict], str] | None = None):
-    """--hands, --seed, --out and, unless ``threads`` is False, the backend (--threads,
+                default_out: Callable[[dict], str] | None = None, count: str = "hands"):
+    """--hands (or ``--COUNT``), --seed, --out and, unless ``threads`` is False, the backend (--threads,
     --workers, --scheduler) and --resume, for a command that runs the simulator, with these
     defaults and help texts (``default_out(kwargs)``: the output directory when --out is not
     given). Before the command runs, a bad value is one clear error; it then runs on the
@@ -111,7 +111,7 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
             workers, scheduler, resume = kw.pop("workers", None), kw.pop("scheduler", None), kw.pop("resume", False)
             QUIET["on"] = kw.pop("quiet", False)
             formats = kw.pop("formats", ())
-            _check_run(kw["hands"], kw["seed"], kw.get("threads"), workers, scheduler)
+            _check_run(kw[count], kw["seed"], kw.get("threads"), workers, scheduler, count)
             if "variant" in kw:
                 rules_from(kw["variant"], kw["rule_items"])       # a bad rule: one line, before any compiling
             if default_out and not kw.get("out"):
@@ -162,7 +162,7 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
                              help=f"Worker threads (default: one per core, {default_threads()} here; "
                                   "the results are the same for any number).")(f)
         f = click.option("--seed", default=1, show_default=True, help=seed_help)(f)
-        return click.option("--hands", default=hands, show_default=True, help=hands_help)(f)
+        return click.option(f"--{count}", default=hands, show_default=True, help=hands_help)(f)
     return decorate
 
 
@@ -224,10 +224,10 @@ def check_seed(seed: int, name: str = "--seed") -> None:
 
 
 def _check_run(hands: int, seed: int, threads: int | None = None, workers: int | None = None,
-               scheduler: str | None = None) -> None:
-    """One clear error for a bad --hands, --seed, --threads or --workers."""
+               scheduler: str | None = None, count: str = "hands") -> None:
+    """One clear error for a bad --hands (``--COUNT``), --seed, --threads or --workers."""
     if not 0 < hands <= MAX_HANDS:
-        raise click.ClickException(f"--hands must be from 1 to 2^63-1, got {hands}")
+        raise click.ClickException(f"--{count} must be from 1 to 2^63-1, got {hands}")
     check_seed(seed)
     if threads is not None and not 1 <= threads <= MAX_THREADS:
         raise click.ClickException(f"--threads must be from 1 to {MAX_THREADS}, got {threads}")

@@ -37,7 +37,7 @@ DESCRIPTION = {
 def run(args: list[str]) -> None:
     """Run one ``bezique`` command of the study, failing loudly."""
     print("$ bezique " + " ".join(args), file=sys.stderr, flush=True)
-    subprocess.run([str(Path(sys.executable).parent / "bezique"), *args], check=True)
+    subprocess.run([str(Path(sys.executable).parent / "bezique"), *args], check=True, cwd=ROOT)
 
 
 def interval(row, col: str, fmt: str = "{:.1f}") -> str:
@@ -82,10 +82,10 @@ def main() -> None:
     for v in args.variants if not args.table_only else ():
         t0 = time.perf_counter()
         run(["report", "--variant", v, "--hands", str(args.hands), "--seed", str(args.seed),
-             "--out", str(OUT / v), "-q"])
+             "--out", f"results/variants/{v}", "-q"])
         if v != "rubicon":
             run(["simulate", "--variant", v, "--policy", "hints", "--games", str(args.games), "--seed",
-                 str(args.seed), "--out", str(OUT / v / "games"), "-q"])
+                 str(args.seed), "--out", f"results/variants/{v}/games", "-q"])
         print(f"{v}: {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     rows = [headline(v) for v in VARIANTS if (OUT / v / "summary.csv").exists()]
     df = pd.DataFrame(rows)

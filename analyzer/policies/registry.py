@@ -106,9 +106,12 @@ def hints_spec(name: str) -> PolicySpec:
     (combinable with commas; ``only``/``no`` take several ids joined by ``+``)."""
     params = default_params()
     for key, sep, value, item in _settings(name):
+        if not sep and key.startswith("tuned-"):          # a stored preset (bezique tune)
+            params[:N_HINTS] = _tuned_weights(name, key)
+            continue
         if not sep:
-            raise PolicyError(f"{name!r}: expected only=H2, no=H4, h2=0.5 or endgame=exact "
-                              f"(got {item!r})")
+            raise PolicyError(f"{name!r}: expected only=H2, no=H4, h2=0.5, endgame=exact or a tuned "
+                              f"preset such as tuned-ordinary (got {item!r})")
         if key in ("only", "no"):
             ids = [v.strip().upper() for v in value.split("+")]
             bad = [v for v in ids if v not in HINT_NAMES]
@@ -130,6 +133,17 @@ def hints_spec(name: str) -> PolicySpec:
     slow = params[P_ENDGAME] > 0
     return PolicySpec(name, hints_policy, params, description="hints with custom weights",
                       hands_per_chunk=HINTS_EXACT_CHUNK if slow else None)
+
+
+def _tuned_weights(name: str, key: str) -> list[float]:
+    """The weights H1..H8 of the tuned preset ``key`` stored in the package."""
+    from ..tune_hints import HINTS, load_preset, preset_names
+    try:
+        preset = load_preset(key)
+    except KeyError:
+        raise PolicyError(f"{name!r}: no tuned preset {key!r}; stored: "
+                          f"{', '.join(preset_names()) or 'none'}") from None
+    return [float(preset["weights"][h]) for h in HINTS]
 
 
 def _settings(name: str):
@@ -200,7 +214,7 @@ def describe_policies() -> list[str]:
     """One line per built-in policy and per hints parameter (``bezique policies``)."""
     lines = [f"{n:<10} {s.description}" for n, s in sorted(POLICIES.items())]
     lines.append("hints parameters (weights; 0 = off, 1 = on; e.g. hints:only=H2, hints:no=H4, "
-                 "hints:h2=0.5,h5=2):")
+                 "hints:h2=0.5,h5=2; a tuned preset: hints:tuned-ordinary, hints:tuned-rubicon):")
     lines += [f"  {HINT_NAMES[i].lower():<8} {HINT_TEXT[i]}" for i in range(N_HINTS)]
     lines.append("  endgame=exact  play the two-handed second stage with the exact solver")
     lines.append("expert settings (e.g. expert:samples=64,rollout=hints):")

@@ -1,0 +1,186 @@
+"""``bezique tune``: the hint weights searched by CMA-ES (:mod:`analyzer.tune`), each candidate
+playing an opponent on common deals with the seats swapped, on the parallel backend; then a
+confirmation on deals the search never saw, against hand-set ``hints`` and a strong player.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .rules import RuleSet
+from .tune import DEAL_CHUNK, MIN_BUDGET, SearchState, TuneError, best_weights, generation_seed, search
+
+HINTS = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
+TUNED_DIR = Path(__file__).parent / "policies" / "tuned"
+PRESET_VERSION = 1
+
+
+def tunable(rules: RuleSet) -> tuple[str, ...]:
+    """The hints whose weights the search moves: all eight in Rubicon; in the ordinary game
+    all but H7, which only acts in Rubicon (its weight would be a flat direction)."""
+    return HINTS if rules.is_rubicon else tuple(h for h in HINTS if h != "H7")
+
+
+def candidate_name(weights, names) -> str:
+    """The policy name of a weight vector: ``hints:h1=0.8312,h2=1.2`` (4 decimals, so that a
+    Dask worker resolves exactly the policy the search scored)."""
+    return "hints:" + ",".join(f"{h.lower()}={w:.4f}" for h, w in zip(names, weights))
+
+
+def tune_chunk(rules, rules_arr, seed, names, opponent, n_chunks, start, count):
+    """Items ``start`` .. ``start + count - 1`` of a generation: item i is candidate
+    i // n_chunks on its (i % n_chunks)-th chunk of deals, against ``opponent`` with the seats
+    swapped. Returns [(candidate, PairTally)]. A backend's task."""
+    from .compare import pair_chunk
+    from .policies.registry import resolve_policy
+    out = []
+    for i in range(start, start + count):
+        k, j = divmod(i, n_chunks)
+        out.append((k, pair_chunk(rules, rules_arr, seed, resolve_policy(names[k]), opponent,
+                                  j * DEAL_CHUNK, DEAL_CHUNK)))
+    return out
+
+
+class GenerationTotals:
+    """A generation's tallies, one PairTally per candidate."""
+
+    def __init__(self, k: int):
+        from .compare import PairTally
+        self.tallies = [PairTally() for _ in range(k)]
+
+    def merge(self, items) -> None:
+        """Add one chunk's (candidate, PairTally) items."""
+        for k, t in items:
+            self.tallies[k].add(t)
+
+
+def play_objective(rules: RuleSet, names: tuple[str, ...], opponent, seed: int, threads):
+    """The objective of :func:`analyzer.tune.search`: each candidate's mean advantage per deal
+    over ``opponent`` (points per hand; Rubicon: net game points per game), all candidates on
+    the generation's deals."""
+    from .driver import run_chunks
+    rules_arr = rules.to_array()
+
+    def objective(weights: np.ndarray, deals: int, generation: int):
+        cands = tuple(candidate_name(w, names) for w in weights)
+        n_chunks = deals // DEAL_CHUNK
+        acc = run_chunks(tune_chunk, (rules, rules_arr, generation_seed(seed, generation), cands, opponent,
+                                      n_chunks), len(cands) * n_chunks, 1, GenerationTotals(len(cands)), threads)
+        stats = np.array([t.mean_diff() for t in acc.tallies])
+        return stats[:, 0], stats[:, 1], stats[:, 2], 2 * deals * len(cands)
+    return objective
+
+
+@dataclass
+class TuneResult:
+    """A finished tuning: the search state, the tuned weights (every hint), the names of the
+    hints searched, and the confirmation rows (tuned against hints and the strong player)."""
+
+    rules: RuleSet
+    opponent: str
+    seed: int
+    budget: int
+    state: SearchState
+    names: tuple[str, ...]
+    weights: dict[str, float]
+    confirmation: list[dict]
+    command: str = ""
+
+    def preset(self) -> dict:
+        """The tuned weights as a named, versioned preset (``hints:tuned-<variant>``)."""
+        return {"name": f"tuned-{self.rules.name}", "version": PRESET_VERSION, "variant": self.rules.name,
+                "weights": self.weights, "searched": list(self.names), "opponent": self.opponent,
+                "seed": self.seed, "budget": self.budget, "hands_spent": self.state.hands,
+                "generations": len(self.state.generations), "command": self.command,
+                "confirmation": self.confirmation}
+
+
+def check_request(rules: RuleSet, policy: str, opponent: str, budget: int) -> None:
+    """TuneError for what cannot be tuned: another policy than ``hints`` (the only one with
+    weights), a game of more than two players, a budget below MIN_BUDGET hands."""
+    if policy != "hints":
+        raise TuneError(f"--policy {policy}: only hints has weights to tune (H1..H8)")
+    if rules.players != 2:
+        raise TuneError(f"{rules.name} has {rules.players} players: tuning plays two-handed games")
+    if not MIN_BUDGET <= budget <= 10**12:
+        raise TuneError(f"--budget must be from {MIN_BUDGET:,} to 10^12 hands, got {budget:,}")
+
+
+def tune(rules: RuleSet, opponent: str, budget: int, seed: int, out: Path | None = None,
+         threads: int | None = None, progress: Callable[[int], object] | None = None,
+         confirm_deals: int = 50_000, expert_deals: int = 0, stop_after: int | None = None,
+         command: str = "") -> TuneResult | None:
+    """Search the hint weights of ``hints`` against ``opponent`` with ``budget`` hands (seed
+    ``seed``), then confirm the answer on the deals of ``seed`` itself, never used by the
+    search: ``confirm_deals`` deals against hand-set hints and ``expert_deals`` against
+    ``expert`` (0: none). With ``out`` the search keeps its state in ``out/.tune/`` and a rerun
+    resumes it. ``stop_after`` stops after that many generations and returns None (tests)."""
+    from .compare import compare_pair
+    from .policies.registry import PolicyError, resolve_policy
+    check_request(rules, "hints", opponent, budget)
+    try:
+        opp = resolve_policy(opponent)
+    except PolicyError as e:
+        raise TuneError(str(e)) from None
+    names = tunable(rules)
+    state_path = Path(out) / ".tune" / "state.pkl" if out else None
+    if state_path:
+        _check_resume(state_path.parent, rules, opponent, budget, seed)
+    x0 = np.full(len(names), 1.0 / 3.0)                # every hint as written: weight 1
+    state = search(play_objective(rules, names, opp, seed, threads), len(names), x0, budget, seed,
+                   state_path, progress, stop_after)
+    if stop_after is not None:
+        return None
+    tuned = dict(zip(HINTS, [1.0] * len(HINTS)))
+    tuned.update({h: round(float(w), 4) for h, w in zip(names, best_weights(state))})
+    spec = resolve_policy(candidate_name(tuned.values(), HINTS))
+    rows = []
+    for other, deals in (("hints", confirm_deals), ("expert", expert_deals)):
+        if deals:
+            r = compare_pair(rules, spec, resolve_policy(other), deals, seed, threads).row()
+            rows.append({"against": other, **{k: v for k, v in r.items() if k not in ("policy_a", "policy_b")}})
+    return TuneResult(rules, opponent, seed, budget, state, names, tuned, rows, command)
+
+
+def forget_search(out) -> bool:
+    """Remove the search state kept in ``out/.tune`` (a new search starts over); True if there
+    was one."""
+    import shutil
+    folder = Path(out) / ".tune"
+    if not folder.exists():
+        return False
+    shutil.rmtree(folder)
+    return True
+
+
+def _check_resume(folder: Path, rules: RuleSet, opponent: str, budget: int, seed: int) -> None:
+    """A saved search in ``folder`` must be of the same request (rules, opponent, budget,
+    seed); the request is written there on the first run."""
+    request = {"rules": rules.describe(), "opponent": opponent, "budget": budget, "seed": seed}
+    path = folder / "request.json"
+    if path.exists():
+        saved = json.loads(path.read_text())
+        if saved != request:
+            differ = sorted(k for k in request if saved.get(k) != request[k])
+            raise TuneError(f"{folder} holds a search with other arguments ({', '.join(differ)}); "
+                            "use another --out or the same arguments")
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(request, indent=1))
+
+
+def load_preset(name: str) -> dict:
+    """A tuned preset stored in the package (``tuned-ordinary`` …), or KeyError."""
+    path = TUNED_DIR / f"{name}.json"
+    if not path.is_file():
+        raise KeyError(name)
+    return json.loads(path.read_text())
+
+
+def preset_names() -> list[str]:
+    """The tuned presets stored in the package."""
+    return sorted(p.stem for p in TUNED_DIR.glob("*.json")) if TUNED_DIR.is_dir() else []

@@ -1,0 +1,132 @@
+"""What ``bezique tune`` writes: the convergence and weights tables and charts, the preset
+(``tune.json``) and ``tune.md``, which says in plain words what the search changed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .tune_hints import HINTS, TuneResult
+
+HINT_WORDS = {
+    "H1": "declare the best combination, win tricks to declare (Rubicon: claims)",
+    "H2": "make your aces and tens",
+    "H3": "keep aces while four aces is likely",
+    "H4": "count the cards",
+    "H5": "keep bézique and sequence cards",
+    "H6": "spades or diamonds trumps: declare the others before the bézique",
+    "H7": "Rubicon: play to reach 1000, give up when hopeless",
+    "H8": "second stage: lead sure winners, take brisque tricks",
+}
+
+
+def convergence_table(res: TuneResult) -> pd.DataFrame:
+    """Per generation: hands spent so far, deals per candidate, the step size, the best
+    candidate's and the population's mean advantage per deal with 95 % intervals."""
+    rows, spent = [], 0
+    for g, gen in enumerate(res.state.generations):
+        spent += gen.hands
+        b = int(np.argmax(gen.mean))
+        half = (gen.hi - gen.lo) / 2
+        pop_half = float(np.sqrt(np.sum(half ** 2))) / len(half)     # independent candidates' mean
+        rows.append({"generation": g + 1, "hands": spent, "deals_per_candidate": gen.deals,
+                     "candidates": len(gen.mean), "sigma": gen.sigma,
+                     "best": float(gen.mean[b]), "best_lo": float(gen.lo[b]), "best_hi": float(gen.hi[b]),
+                     "mean": float(gen.mean.mean()), "mean_lo": float(gen.mean.mean() - pop_half),
+                     "mean_hi": float(gen.mean.mean() + pop_half)})
+    return pd.DataFrame(rows)
+
+
+def weights_table(res: TuneResult) -> pd.DataFrame:
+    """Each hint: its hand-set weight (1), the tuned one, and what changed."""
+    rows = []
+    for h in HINTS:
+        w = res.weights[h]
+        searched = h in res.names
+        change = ("not searched" if not searched else "switched off" if w < 0.15 else
+                  "weakened" if w < 0.8 else "strengthened" if w > 1.25 else "kept")
+        rows.append({"hint": h, "advice": HINT_WORDS[h], "hand_set": 1.0, "tuned": w, "change": change})
+    return pd.DataFrame(rows)
+
+
+def convergence_chart(df: pd.DataFrame, title: str, unit: str) -> Figure:
+    """Best and mean objective by hands spent, with 95 % intervals."""
+    from .plots.figure import new_figure
+    fig, ax = new_figure()
+    for col, label in (("best", "best candidate of the generation"), ("mean", "mean of the generation")):
+        line, = ax.plot(df.hands, df[col], marker="o", label=label)
+        ax.fill_between(df.hands, df[f"{col}_lo"], df[f"{col}_hi"], color=line.get_color(), alpha=0.2, lw=0)
+    ax.axhline(0, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("hands played by the search")
+    ax.set_ylabel(f"advantage over the opponent ({unit}, 95% CI)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def weights_chart(df: pd.DataFrame, title: str) -> Figure:
+    """The tuned weights beside the hand-set ones."""
+    from .plots.figure import new_figure
+    fig, ax = new_figure()
+    x = np.arange(len(df))
+    ax.bar(x - 0.2, df.hand_set, 0.4, label="hand-set (the rulebook's hints, weight 1)", color="tab:gray")
+    ax.bar(x + 0.2, df.tuned, 0.4, label="tuned", color="tab:blue")
+    ax.set_xticks(x, df.hint)
+    ax.set_ylabel("weight (0 = off)")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def markdown(res: TuneResult, conv: pd.DataFrame, weights: pd.DataFrame, unit: str) -> str:
+    """``tune.md``: the request, what changed in plain words, the confirmation."""
+    name = res.rules.name
+    lines = [f"# Tuning the hints: {name} bézique", "",
+             f"Reproduce: `{res.command}`" if res.command else "", "",
+             f"CMA-ES searched the weights of {', '.join(res.names)} against `{res.opponent}`, each "
+             f"candidate playing the generation's deals twice with the seats swapped: "
+             f"{len(conv)} generations, {res.state.hands:,} hands (budget {res.budget:,}, seed {res.seed}). "
+             "The answer is the mean of the final search distribution, stored as the preset "
+             f"`hints:tuned-{name}`.", "", "## What changed", ""]
+    for _, r in weights.iterrows():
+        if r.change == "not searched":
+            continue
+        lines.append(f"- **{r.hint}** ({r.advice}): {r.change}, weight {r.tuned:.2f}.")
+    lines += ["", "## Confirmation on fresh deals", "",
+              f"On the deals of seed {res.seed}, which the search never played (its generations "
+              "draw their own seeds), each deal played twice with the seats swapped; the tuned "
+              f"preset's mean advantage in {unit} with its 95 % interval:", ""]
+    for r in res.confirmation:
+        clear = ("clear of zero" if r["mean_diff_lo"] > 0 else "below zero" if r["mean_diff_hi"] < 0
+                 else "not clear of zero")
+        lines.append(f"- against `{r['against']}` ({r['deals']:,} deals): {r['mean_diff']:+.2f} "
+                     f"[{r['mean_diff_lo']:+.2f}, {r['mean_diff_hi']:+.2f}], {clear}; score share "
+                     f"{r['score_a']:.4f} [{r['score_a_lo']:.4f}, {r['score_a_hi']:.4f}].")
+    lines += ["", "![convergence](convergence.png)", "", "![weights](weights.png)", ""]
+    return "\n".join(lines)
+
+
+def write_tune(res: TuneResult, out) -> list[Path]:
+    """Write ``generations``, ``weights`` and ``confirmation`` (CSV, Parquet), the two charts
+    (PNG, SVG), ``tune.json`` (the preset) and ``tune.md`` into ``out``; return the paths."""
+    from .output import atomic_write, write_json, write_table
+    from .plots import save_chart
+    unit = "net game points per game" if res.rules.is_rubicon else "points per hand"
+    conv, weights = convergence_table(res), weights_table(res)
+    written = write_table(conv, out, "generations") + write_table(weights, out, "weights")
+    if res.confirmation:
+        written += write_table(pd.DataFrame(res.confirmation), out, "confirmation")
+    name = f"{res.rules.name} bézique"
+    written += save_chart(convergence_chart(conv, f"{name}: tuning hints against {res.opponent}", unit),
+                          out, "convergence")
+    written += save_chart(weights_chart(weights, f"{name}: hint weights, hand-set and tuned"), out, "weights")
+    written.append(write_json(res.preset(), Path(out) / "tune.json"))
+    text = markdown(res, conv, weights, unit)
+    written.append(atomic_write(Path(out) / "tune.md", lambda p: Path(p).write_text(text, encoding="utf-8")))
+    return written

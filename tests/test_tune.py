@@ -1,0 +1,95 @@
+"""bezique tune: the CMA-ES search (analyzer.tune) on a synthetic objective with a known
+optimum, resuming gives the same search, and bad requests are clear errors."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.rules import preset
+from analyzer.tune import W_MAX, best_weights, search
+
+OPTIMUM = np.array([0.3, 2.2, 1.5, 0.0])       # in weights
+
+
+def noisy_quadratic(seed: int):
+    """Higher is better: minus the squared distance to OPTIMUM, plus noise that shrinks as
+    the deals grow (a mean of ``deals`` noisy draws), drawn from the generation's stream."""
+    def objective(weights, deals, generation):
+        rng = np.random.default_rng([seed, generation])
+        true = -((weights - OPTIMUM) ** 2).sum(axis=1)
+        mean = true + rng.normal(0, 1 / np.sqrt(deals), len(weights))
+        half = 1.96 / np.sqrt(deals)
+        return mean, mean - half, mean + half, 2 * deals * len(weights)
+    return objective
+
+
+def test_the_search_finds_a_known_optimum_within_tolerance():
+    state = search(noisy_quadratic(5), 4, np.full(4, 1 / 3), 40_000_000, seed=5, deals0=512, max_deals=8192)
+    found = best_weights(state)
+    assert np.abs(found - OPTIMUM).max() < 0.15, found
+    assert len(state.generations) > 10
+    assert state.generations[-1].deals > state.generations[0].deals        # the sample grew
+
+
+def test_the_sample_per_candidate_grows_as_the_step_shrinks():
+    from analyzer.tune import SIGMA0, deals_for
+    assert deals_for(SIGMA0) < deals_for(SIGMA0 / 2) < deals_for(SIGMA0 / 8) <= deals_for(1e-6)
+
+
+def test_an_interrupted_search_resumed_is_the_same_search(tmp_path):
+    args = (noisy_quadratic(9), 4, np.full(4, 1 / 3), 3_000_000)
+    whole = search(*args, seed=9, deals0=512, max_deals=4096)
+    path = tmp_path / "state.pkl"
+    search(*args, seed=9, state_path=path, stop_after=3, deals0=512, max_deals=4096)
+    search(*args, seed=9, state_path=path, stop_after=2, deals0=512, max_deals=4096)
+    resumed = search(*args, seed=9, state_path=path, deals0=512, max_deals=4096)
+    assert len(resumed.generations) == len(whole.generations)
+    assert np.array_equal(best_weights(resumed), best_weights(whole))
+    for a, b in zip(whole.generations, resumed.generations):
+        assert np.array_equal(a.weights, b.weights) and np.array_equal(a.mean, b.mean)
+
+
+def test_tune_on_the_game_resumes_to_the_same_weights(tmp_path):
+    from analyzer.tune_hints import tune
+    rules = preset("ordinary")
+    whole = tune(rules, "greedy", 120_000, 4, tmp_path / "a", threads=2, confirm_deals=512)
+    assert tune(rules, "greedy", 120_000, 4, tmp_path / "b", threads=2, stop_after=1) is None
+    resumed = tune(rules, "greedy", 120_000, 4, tmp_path / "b", threads=2, confirm_deals=512)
+    assert resumed.weights == whole.weights and resumed.state.hands == whole.state.hands
+    assert resumed.confirmation == whole.confirmation
+    assert set(whole.weights) == {f"H{i}" for i in range(1, 9)} and whole.weights["H7"] == 1.0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--budget", "10"], "--budget must be from 100,000"),
+    (["--budget", "-5"], "--budget must be from 1 to"),
+    (["--budget", "abc"], "is not a valid integer"),
+    (["--policy", "greedy"], "only hints has weights"),
+    (["--opponent", "genius"], "unknown policy 'genius'"),
+    (["--opponent", "hints:tuned-nosuch"], "no tuned preset 'tuned-nosuch'"),
+    (["--opponent", "hints:h9=2"], "unknown setting 'h9'"),
+    (["--variant", "three_handed"], "tuning plays two-handed games"),
+    (["--rule", "foo=1"], "unknown rule option"),
+    (["--confirm", "-1"], "--confirm and --confirm-expert take 0 or more"),
+])
+def test_bad_requests_are_one_clear_error(args, message):
+    r = CliRunner().invoke(main, ["tune", *args])
+    assert r.exit_code in (1, 2), r.output
+    assert message in r.output, r.output
+    assert "Traceback" not in r.output
+
+
+def test_a_resume_with_other_arguments_is_refused(tmp_path):
+    from analyzer.tune import TuneError
+    from analyzer.tune_hints import tune
+    tune(preset("ordinary"), "greedy", 120_000, 4, tmp_path, threads=1, stop_after=1)
+    with pytest.raises(TuneError, match="other arguments \\(seed\\)"):
+        tune(preset("ordinary"), "greedy", 120_000, 5, tmp_path, threads=1, stop_after=1)
+
+
+def test_weights_are_searched_within_bounds():
+    state = search(noisy_quadratic(1), 4, np.full(4, 1 / 3), 2_000_000, seed=1, deals0=512, max_deals=2048)
+    for gen in state.generations:
+        assert (gen.weights >= 0).all() and (gen.weights <= W_MAX).all()
