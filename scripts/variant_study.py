@@ -21,6 +21,7 @@ import pandas as pd
 from analyzer.report_markdown import md_table
 
 ROOT = Path(__file__).resolve().parent.parent
+BEGIN, END = "<!-- variants: made by scripts/variant_study.py -->", "<!-- /variants -->"
 OUT = ROOT / "results" / "variants"
 VARIANTS = ("ordinary", "no_trump", "panache", "fixed_point", "three_handed", "four_handed", "rubicon")
 DESCRIPTION = {
@@ -92,14 +93,17 @@ def main() -> None:
     table = md_table(df, list(df.columns))
     command = (f"python scripts/variant_study.py --hands {args.hands} --games {args.games} "
                f"--seed {args.seed}")
-    (OUT / "README.md").write_text(
-        "# The rulebook's games side by side\n\n"
-        f"Made by `{command}`: for each game a `bezique report` ({args.hands:,} hands per policy "
-        f"pairing, seed {args.seed}) in its directory, and {args.games:,} whole games of `hints` "
-        "self-play to the game's target (`bezique simulate --games`) in its `games/` "
-        "subdirectory. Intervals are 95 %; \"hints against greedy\" is the mean difference per "
-        "deal over every seating of the two policies on the same deals (with partners: "
-        "the partnerships' pooled points).\n\n" + table + "\n")
+    text = (f"Made by `{command}`: for each game a `bezique report` ({args.hands:,} hands per policy "
+            f"pairing, seed {args.seed}) in its directory, and {args.games:,} whole games of `hints` "
+            "self-play to the game's target (`bezique simulate --games`) in its `games/` "
+            "subdirectory. Intervals are 95 %; \"hints against greedy\" is the mean difference per "
+            "deal over every seating of the two policies on the same deals (with partners: "
+            "the partnerships' pooled points; Rubicon: net game points per game).\n\n" + table + "\n")
+    (OUT / "README.md").write_text("# The rulebook's games side by side\n\n" + text)
+    readme = ROOT / "results" / "README.md"
+    before, mark, rest = readme.read_text().partition(BEGIN)
+    after = rest.partition(END)[2] if mark else "\n"
+    readme.write_text(before + BEGIN + "\n" + text + END + after)
     print(table)
 
 

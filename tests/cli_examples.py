@@ -40,6 +40,10 @@ def small(command: str, hands: int) -> list[str]:
     args = shlex.split(command)[1:]
     if "--games" in args:
         args[args.index("--games") + 1] = str(max(hands // 10, 1))
+    if args[0] == "tune":                     # the smallest search, a short confirmation
+        args[args.index("--budget") + 1] = "100000"
+        args += ["--confirm", "512"]
+        return args
     if "--hands" in args:
         args[args.index("--hands") + 1] = str(hands)
     elif any(p.name == "hands" for p in main.commands[args[0]].params):
