@@ -9,6 +9,9 @@ The Python API mirrors the ``bezique`` commands::
     result.tables["summary"]                              # pandas, one row per seat
     cmp = analyzer.compare(rules, ["hints", "greedy", "random"], hands=10_000, seed=1)
     cmp.pairs, cmp.ranking
+    games = analyzer.simulate_games(analyzer.preset("three_handed"), ["hints"] * 3, games=2_000, seed=1)
+    games.tables["win_chance"]                            # whole games to the target (R2.24, V3-V5)
+    tuned = analyzer.tune(rules, opponent="hints", budget=2_000_000, seed=1)   # CMA-ES over H1..H8
     analyzer.analyze("hand.json", at=10).actions         # every legal action valued (expert search)
     with analyzer.dask_backend(workers=2):               # runs inside go to a Dask cluster
         analyzer.simulate(rules, ["hints", "greedy"], hands=10**6, seed=1)
@@ -25,14 +28,17 @@ from .backends import dask_backend
 from .checkpoint import keep_checkpoints
 from .compare import Comparison, ablate, compare
 from .rules import RuleSet, preset
+from .games import GamesResult, simulate_games
 from .simulate import Result, simulate
 
 if TYPE_CHECKING:
     from .analysis import Analysis
     from .exact import odds_table as odds
     from .report import Study, study
+    from .tune_hints import tune
 
-_LATER = {"odds": ("exact", "odds_table"), "Study": ("report", "Study"), "study": ("report", "study")}
+_LATER = {"odds": ("exact", "odds_table"), "Study": ("report", "Study"), "study": ("report", "study"),
+          "tune": ("tune_hints", "tune")}
 
 
 def __getattr__(name: str):
@@ -59,5 +65,5 @@ def analyze(replay, at: int | None = None, samples: int = 400, seed: int = 1,
     return analyze_file(replay, at, samples, seed, rollout)
 
 
-__all__ = ["Comparison", "Result", "RuleSet", "Study", "ablate", "analyze", "compare", "dask_backend",
-           "keep_checkpoints", "odds", "preset", "simulate", "study"]
+__all__ = ["Comparison", "GamesResult", "Result", "RuleSet", "Study", "ablate", "analyze", "compare",
+           "dask_backend", "keep_checkpoints", "odds", "preset", "simulate", "simulate_games", "study", "tune"]

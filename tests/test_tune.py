@@ -93,3 +93,19 @@ def test_weights_are_searched_within_bounds():
     state = search(noisy_quadratic(1), 4, np.full(4, 1 / 3), 2_000_000, seed=1, deals0=512, max_deals=2048)
     for gen in state.generations:
         assert (gen.weights >= 0).all() and (gen.weights <= W_MAX).all()
+
+
+@pytest.mark.parametrize("variant, deals", [("ordinary", 4000), ("rubicon", 4000)])
+def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
+    """The presets in the package (scripts/tune_study.py) against hand-set hints on deals of a
+    seed neither the search nor its confirmation used: the interval is clear of zero."""
+    from analyzer.compare import compare_pair
+    from analyzer.policies.registry import resolve_policy
+    from analyzer.tune_hints import load_preset
+    preset_data = load_preset(f"tuned-{variant}")
+    assert preset_data["version"] == 1 and preset_data["command"].startswith("bezique tune")
+    assert set(preset_data["weights"]) == {f"H{i}" for i in range(1, 9)}
+    tuned = resolve_policy(f"hints:tuned-{variant}")
+    assert list(tuned.params[:8]) == [preset_data["weights"][f"H{i}"] for i in range(1, 9)]
+    row = compare_pair(preset(variant), tuned, resolve_policy("hints"), deals, seed=20261130, threads=2).row()
+    assert row["mean_diff_lo"] > 0, row
