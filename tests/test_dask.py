@@ -55,6 +55,17 @@ def test_a_comparison_with_sprt_stops_at_the_same_deal(cluster):
     assert on_dask.row() == threaded.row() and on_dask.tally.deals < 60_000
 
 
+def test_a_tuning_search_on_dask_is_the_threaded_search(cluster):
+    """bezique tune's evaluations run on the backend: the same generations and answer."""
+    from analyzer.tune_hints import tune
+    rules = preset("ordinary")
+    threaded = tune(rules, "greedy", 120_000, 3, threads=2, confirm_deals=512)
+    with use_backend(cluster):
+        on_dask = tune(rules, "greedy", 120_000, 3, confirm_deals=512)
+    assert on_dask.weights == threaded.weights and on_dask.confirmation == threaded.confirmation
+    assert all(np.array_equal(a.mean, b.mean) for a, b in zip(on_dask.state.generations, threaded.state.generations))
+
+
 def test_a_worker_killed_mid_run_costs_only_its_chunks(cluster):
     rules = preset("ordinary")
     threaded = simulate(rules, ["hints", "greedy"], 120_000, seed=8, threads=2)

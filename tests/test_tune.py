@@ -109,3 +109,14 @@ def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
     assert list(tuned.params[:8]) == [preset_data["weights"][f"H{i}"] for i in range(1, 9)]
     row = compare_pair(preset(variant), tuned, resolve_policy("hints"), deals, seed=20261130, threads=2).row()
     assert row["mean_diff_lo"] > 0, row
+
+
+def test_expert_rolls_out_with_a_tuned_preset():
+    from analyzer.policies.expert import E_ROLLOUT
+    from analyzer.policies.registry import PolicyError, resolve_policy
+    from analyzer.tune_hints import HINTS, load_preset
+    spec = resolve_policy("expert:rollout=tuned-ordinary,samples=8")
+    weights = load_preset("tuned-ordinary")["weights"]
+    assert spec.params[E_ROLLOUT] == 2 and list(spec.params[:8]) == [weights[h] for h in HINTS]
+    with pytest.raises(PolicyError, match="no tuned preset 'tuned-nosuch'"):
+        resolve_policy("expert:rollout=tuned-nosuch")

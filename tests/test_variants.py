@@ -294,3 +294,11 @@ def test_section_4_options_that_do_not_go_together_are_refused_naming_both(optio
 def test_section_4_rubicon_is_two_handed():
     with pytest.raises(RuleError, match="players=3 and the rubicon variant"):
         preset("rubicon", players=3)
+
+
+def test_R2_24_the_games_module_mirrors_the_kernel_bins():
+    import analyzer.engine.game_kernel as k
+    import analyzer.games as g
+    assert (g.AFTER_HANDS, g.DIFF_BINS, g.DIFF_STEP, g.GAME_HANDS) == (k.AFTER_HANDS, k.DIFF_BINS,
+                                                                         k.DIFF_STEP, k.GAME_HANDS)
+    assert g.RECORD_ROWS >= k.GAME_HANDS and g.MAX_SEATS == k.MAX_SEATS

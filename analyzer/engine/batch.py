@@ -8,7 +8,8 @@ import numpy as np
 from numba import njit, types
 
 from ..rules import R_N_CARDS, R_PLAYERS
-from .hand import deal_into, set_game_totals
+from .hand import deal_into
+from .variant_moves import set_game_totals
 from .layout import (
     G_ERR_ACTION,
     G_ERR_DECISION,

@@ -13,7 +13,8 @@ from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_N_CARDS, R_PLAYERS, R
 from .batch import POLICIES, seed_policies, write_record
 from .deals import deal_deck
 from .games import game_winner
-from .hand import deal_into, set_game_totals
+from .hand import deal_into
+from .variant_moves import set_game_totals
 from .layout import (
     G_ERR_ACTION,
     G_ERR_DECISION,

@@ -11,7 +11,6 @@ replay.replay (a script of moves).
 from numba import njit
 
 from ..rules import (
-    R_BRISQUES_SCORED,
     R_CARTE_BLANCHE,
     R_CLAIMS,
     R_DECLARE_ALL,
@@ -23,7 +22,6 @@ from ..rules import (
     R_PARTNER_DECLARES,
     R_PLAYERS,
     R_REDECLARE,
-    R_BRISQUE_POINTS,
     R_SEVEN,
     R_SEVEN_POINTS,
     R_TURNUP,
@@ -48,12 +46,9 @@ from .layout import (
     D_FOLLOW,
     D_LEAD,
     D_MELD,
-    E_BRISQUES,
     E_DRAW,
     E_EXCHANGE,
-    E_GAME_CLAIM,
     E_LAST_TRICK,
-    E_PARTNER,
     E_PLAY,
     E_SEVEN,
     E_STAGE2,
@@ -134,6 +129,7 @@ from .melds import claim, claim_cards, claim_possible, combo_check, combo_screen
 from .observe import observe_public
 from .state import add_hand, card_mask, mark_played, record_event, rel_seat, table_remove, take_table_back
 from .tracking import on_play, on_receive, on_talon_out
+from .variant_moves import claim_game, claim_is_right, count_brisques, pass_to_partner
 from .tricks import beats, legal_play_bits, list_bits
 
 
@@ -208,14 +204,6 @@ def deal_into(rules, st, deck, dealer):
         _begin_carte(rules, st, G[G_LEADER])
     else:
         _begin_trick(rules, st)
-
-
-@njit(cache=True, _nrt=False)
-def set_game_totals(rules, st, totals):
-    """Each seat's game total before this hand (``totals[seat]``), which a claim of the
-    game counts (V3); call it right after :func:`deal_into`."""
-    for s in range(st.G[G_NSEATS]):
-        st.P[s, P_BASE] = totals[s]
 
 
 # --- whose decision, of what kind, and what may be done ---------------------------------
@@ -438,54 +426,6 @@ def _turn(rules, st, s):
         G[G_PHASE] = PH_CLAIM
 
 
-@njit(cache=True, _nrt=False)
-def claim_is_right(rules, st, s):
-    """V3: whether seat ``s``'s game total before the hand, its points in this hand and its
-    brisques taken so far reach the target."""
-    P = st.P
-    total = P[s, P_BASE] + P[s, P_SCORE]
-    if rules[R_BRISQUES_SCORED]:
-        total += rules[R_BRISQUE_POINTS] * P[s, P_BRISQ]
-    return total >= rules[R_FIXED_POINT]
-
-
-@njit(cache=True, _nrt=False)
-def claim_game(rules, st):
-    """V3: the seat to act claims the game and the hand stops: every seat counts its
-    brisques, and G_GAME_CLAIM says who claimed and whether he was right (if not, his
-    opponent wins the game)."""
-    G, P = st.G, st.P
-    s = G[G_TO_ACT]
-    right = claim_is_right(rules, st, s)
-    G[G_GAME_CLAIM] = s + 4 * right
-    record_event(st.ev, G, E_GAME_CLAIM, s, right, 0, 0, 0)
-    _count_brisques(rules, st)
-    G[G_STATUS] = ST_DONE
-    G[G_PHASE] = PH_OVER
-    G[G_TO_ACT] = -1
-
-
-@njit(cache=True, _nrt=False)
-def pass_to_partner(st):
-    """V5 option: the trick winner lets his partner (the seat opposite) declare instead."""
-    G = st.G
-    partner = (G[G_LEADER] + 2) % G[G_NSEATS]
-    G[G_WINDOW_SEAT] = partner
-    G[G_TO_ACT] = partner
-    record_event(st.ev, G, E_PARTNER, G[G_LEADER], partner, 0, 0, 0)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _count_brisques(rules, st):
-    """R2.22: each seat scores its brisques (not in Rubicon, R3.8)."""
-    if rules[R_BRISQUES_SCORED]:
-        P = st.P
-        for v in range(st.G[G_NSEATS]):
-            pts = rules[R_BRISQUE_POINTS] * P[v, P_BRISQ]
-            P[v, P_SCORE] += pts
-            record_event(st.ev, st.G, E_BRISQUES, v, P[v, P_BRISQ], pts, 0, 0)
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def _play(rules, st, a):
     """The seat to act plays ``a`` to the trick; the trick is resolved when it is full."""
@@ -548,7 +488,7 @@ def _play(rules, st, a):
     P[winner, P_LAST] += rules[R_LAST_TRICK]
     P[winner, P_SCORE] += rules[R_LAST_TRICK]
     record_event(ev, G, E_LAST_TRICK, winner, rules[R_LAST_TRICK], 0, 0, 0)
-    _count_brisques(rules, st)
+    count_brisques(rules, st)
     G[G_STATUS] = ST_DONE
     G[G_PHASE] = PH_OVER
     G[G_TO_ACT] = -1

@@ -164,7 +164,8 @@ def _endgame_flag(name: str, value: str) -> float:
 
 def expert_spec(name: str) -> PolicySpec:
     """Parse ``expert:samples=64``, ``expert:rollout=hints``, ``expert:endgame=exact``,
-    ``expert:exact=0`` (combinable with commas; a hints rollout also takes h1..h8=)."""
+    ``expert:exact=0`` (combinable with commas; a hints rollout also takes h1..h8=, or the
+    weights of a tuned preset: ``expert:rollout=tuned-ordinary``)."""
     params = expert_defaults()
     for key, sep, value, item in _settings(name):
         if not sep:
@@ -175,10 +176,13 @@ def expert_spec(name: str) -> PolicySpec:
                 raise PolicyError(f"{name!r}: samples is a whole number from 1 to {MAX_SAMPLES:,} "
                                   f"(got {value!r})")
             params[E_SAMPLES] = int(value)
+        elif key == "rollout" and value.lower().startswith("tuned-"):     # hints with tuned weights
+            params[E_ROLLOUT] = ROLLOUT_NAMES.index("hints")
+            params[:N_HINTS] = _tuned_weights(name, value.lower())
         elif key == "rollout":
             if value.lower() not in ROLLOUT_NAMES:
-                raise PolicyError(f"{name!r}: rollout is one of {', '.join(ROLLOUT_NAMES)} "
-                                  f"(got {value!r})")
+                raise PolicyError(f"{name!r}: rollout is one of {', '.join(ROLLOUT_NAMES)} or a tuned "
+                                  f"preset such as tuned-ordinary (got {value!r})")
             params[E_ROLLOUT] = ROLLOUT_NAMES.index(value.lower())
         elif key == "endgame":
             params[E_ENDGAME] = _endgame_flag(name, value)
