@@ -10,6 +10,7 @@ import math
 import click
 
 from .cli_options import (
+    SIGNALLED,
     RuleViolationExit,
     check_seed,
     compile_notice,
@@ -41,6 +42,23 @@ def _records(df) -> list[dict]:
 
 def _echo_json(payload: dict) -> None:
     click.echo(json.dumps(payload, indent=1, ensure_ascii=False))
+
+
+def run() -> None:
+    """The ``bezique`` console script: :func:`main`; after Ctrl-C or SIGTERM the process exits
+    at once, once its message is out, without the interpreter's shutdown, which a worker
+    thread stuck in a user policy's endless loop (or inside a compile, holding the
+    interpreter's lock) could hold up."""
+    import os
+    import sys
+    try:
+        main()
+    except SystemExit as e:
+        if SIGNALLED["on"]:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(e.code if isinstance(e.code, int) else 1)
+        raise
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

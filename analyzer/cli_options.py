@@ -305,16 +305,21 @@ def _kept() -> str:
     return f"the finished chunks are kept in {store.dir}; resume with:\n  {store.resume_line}"
 
 
+SIGNALLED = {"on": False}      # set once Ctrl-C or SIGTERM has stopped the command
+
+
 def stop_on_sigterm() -> None:
     """Make SIGTERM stop a run as Ctrl-C does (the workers finish the chunk in hand, at most
-    a second or so, and the command says how far it got)."""
+    a second or so, and the command says how far it got); either one is noted in SIGNALLED."""
     import signal
 
     def interrupt(signum, frame):
+        SIGNALLED["on"] = True
         raise KeyboardInterrupt
 
     try:
         signal.signal(signal.SIGTERM, interrupt)
+        signal.signal(signal.SIGINT, interrupt)
     except ValueError:             # not the main thread: leave the default
         pass
 
