@@ -27,10 +27,23 @@ WAKE_EVERY = 0.2    # seconds: how often the waiting main thread wakes to see a 
 DASK_POLL = 0.005   # seconds between two looks at a Dask chunk (a chunk takes 0.05 s or more)
 
 
+STOP = threading.Event()
+"""Set by the command line's Ctrl-C/SIGTERM handler. A wait sees it even when the handler's
+KeyboardInterrupt was lost: one that lands inside a library that swallows exceptions (seen:
+during the compile of a user policy) would otherwise leave the run going."""
+
+
+def check_stop() -> None:
+    """KeyboardInterrupt once a Ctrl-C or SIGTERM has asked the command to stop (STOP)."""
+    if STOP.is_set():
+        raise KeyboardInterrupt
+
+
 def wait_for(future):
     """``future.result()``, waking every WAKE_EVERY seconds so that a signal is seen at once
     (one that reaches a worker thread does not interrupt the main thread's wait)."""
     while True:
+        check_stop()
         try:
             return future.result(timeout=WAKE_EVERY)
         except TimeoutError:
@@ -130,6 +143,7 @@ class DaskBackend:
         wait on a chunk whose worker died can fail inside distributed (UnboundLocalError in
         its ``sync``); a sleep sees a Ctrl-C at once."""
         while not future.done():
+            check_stop()
             time.sleep(DASK_POLL)
         return future.result()
 

@@ -9,8 +9,8 @@ import math
 
 import click
 
+from .backends import STOP
 from .cli_options import (
-    SIGNALLED,
     RuleViolationExit,
     check_seed,
     compile_notice,
@@ -54,7 +54,7 @@ def run() -> None:
     try:
         main()
     except SystemExit as e:
-        if SIGNALLED["on"]:
+        if STOP.is_set():
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(e.code if isinstance(e.code, int) else 1)

@@ -305,16 +305,16 @@ def _kept() -> str:
     return f"the finished chunks are kept in {store.dir}; resume with:\n  {store.resume_line}"
 
 
-SIGNALLED = {"on": False}      # set once Ctrl-C or SIGTERM has stopped the command
-
-
 def stop_on_sigterm() -> None:
     """Make SIGTERM stop a run as Ctrl-C does (the workers finish the chunk in hand, at most
-    a second or so, and the command says how far it got); either one is noted in SIGNALLED."""
+    a second or so, and the command says how far it got); either one sets backends.STOP, which
+    every wait for a chunk checks."""
     import signal
 
+    from .backends import STOP
+
     def interrupt(signum, frame):
-        SIGNALLED["on"] = True
+        STOP.set()
         raise KeyboardInterrupt
 
     try:

@@ -129,3 +129,21 @@ def test_merged_results_are_not_kept(threads):
     ChunkResult.live = ChunkResult.peak = 0
     run_chunks(make_result, (), 500, 1, Drop(), threads)
     assert ChunkResult.peak <= 2 * threads + 2
+
+
+def test_a_stop_asked_for_ends_a_wait_even_when_the_interrupt_was_lost():
+    """Ctrl-C/SIGTERM set backends.STOP beside raising KeyboardInterrupt: a wait for a chunk
+    that will never finish ends within WAKE_EVERY even if a library swallowed the interrupt
+    (seen once: a SIGTERM during the compile of a user policy left the command running)."""
+    import time
+    from concurrent.futures import Future
+
+    from analyzer.backends import STOP, WAKE_EVERY, wait_for
+    STOP.set()
+    try:
+        t0 = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            wait_for(Future())
+        assert time.perf_counter() - t0 < 2 * WAKE_EVERY
+    finally:
+        STOP.clear()

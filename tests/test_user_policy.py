@@ -140,10 +140,13 @@ def test_a_policy_that_never_returns_is_stopped_by_sigterm(tmp_path):
         proc = subprocess.Popen([str(exe), *command, "--policy", f"{path}:hang", "--policy", "random"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "BEZIQUE_PROGRESS_EVERY": "0"})
-        if command[0] == "simulate":
-            assert proc.stderr.readline().startswith("simulate: 1,000 hands to play")
-        time.sleep(3)                                # compiled and inside the policy's loop
-        t0 = time.perf_counter()
-        proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=30)
-        assert time.perf_counter() - t0 < 2 and proc.returncode in (1, 130)
+        try:
+            if command[0] == "simulate":
+                assert proc.stderr.readline().startswith("simulate: 1,000 hands to play")
+            time.sleep(3)                            # compiled and inside the policy's loop
+            t0 = time.perf_counter()
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=30)
+            assert time.perf_counter() - t0 < 2 and proc.returncode in (1, 130)
+        finally:
+            proc.kill()                              # never left spinning after a failure
