@@ -10,10 +10,13 @@ import hashlib
 import importlib.util
 import inspect
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numba
 
+from ..backends import WAKE_EVERY, check_stop
 from ..engine.layout import POLICY_PARAMS, POLICY_SIG
 
 PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng")
@@ -66,8 +69,6 @@ def _check_sample_return(py, ref: str) -> None:
     64 bits cannot hold (``2**70``) would wrap round to some action once compiled, so it is
     refused now. A trial that raises or takes over SAMPLE_SECONDS proves nothing and is let
     be (the compiled run reports its errors)."""
-    import threading
-
     import numpy as np
 
     from ..engine import api
@@ -88,7 +89,10 @@ def _check_sample_return(py, ref: str) -> None:
 
     thread = threading.Thread(target=trial, daemon=True)
     thread.start()
-    thread.join(SAMPLE_SECONDS)
+    deadline = time.monotonic() + SAMPLE_SECONDS
+    while thread.is_alive() and time.monotonic() < deadline:
+        check_stop()                     # a Ctrl-C lost inside the compile just before
+        thread.join(WAKE_EVERY)
     if not box:
         return
     value = box[0]
