@@ -574,7 +574,7 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
         bezique tune --variant ordinary --opponent hints --budget 4000000 --seed 1 --out results/tune/ordinary
     """
     from .tune import TuneError
-    from .tune_hints import check_request, tune as run
+    from .tune_hints import check_request, forget_search, tune as run
     from .tune_output import write_tune
 
     rules = rules_from(variant, rule_items)
@@ -585,7 +585,6 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
         policies_from([opponent], rules)                 # an unknown opponent: one line, before the search
         resume = click.get_current_context().params.get("resume", False)
         if out and not resume:
-            from .tune_hints import forget_search
             if forget_search(out):
                 notice(f"note: {out} held an interrupted search; starting over (--resume would continue it)")
         command = (f"bezique tune --variant {variant} --opponent {opponent} --budget {budget} --seed {seed}"
@@ -608,6 +607,7 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
         written.append(write_run_record(out, threads=threads, rules=rules.describe(), opponent=opponent,
                                         budget=budget, seed=seed))
         finish_output(out, written)
+        forget_search(out)                              # finished: nothing to resume
         notice(f"\nwrote {len(written)} files to {out}")
 
 

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-W_MAX = 3.0            # a hint's weight is searched in [0, W_MAX] (1: as the rulebook says)
+W_MAX = 5.0            # a hint's weight is searched in [0, W_MAX] (1: as the rulebook says; with
+                       # a bound of 3 the counting and keeping hints H4, H5 ended at the bound)
 SIGMA0 = 0.2           # the first step, in units of W_MAX
 DEALS0 = 2048          # deals per candidate in the first generation
 MAX_DEALS = 65_536     # ... and at most

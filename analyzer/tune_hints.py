@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .rules import RuleSet
-from .tune import DEAL_CHUNK, MIN_BUDGET, SearchState, TuneError, best_weights, generation_seed, search
+from .tune import DEAL_CHUNK, MIN_BUDGET, W_MAX, SearchState, TuneError, best_weights, generation_seed, search
 
 HINTS = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
 TUNED_DIR = Path(__file__).parent / "policies" / "tuned"
@@ -130,7 +130,7 @@ def tune(rules: RuleSet, opponent: str, budget: int, seed: int, out: Path | None
     state_path = Path(out) / ".tune" / "state.pkl" if out else None
     if state_path:
         _check_resume(state_path.parent, rules, opponent, budget, seed)
-    x0 = np.full(len(names), 1.0 / 3.0)                # every hint as written: weight 1
+    x0 = np.full(len(names), 1.0 / W_MAX)              # every hint as written: weight 1
     state = search(play_objective(rules, names, opp, seed, threads), len(names), x0, budget, seed,
                    state_path, progress, stop_after)
     if stop_after is not None:

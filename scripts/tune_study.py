@@ -9,12 +9,14 @@ Example:
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+BEGIN, END = "<!-- tune: made by scripts/tune_study.py -->", "<!-- /tune -->"
 BUDGET = {"ordinary": 20_000_000, "rubicon": 8_000_000}
 CONFIRM = {"ordinary": (200_000, 2_000), "rubicon": (100_000, 400)}     # deals: against hints, expert
 
@@ -40,6 +42,33 @@ def main() -> None:
             target.parent.mkdir(exist_ok=True)
             shutil.copyfile(ROOT / out / "tune.json", target)
             print(f"stored {target.relative_to(ROOT)}", file=sys.stderr)
+    if all((ROOT / f"results/tune/{v}/tune.json").exists() for v in ("ordinary", "rubicon")):
+        write_summary()
+
+
+def _confirmation(preset: dict, against: str) -> str:
+    c = next(r for r in preset["confirmation"] if r["against"] == against)
+    return f"{c['mean_diff']:+.1f} [{c['mean_diff_lo']:+.1f}, {c['mean_diff_hi']:+.1f}] ({c['deals']:,} deals)"
+
+
+def write_summary() -> None:
+    """The table of both tunings in results/README.md (between its tune markers)."""
+    o, r = (json.loads((ROOT / f"results/tune/{v}/tune.json").read_text()) for v in ("ordinary", "rubicon"))
+    weights = lambda p: ", ".join(f"{h} {w:.2f}" for h, w in p["weights"].items())     # noqa: E731
+    text = (f"CMA-ES searched the hint weights (each in [0, 5]) against hand-set `hints`: "
+            f"{o['hands_spent']:,} hands in {o['generations']} generations for the ordinary game, "
+            f"{r['hands_spent']:,} in {r['generations']} for Rubicon (seed 1), then confirmed the answer "
+            "on the deals of seed 1, which the search never played. The results are the presets "
+            "`hints:tuned-ordinary` and `hints:tuned-rubicon`; each `tune/<variant>/tune.md` says in "
+            "plain words which hints were strengthened, weakened or switched off.\n\n"
+            "| | ordinary (points per hand) | Rubicon (net game points per game) |\n|---|---|---|\n"
+            f"| tuned weights | {weights(o)} | {weights(r)} |\n"
+            f"| tuned against hand-set hints | {_confirmation(o, 'hints')} | {_confirmation(r, 'hints')} |\n"
+            f"| tuned against expert | {_confirmation(o, 'expert')} | {_confirmation(r, 'expert')} |\n")
+    readme = ROOT / "results" / "README.md"
+    before, mark, rest = readme.read_text().partition(BEGIN)
+    after = rest.partition(END)[2] if mark else "\n"
+    readme.write_text(before + BEGIN + "\n" + text + END + after)
 
 
 if __name__ == "__main__":
