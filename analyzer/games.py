@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .backends import check_threads
 from .driver import run_chunks
 from .rules import RuleSet
 
@@ -118,13 +117,10 @@ def simulate_games(rules: RuleSet, policies: Sequence[str | PolicySpec], games: 
     ``policies`` (one per seat) and return a :class:`GamesResult`. Game ``g`` is first dealt
     by seat ``g % players`` and the deal then goes round the table; the same seed plays the
     same games."""
-    from .simulate import MAX_SEED, check_policies
+    from .simulate import check_run
     if not 0 < games <= MAX_GAMES:
         raise ValueError(f"games must be from 1 to 2^53, got {games}")
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
-    specs = check_policies(rules, policies)
-    check_threads(threads)
+    specs = check_run(rules, policies, seed, threads)
     acc = run_chunks(games_chunk, (rules, rules.to_array(), seed, specs), games, GAMES_CHUNK,
                      GameTotals(rules), threads, progress)
     return GamesResult(rules, [s.name for s in specs], games, seed, acc)

@@ -68,10 +68,7 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
     """
     if not 0 < hands <= MAX_HANDS:
         raise ValueError(f"hands must be from 1 to 2^63-1, got {hands}")
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
-    specs = check_policies(rules, policies)
-    check_threads(threads)
+    specs = check_run(rules, policies, seed, threads)
     games = rules.brisques == "scored"     # R2.24: games span hands
     acc = run_chunks(simulate_chunk, (rules, rules.to_array(), seed, specs, keep_records, games), hands,
                      chunk_for(specs), SimulationTotals(rules.players, keep_records, games, rules.sides), threads, progress)
@@ -79,14 +76,19 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
     return Result(rules, [s.name for s in specs], hands, seed, acc.total, records)
 
 
-def check_policies(rules: RuleSet, policies) -> list[PolicySpec]:
-    """The PolicySpecs of ``policies`` (names or specs), one per seat of ``rules``, each able
-    to play them (PolicyError naming the problem otherwise)."""
+def check_run(rules: RuleSet, policies, seed: int, threads: int | None) -> list[PolicySpec]:
+    """What a run of ``rules`` needs beside its size, checked in this order: the seed
+    (ValueError), the PolicySpecs of ``policies`` (names or specs), one per seat, each able to
+    play them (PolicyError naming the problem otherwise), and the thread count. Returns the
+    PolicySpecs."""
     from .policies.registry import PolicyError, PolicySpec, check_rules, resolve_policy
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
     specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
     if len(specs) != rules.players:
         raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
     check_rules(specs, rules)
+    check_threads(threads)
     return specs
 
 

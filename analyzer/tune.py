@@ -52,12 +52,16 @@ class Generation:
 @dataclass
 class SearchState:
     """Everything a search needs to go on: the CMA-ES object, the global numpy random state
-    it draws from, the generations so far and the hands spent. Pickled after each generation."""
+    it draws from and the generations so far. Pickled after each generation."""
 
     es: object
     rng_state: tuple
     generations: list[Generation] = field(default_factory=list)
-    hands: int = 0
+
+    @property
+    def hands(self) -> int:
+        """The hands the generations so far have played."""
+        return sum(g.hands for g in self.generations)
 
 
 Objective = Callable[[np.ndarray, int, int], tuple[np.ndarray, np.ndarray, np.ndarray, int]]
@@ -106,7 +110,6 @@ def search(objective: Objective, dim: int, x0: np.ndarray, budget: int, seed: in
         mean, lo, hi, spent = objective(xs * W_MAX, deals, len(state.generations))
         es.tell(list(xs), list(-mean))           # cma minimises
         state.generations.append(Generation(xs * W_MAX, deals, mean, lo, hi, float(es.sigma), spent))
-        state.hands += spent
         done_here += 1
         if state_path:
             save_state(state, state_path)

@@ -31,17 +31,15 @@ def candidate_name(weights, names) -> str:
     return "hints:" + ",".join(f"{h.lower()}={w:.4f}" for h, w in zip(names, weights))
 
 
-def tune_chunk(rules, rules_arr, seed, names, opponent, n_chunks, start, count):
+def tune_chunk(rules, rules_arr, seed, candidates, opponent, n_chunks, start, count):
     """Items ``start`` .. ``start + count - 1`` of a generation: item i is candidate
-    i // n_chunks on its (i % n_chunks)-th chunk of deals, against ``opponent`` with the seats
-    swapped. Returns [(candidate, PairTally)]. A backend's task."""
+    i // n_chunks (a PolicySpec) on its (i % n_chunks)-th chunk of deals, against ``opponent``
+    with the seats swapped. Returns [(candidate, PairTally)]. A backend's task."""
     from .compare import pair_chunk
-    from .policies.registry import resolve_policy
     out = []
     for i in range(start, start + count):
         k, j = divmod(i, n_chunks)
-        out.append((k, pair_chunk(rules, rules_arr, seed, resolve_policy(names[k]), opponent,
-                                  j * DEAL_CHUNK, DEAL_CHUNK)))
+        out.append((k, pair_chunk(rules, rules_arr, seed, candidates[k], opponent, j * DEAL_CHUNK, DEAL_CHUNK)))
     return out
 
 
@@ -63,10 +61,11 @@ def play_objective(rules: RuleSet, names: tuple[str, ...], opponent, seed: int, 
     over ``opponent`` (points per hand; Rubicon: net game points per game), all candidates on
     the generation's deals."""
     from .driver import run_chunks
+    from .policies.registry import resolve_policy
     rules_arr = rules.to_array()
 
     def objective(weights: np.ndarray, deals: int, generation: int):
-        cands = tuple(candidate_name(w, names) for w in weights)
+        cands = tuple(resolve_policy(candidate_name(w, names)) for w in weights)
         n_chunks = deals // DEAL_CHUNK
         acc = run_chunks(tune_chunk, (rules, rules_arr, generation_seed(seed, generation), cands, opponent,
                                       n_chunks), len(cands) * n_chunks, 1, GenerationTotals(len(cands)), threads)

@@ -104,6 +104,17 @@ def write_record(rules, st, dealer, status, rec):
     rec[REC_CARDS_LEFT] = left
 
 
+@njit(cache=True, _nrt=False)
+def policy_error(st, hand, status, err):
+    """A hand stopped by a policy's illegal action: ``err`` gets (hand, seat, action,
+    decision); returns ``status``."""
+    err[0] = hand
+    err[1] = st.G[G_ERR_SEAT]
+    err[2] = st.G[G_ERR_ACTION]
+    err[3] = st.G[G_ERR_DECISION]
+    return status
+
+
 @njit(BATCH_SIG, cache=True, nogil=True)
 def run_batch(rules, seed, start, count, policies, params, records, err):
     """Play hands ``start .. start+count-1`` with ``policies`` (one per seat), one record
@@ -117,11 +128,7 @@ def run_batch(rules, seed, start, count, policies, params, records, err):
         dealer = deal_hand(rules, st, seed, hand, deck, dstate)
         status = play_out(rules, st, policies, params)
         if status != 0:
-            err[0] = hand
-            err[1] = st.G[G_ERR_SEAT]
-            err[2] = st.G[G_ERR_ACTION]
-            err[3] = st.G[G_ERR_DECISION]
-            return status
+            return policy_error(st, hand, status, err)
         write_record(rules, st, dealer, status, records[i])
     return 0
 

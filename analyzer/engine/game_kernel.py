@@ -10,15 +10,12 @@ import numpy as np
 from numba import njit, types
 
 from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_N_CARDS, R_PLAYERS, R_TARGET
-from .batch import POLICIES, seed_policies, write_record
+from .batch import POLICIES, policy_error, seed_policies, write_record
 from .deals import deal_deck
 from .games import game_winner
 from .hand import deal_into
 from .variant_moves import set_game_totals
 from .layout import (
-    G_ERR_ACTION,
-    G_ERR_DECISION,
-    G_ERR_SEAT,
     G_GAME_CLAIM,
     G_LAST_WINNER,
     MAX_SEATS,
@@ -96,11 +93,7 @@ def run_games(rules, seed, start, count, policies, params, records, games, chanc
             seed_policies(st.rngs, seed, hand)
             status = play_out(rules, st, policies, params)
             if status != 0:
-                err[0] = hand
-                err[1] = st.G[G_ERR_SEAT]
-                err[2] = st.G[G_ERR_ACTION]
-                err[3] = st.G[G_ERR_DECISION]
-                return -status
+                return -policy_error(st, hand, status, err)
             write_record(rules, st, dealer, status, records[row])
             row += 1
             k += 1
