@@ -105,6 +105,11 @@ RULE_DETAILS = {
                      "still lies whole on the table: one of its cards must be played first",
     L.X_NEW_AND_WHOLE: "seat {s}: {what} needs a card new to the table (or never yet scored), and "
                        "the {what} scored before still lies whole on the table",
+    L.X_NO_RESTORATION: "seat {s}: {what} was scored before with a card of this one, and no card has "
+                        "been played from that {what} since: a card played from the earlier {what} "
+                        "(while it lay whole) is needed before the same combination scores again",
+    L.X_SCORED_SET: "seat {s}: this set of cards has scored {what} already; a restored {what} "
+                    "needs another card in place of one of them",
     L.X_CLAIM_CARD: "seat {s}: {card} belongs to no combination that the cards on the table, with "
                     "those laid, form and that seat {s} could score now",
     L.X_NO_EXCHANGE: "seat {s}: Rubicon bezique has no exchange of the seven",

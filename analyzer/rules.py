@@ -24,7 +24,7 @@ R_CARTE_POINTS = R_POINTS + 18      # carte blanche (R3.5)
 R_SIZE = R_POINTS + 19
 
 TRUMP_TURN_UP, TRUMP_FIRST_MARRIAGE, TRUMP_RUBICON = 0, 1, 2
-REDECLARE = {"higher": 0, "same_or_higher": 1, "replace": 2}
+REDECLARE = {"higher": 0, "same_or_higher": 1, "replace": 2, "portland": 3}
 TRUMP_MODES = {"turn_up": TRUMP_TURN_UP, "first_marriage": TRUMP_FIRST_MARRIAGE,
                "marriage_or_sequence": TRUMP_RUBICON}
 CARTE_BLANCHE = {"off": 0, "once": 1, "repeat": 2}
@@ -95,7 +95,7 @@ class RuleSet:
     trump: str = "turn_up"      # turn_up (R2.1) | first_marriage (V1) | marriage_or_sequence (R3.2)
     declare_all: bool = False   # R2.16 option
     meld_reuse: str = "french"  # french (R2.13) | american (R2.17)
-    redeclare: str = "higher"   # higher (R2.14) | replace (R3.6) | same_or_higher (R3.6 without its 2nd condition)
+    redeclare: str = "higher"   # higher (R2.14) | portland (R3.6, Laws 33-39) | replace | same_or_higher (earlier readings)
     seven_scores: bool = True   # R2.2, R2.9, R2.10
     last_trick: int = 10        # R2.21 (Rubicon 50)
     brisques: str = "scored"    # scored (R2.22) | tiebreak (R3.8)
@@ -250,7 +250,7 @@ class RuleSet:
 PRESETS = {
     "ordinary": RuleSet(),
     "rubicon": RuleSet(name="rubicon", packs=4, hand_size=9, trump="marriage_or_sequence",
-                       redeclare="replace", seven_scores=False, last_trick=50,
+                       redeclare="portland", seven_scores=False, last_trick=50,
                        brisques="tiebreak", plain_sequence=150, carte_blanche="repeat",
                        claims=True),
     # the rulebook's other games (docs/rules.md section 4): options of the ordinary game

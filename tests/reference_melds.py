@@ -1,7 +1,13 @@
 """A plain reading of the re-use rules (R2.11-R2.17, R3.6, R3.7) over explicit histories, for
 tests: every table copy remembers each declared instance it was part of, every instance its
 copies and whether it still lies whole on the table. Nothing here is shared with the engine,
-which keeps only what the rules need (levels and the latest whole instance per class).
+which keeps only what the rules need (levels, whole instances and, under the Portland reading,
+restorations per combination).
+
+The Portland reading (R3.6 (a)-(d)) is read as written: a declaration that shares a copy with
+an instance of the same combination scored before needs a restoration, one gained for each card
+played from a scored instance still whole on the table, and spends it; no set of copies scores
+one combination twice; a card never joins an inferior combination of a class it was declared in.
 """
 from __future__ import annotations
 
@@ -51,16 +57,18 @@ class Instance:
 class Seat:
     """One player's hand and table under one reading of the rules."""
 
-    reading: str                  # higher | same_or_higher | replace
+    reading: str                  # higher | same_or_higher | replace | portland
     claims: bool                  # R3.7: a never-scored table copy is new
     american: bool = False
     hand: Counter = field(default_factory=Counter)
     table: list = field(default_factory=list)        # Copy objects in the engine's slot order
     instances: list = field(default_factory=list)
+    restore: Counter = field(default_factory=Counter)    # portland: restorations by combination
 
     def clone(self) -> "Seat":
         """A deep copy (copies and instances rebuilt)."""
         new = Seat(self.reading, self.claims, self.american, Counter(self.hand))
+        new.restore = Counter(self.restore)
         copies = {id(c): Copy(c.card, list(c.history)) for c in self.table}
         new.table = [copies[id(c)] for c in self.table]
         new.instances = [Instance(i.combo, [copies.get(id(m), m) for m in i.members], i.whole)
@@ -85,7 +93,26 @@ class Seat:
         if self.reading == "replace":     # R3.6: no earlier whole instance of c shares it
             ok &= not any(self.instances[i].combo == c and self.instances[i].whole
                           for i in copy.history)
+        if self.reading == "portland":    # R3.6 (b): never in an inferior combination of its class
+            ok = not any(combo_class(self.instances[i].combo) == cls and combo_level(self.instances[i].combo) > lvl
+                         for i in copy.history)
         return ok
+
+    def shares(self, copy: Copy, c: int) -> bool:
+        """R3.6 (c): the copy was in an instance of ``c`` scored before."""
+        return any(self.instances[i].combo == c for i in copy.history)
+
+    def portland_ok(self, c: int, ks, hand: Counter) -> bool:
+        """R3.6 (c), (d): a set sharing a copy with a scored ``c`` needs a restoration, and a set
+        of copies that scored ``c`` never scores it again."""
+        members = [self.table[k] for k in ks]
+        if not any(self.shares(cp, c) for cp in members):
+            return True
+        if self.restore[c] < 1:
+            return False
+        ids = {id(cp) for cp in members}
+        return bool(hand) or not any(inst.combo == c and {id(m) for m in inst.members} == ids
+                                     for inst in self.instances)
 
     def is_new(self, copy: Copy) -> bool:
         return self.claims and not self.scored(copy)                            # R3.7
@@ -109,7 +136,10 @@ class Seat:
             for parts in product(*per_type):
                 ks = tuple(k for sub, _ in parts for k in sub)
                 hand = sum((h for _, h in parts), Counter())
-                if hand or any(self.is_new(self.table[k]) for k in ks):           # R2.12 / R3.6
+                if self.reading == "portland":
+                    if self.portland_ok(c, ks, hand):
+                        yield ks, hand
+                elif hand or any(self.is_new(self.table[k]) for k in ks):         # R2.12 / R3.6
                     yield ks, hand
         else:
             cards = sorted(combo_types(c))
@@ -118,7 +148,10 @@ class Seat:
                     for hand in ([Counter()] if table_only else _hand_draws(self.hand, cards, 4 - m)):
                         if sum(hand.values()) != 4 - m:
                             continue
-                        if hand or any(self.is_new(self.table[k]) for k in sub):
+                        if self.reading == "portland":
+                            if self.portland_ok(c, sub, hand):
+                                yield sub, hand
+                        elif hand or any(self.is_new(self.table[k]) for k in sub):
                             yield sub, hand
 
     def legal(self, c: int) -> bool:
@@ -128,6 +161,8 @@ class Seat:
         """Score ``c`` with table copies ``ks`` and ``hand`` cards (laid in ``hand_order``)."""
         inst = len(self.instances)
         members = [self.table[k] for k in ks]
+        if self.reading == "portland" and any(self.shares(cp, c) for cp in members):
+            self.restore[c] -= 1                 # R3.6 (c): a restoration spent
         for t in hand_order if hand_order is not None else sorted(hand.elements()):
             self.hand[t] -= 1
             cp = Copy(t)
@@ -172,13 +207,21 @@ class Seat:
                       and combo_level(self.instances[i].combo) == lvl for i in copy.history)
         return max(2 * lvl + blocked, 2)
 
+    def gains(self, copy: Copy) -> set:
+        """The combinations of the whole instances ``copy`` is in: one restoration each when it
+        is played (R3.6 (c), portland)."""
+        return {self.instances[i].combo for i in copy.history if self.instances[i].whole}
+
     def slot_to_play(self, card: int) -> int:
-        """The copy given up when ``card`` is played from the table: the most used one."""
+        """The copy given up when ``card`` is played from the table: the most used one (portland:
+        the one that gives the most restorations, then the most used)."""
         best, best_key = -1, None
         for k, cp in enumerate(self.table):
             if cp.card != card:
                 continue
-            if self.reading == "higher":
+            if self.reading == "portland":
+                key = (len(self.gains(cp)), sum(self.level(cp, cls) for cls in _classes(cp)))
+            elif self.reading == "higher":
                 key = (sum(self.level(cp, cls) for cls in _classes(cp)) + self.scored(cp),)
             else:
                 ranks = sum(self.rank(cp, cls) for cls in _classes(cp))
@@ -190,6 +233,9 @@ class Seat:
 
     def play_table(self, k: int) -> None:
         cp = self.table[k]
+        if self.reading == "portland":
+            for c in self.gains(cp):
+                self.restore[c] += 1
         for i in cp.history:
             self.instances[i].whole = False
         self.table[k] = self.table[-1]
@@ -208,7 +254,7 @@ class Seat:
                 else:
                     hist.append((inst.combo, -1))
             out.append((cp.card, tuple(hist)))
-        return tuple(sorted(self.hand.elements())), tuple(out)
+        return tuple(sorted(self.hand.elements())), tuple(out), tuple(sorted((+self.restore).items()))
 
 
 def _classes(copy: Copy) -> tuple:

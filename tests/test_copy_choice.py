@@ -15,6 +15,12 @@ Two choices are left out because no rule can make them right for every future: w
 either may be wanted later), and which copy a play from the table gives up when two copies
 are each better for a different later combination (a K♥ married, a K♥ in a four). So the other histories restart
 from the engine's at every play from the table, where the engine gives up the most used copy.
+Under the Portland reading (R3.6 (c)) a third: when a fresh set of copies could make a sequence
+or a double (treble …) bézique, the engine keeps the restoration of that combination and raises
+the fresh copies, which can then no longer join the marriage or the lower bézique; spending the
+restoration on copies already at that level keeps them for the lower combination instead. Either
+may be the one wanted later, so the other histories never spend a restoration there that the
+engine kept. (For marriages, fours and single béziques keeping it is never worse, and tested.)
 The American reading (R2.17) is left out too: there a Q♠ spent on a bézique is barred from
 both marriage and four, and which of two Q♠ to spend depends on which of those comes later.
 """
@@ -24,14 +30,21 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from reference_melds import Seat, combo_types
+from reference_melds import Seat, combo_level, combo_types
 
 from analyzer.cards import COMBO_NAMES, card_str, parse_card
 from analyzer.engine import layout as L
 from analyzer.engine.combos import combo_allowed
-from analyzer.engine.copies import select_copies, table_slot_to_play
-from analyzer.engine.melds import claim_cards, claim_cards_failure, claim_possible, combo_check, declare
-from analyzer.engine.state import add_hand, new_state, table_remove
+from analyzer.engine.copies import select_copies
+from analyzer.engine.melds import (
+    claim_cards,
+    claim_cards_failure,
+    claim_possible,
+    combo_check,
+    declare,
+    play_from_table,
+)
+from analyzer.engine.state import add_hand, new_state
 from analyzer.rules import preset
 
 # few kinds of card, so that identical copies pile up; those of several combinations at once
@@ -40,7 +53,8 @@ POOL = [parse_card(c) for c in "AH TH KH QH JH KS QS JD KD QD".split()]
 WEIGHT = {parse_card(c): 3.0 for c in "KH QH QS JD".split()}
 COMBOS = [c for c in range(16) if combo_types(c) <= set(POOL) or c >= 12]
 READINGS = {
-    "replace": preset("rubicon"),
+    "portland": preset("rubicon"),
+    "replace": preset("rubicon", redeclare="replace"),
     "same_or_higher": preset("rubicon", redeclare="same_or_higher"),
     "higher": preset("ordinary", packs=3),
 }
@@ -92,20 +106,22 @@ class Engine:
         claim_cards(self.rules, self.st, 0, row)
 
     def play_table(self, t):
-        k = table_slot_to_play(self.rules, self.T, self.P, 0, t)
-        table_remove(self.P, self.T, self.obs, 2, 0, k)
-        return k
+        return play_from_table(self.rules, self.P, self.T, self.obs, 2, 0, t)
 
     def play_hand(self, t):
         add_hand(self.P, self.obs, 0, t, -1)
 
 
-def alternatives(seat: Seat, c, hand: Counter, new: Counter):
+def alternatives(seat: Seat, c, hand: Counter, new: Counter, kept_restoration: bool = False):
     """Seat ``seat`` declaring ``c`` with the same hand cards as the engine and, of each card
-    type, no more new copies than the engine spent (``new``): each resulting state."""
+    type, no more new copies than the engine spent (``new``): each resulting state. With
+    ``kept_restoration`` (portland: the engine's set was fresh) and ``c`` above the lowest step of
+    its class, not the sets that spend a restoration of ``c`` (see the module docstring)."""
     for ks, h in seat.choices(c):
         spent = h + Counter(seat.table[k].card for k in ks if seat.is_new(seat.table[k]))
         if h != hand or any(n > new[t] for t, n in spent.items()):
+            continue
+        if kept_restoration and combo_level(c) >= 2 and any(seat.shares(seat.table[k], c) for k in ks):
             continue
         alt = seat.clone()
         alt.declare(c, ks, h)
@@ -176,9 +192,10 @@ def run_sequence(reading: str, seed: int, steps: int = 60) -> int:
             slots, hand, new = eng.choice(c)
             assert any(sorted(ks) == sorted(slots) and h == hand for ks, h in mirror.choices(c)), (
                 "the engine's choice is not legal by the plain reading\n" + describe(log))
-            nxt = list(alternatives(mirror, c, hand, new))
+            kept = reading == "portland" and not any(mirror.shares(mirror.table[k], c) for k in slots)
+            nxt = list(alternatives(mirror, c, hand, new, kept))
             for s in branches:
-                nxt += list(alternatives(s, c, hand, new))
+                nxt += list(alternatives(s, c, hand, new, kept))
             laid = eng.declare(c)
             mirror.declare(c, slots, hand, laid)
             log.append(f"  engine uses slots {slots} and {sorted(card_str(t) for t in hand.elements())} from the hand")

@@ -21,6 +21,8 @@ from numba import njit
 
 from ..rules import R_AMERICAN, R_REDECLARE
 from .combos import CLS_B, CLS_F, combo_class, combo_level, combo_requirements, four_rank, panache_requirements
+from .portland import play_key
+from .portland import select as portland_select
 from .layout import (
     MAX_INST,
     P_HAND,
@@ -35,7 +37,7 @@ from .layout import (
     T_SCORED,
 )
 
-REDECLARE_HIGHER, REDECLARE_SAME, REDECLARE_REPLACE = 0, 1, 2
+REDECLARE_HIGHER, REDECLARE_SAME, REDECLARE_REPLACE, REDECLARE_PORTLAND = 0, 1, 2, 3
 BARRED = 15             # class rank of a copy R2.17 bars from the class
 
 
@@ -65,8 +67,8 @@ def class_rank(rules, T, s, k, cls):
     if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
         return BARRED
     mode = rules[R_REDECLARE]
-    if mode == REDECLARE_HIGHER:
-        return lvl                  # joins only levels above its own
+    if mode == REDECLARE_HIGHER or mode == REDECLARE_PORTLAND:
+        return lvl                  # joins only levels above its own (portland: fresh below it)
     if mode == REDECLARE_SAME:
         return max(lvl, 1)          # level 0 and 1 join the same combinations (all levels >= 1)
     # replace: at its own level only once its instance is broken
@@ -101,13 +103,17 @@ def table_slot_to_play(rules, T, P, s, card):
     """The copy of ``card`` played from the table: the most used one (lowest slot on ties).
 
     In the ordinary game that is the highest sum of class levels (never-scored copies last);
-    in Rubicon the highest sum of class ranks, then the most whole instances it breaks."""
+    in Rubicon the highest sum of class ranks, then the most whole instances it breaks; under
+    ``redeclare=portland`` the one whose play gives the most restorations, then the highest
+    sum of levels (portland.play_key)."""
     best = -1
     best_use = -1
     mode = rules[R_REDECLARE]
     for k in range(P[s, P_NTABLE]):
         if T[s, k, T_CARD] == card:
-            if mode == REDECLARE_HIGHER:
+            if mode == REDECLARE_PORTLAND:
+                use = play_key(P, T, s, k)
+            elif mode == REDECLARE_HIGHER:
                 use = T[s, k, T_M] + T[s, k, T_B] + T[s, k, T_F] + T[s, k, T_SCORED]
             else:
                 ranks = 0
@@ -160,8 +166,10 @@ def four_table_counts(rules, T, P, s, rank):
 
 @njit(cache=True, _nrt=False)
 def new_instance(P, s):
-    """A free instance number for a declaration of seat ``s`` (-1 if none: cannot happen, as
-    every whole instance holds a table card that was new to it and no other)."""
+    """A free instance number for a declaration of seat ``s`` (-1 if none: under
+    ``redeclare=replace`` this cannot happen, as every whole instance holds a table card that
+    was new to it and no other; under ``portland`` it would take more than MAX_INST whole
+    combinations on a table of at most nine cards)."""
     used = P[s, P_INST_USED]
     for p in range(MAX_INST):
         if (used >> p) & 1 == 0:
@@ -229,6 +237,11 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
     nreq, free = _requirements(rules, P, s, c, four_cards, req_t, req_n)
     chosen = work[0:8]
     from_hand = work[8:16]
+    if rules[R_REDECLARE] == REDECLARE_PORTLAND:
+        n_chosen, total_hand = portland_select(P, T, s, c, cls, lvl, req_t, req_n, nreq, free, work)
+        if free:
+            nreq = _suits_used(T, s, req_t, req_n, chosen, n_chosen, from_hand)
+        return nreq, n_chosen, total_hand
     left = work[16:24]            # copies still wanted, per type (free four: left[0] in all)
     keys = work[24:40]            # per table slot: spend_key, -1 never scored, -2 of no use
     kind = work[40:56]            # per table slot: the index of its type in req_t
@@ -338,17 +351,23 @@ def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
                     total_hand += 1
                 break
     if free:
-        # the suits used, with their counts (table and hand)
-        for i in range(4):
-            req_n[i] = from_hand[i]
-        for j in range(n_chosen):
-            req_n[T[s, chosen[j], T_CARD] >> 3] += 1
-        k = 0
-        for i in range(4):
-            if req_n[i] > 0:
-                req_t[k] = req_t[i]
-                req_n[k] = req_n[i]
-                from_hand[k] = from_hand[i]
-                k += 1
-        nreq = k
+        nreq = _suits_used(T, s, req_t, req_n, chosen, n_chosen, from_hand)
     return nreq, n_chosen, total_hand
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _suits_used(T, s, req_t, req_n, chosen, n_chosen, from_hand):
+    """A four with free suits, its copies chosen: ``req_t/req_n/from_hand`` become the suits used
+    with their counts (table and hand); returns how many suits."""
+    for i in range(4):
+        req_n[i] = from_hand[i]
+    for j in range(n_chosen):
+        req_n[T[s, chosen[j], T_CARD] >> 3] += 1
+    k = 0
+    for i in range(4):
+        if req_n[i] > 0:
+            req_t[k] = req_t[i]
+            req_n[k] = req_n[i]
+            from_hand[k] = from_hand[i]
+            k += 1
+    return k

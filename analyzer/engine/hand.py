@@ -21,7 +21,6 @@ from ..rules import (
     R_PACKS,
     R_PARTNER_DECLARES,
     R_PLAYERS,
-    R_REDECLARE,
     R_SEVEN,
     R_SEVEN_POINTS,
     R_TURNUP,
@@ -29,8 +28,8 @@ from ..rules import (
 from .bits import trailing_zeros
 from .carte import carte_eligible, is_court, show_carte
 from .codes import JD, QS, SEVEN, TEN
-from .combos import ALL_COMBOS, COMBO_MASK
-from .copies import REDECLARE_REPLACE, table_slot_to_play
+from .combos import ALL_COMBOS
+
 from .deals import packet_seat
 from .layout import (
     A_CARTE_BLANCHE,
@@ -125,9 +124,9 @@ from .layout import (
     ST_DONE,
     ST_INCOMPLETE,
 )
-from .melds import claim, claim_cards, claim_possible, combo_check, combo_screen_mask, declare
+from .melds import claim, claim_cards, claim_possible, combo_check, combo_screen_mask, declare, play_from_table
 from .observe import observe_public
-from .state import add_hand, card_mask, mark_played, record_event, rel_seat, table_remove, take_table_back
+from .state import add_hand, card_mask, mark_played, record_event, rel_seat, take_table_back
 from .tracking import on_play, on_receive, on_talon_out
 from .variant_moves import claim_game, claim_is_right, count_brisques, pass_to_partner
 from .tricks import beats, legal_play_bits, list_bits
@@ -437,9 +436,7 @@ def _play(rules, st, a):
     trump = G[G_TRUMP]
     card = a & 31
     if a >= A_PLAY_TABLE:
-        table_remove(P, st.T, obs, n, s, table_slot_to_play(rules, st.T, P, s, card))
-        if rules[R_REDECLARE] == REDECLARE_REPLACE:
-            P[s, P_MELD_CAND] |= COMBO_MASK[card]   # R3.6: it may free an instance
+        play_from_table(rules, P, st.T, obs, n, s, card)
     else:
         add_hand(P, obs, s, card, -1)
     mark_played(obs, n, card)

@@ -63,8 +63,9 @@ OBS_DRAWN = 222          # the card this seat drew last (-1: none yet)
 OBS_CARTE_FIRST_REL = 223    # relative seat asked first in a carte-blanche round
 OBS_TRICK_CARDS = 224    # 4: the cards played to this trick, in order
 OBS_PUBLIC = 228         # 4 x OBS_PUBLIC_W: per relative seat, its public counters
-OBS_PUBLIC_W = 72        #   P[P_REC:P_REC + REC_SEAT_W] (another seat's private statistics
-                         #   zeroed), hand size, P_NTABLE, P_CARTE, P_INST_USED, P_KNOWN (32)
+OBS_PUBLIC_W = 104       #   P[P_REC:P_REC + REC_SEAT_W] (another seat's private statistics
+                         #   zeroed), hand size, P_NTABLE, P_CARTE, P_INST_USED, P_KNOWN (32),
+                         #   P_RESTORE (16), P_INST_COMBO (16)
 OBS_SLOTS = OBS_PUBLIC + 4 * OBS_PUBLIC_W    # 4 x MAX_TABLE x T_W: each seat's table slots
 # OBS_SIZE: after the table slots' layout below
 
@@ -157,7 +158,10 @@ P_INST_USED = P_NTABLE + 5   # bit p set while instance p (see T_INST) is a whol
 P_KNOWN = P_NTABLE + 6   # 32 counts: cards of the hand every seat knows are there (table cards
                          # taken back at the second stage, the turn-up exchanged, carte blanche)
 P_BASE = P_KNOWN + 32    # the seat's game total before this hand (V3's claim counts it)
-P_W = P_BASE + 1
+P_RESTORE = P_BASE + 1   # 16 counts by combo id (R3.6 portland): restorations held, one gained
+                         # per card played from a whole scored instance of the combination
+P_INST_COMBO = P_RESTORE + 16    # 16: the combination of whole instance p (while bit p of P_INST_USED)
+P_W = P_INST_COMBO + 16
 
 # --- table slots (int32 array T[seat, slot]) ---------------------------------
 # card; level reached in class M, B, F (T_M + class); whether the copy was ever part of a
@@ -190,4 +194,4 @@ E_W = 6                  # kind, seat, a, b, c, d
  X_AFTER_LAST_DRAW, X_NO_SEVEN, X_TURNUP_SEVEN, X_ALREADY_EXCHANGED,
  X_NOT_WHOLE_FOUR, X_ILLEGAL_ACTION, X_NO_CARTE_BLANCHE, X_CLAIM_NOT_ALLOWED,
  X_INFERIOR, X_STILL_WHOLE, X_NEW_AND_WHOLE, X_CLAIM_CARD, X_NO_EXCHANGE, X_AFTER_END,
- X_PANACHE, X_NO_PARTNER, X_NO_GAME_CLAIM) = range(32)
+ X_PANACHE, X_NO_PARTNER, X_NO_GAME_CLAIM, X_NO_RESTORATION, X_SCORED_SET) = range(34)

@@ -22,6 +22,7 @@ from .combos import (
 )
 from .copies import (
     REDECLARE_HIGHER,
+    REDECLARE_PORTLAND,
     REDECLARE_REPLACE,
     four_table_counts,
     new_instance,
@@ -29,6 +30,7 @@ from .copies import (
     req_table_counts,
     select_copies,
     slot_eligible,
+    table_slot_to_play,
     use_slot,
 )
 from .layout import (
@@ -45,9 +47,11 @@ from .layout import (
     P_DECL,
     P_HAND,
     P_HAND_MASK,
+    P_INST_COMBO,
     P_MELD_CAND,
     P_NDECL,
     P_NTABLE,
+    P_RESTORE,
     P_SCORE,
     P_TABLE,
     P_TABLE_MASK,
@@ -68,11 +72,12 @@ from .layout import (
     X_REUSE_FOUR,
     X_STILL_WHOLE,
 )
-from .state import add_hand, card_mask, record_event, table_add
+from . import portland
+from .state import add_hand, card_mask, record_event, table_add, table_remove
 from .tracking import on_bezique_scored
 
 # A seat's feasible set can only grow when it receives a card, when trumps are fixed, or
-# (R3.6 replace) when a card of a whole declared instance is played: declaring and claiming
+# (R3.6 replace, portland) when a card of a whole declared instance is played: declaring and claiming
 # never make a new combination feasible. So the set found at the last window, plus the
 # combinations of every card received or played from the table since, is a superset of what
 # is feasible now, and only those need checking.
@@ -112,17 +117,22 @@ def combo_screen_mask(P, s, cand):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def types_check(rules, P, T, s, cls, lvl, req_t, req_n, nreq):
-    """(whether seat ``s`` may declare a class-``cls`` combination of level ``lvl`` made of
-    ``req_n[i]`` copies of each type ``req_t[i]`` (all different), whether
-    :func:`copies.select_copies` then takes a card from the hand).
+def types_check(rules, P, T, s, c, req_t, req_n, nreq):
+    """(whether seat ``s`` may declare ``c`` made of ``req_n[i]`` copies of each type
+    ``req_t[i]`` (all different), whether :func:`copies.select_copies` then takes a card from
+    the hand).
 
     It needs enough eligible copies, table or hand, and one of them new (R2.12, R3.6-R3.7).
     select_copies needs the hand when the table is short of a card, or when no eligible
-    table copy is new."""
+    table copy is new. Under ``redeclare=portland`` the Laws' reading (:func:`portland.check`)."""
     for i in range(nreq):       # cheap reject on counts first
         if P[s, P_HAND + req_t[i]] + P[s, P_TABLE + req_t[i]] < req_n[i]:
             return False, False
+    cls = combo_class(c)
+    lvl = combo_level(c)
+    if rules[R_REDECLARE] == REDECLARE_PORTLAND:
+        legal, from_hand, _why = portland.check(P, T, s, c, cls, lvl, req_t, req_n, nreq, False)
+        return legal, from_hand
     elig, fresh = req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl)
     any_fresh = False
     table_short = False
@@ -141,6 +151,15 @@ def types_check(rules, P, T, s, cls, lvl, req_t, req_n, nreq):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def four_suits(c, req_t):
+    """A four with free suits: ``req_t`` gets its rank in the four suits; returns 4."""
+    rank = four_rank(c)
+    for suit in range(4):
+        req_t[suit] = suit * 8 + rank
+    return 4
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def combo_check(rules, G, P, T, s, c, req_t, req_n):
     """(whether seat ``s`` may declare ``c`` now, whether :func:`copies.select_copies` then
     takes a card from the hand); a four's suits are free. See :func:`types_check`.
@@ -149,7 +168,10 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
         return False, False
     nreq = panache_requirements(rules, c, req_t, req_n)     # V2: one four per suit
     if nreq:
-        return types_check(rules, P, T, s, CLS_F, 1, req_t, req_n, nreq)
+        return types_check(rules, P, T, s, c, req_t, req_n, nreq)
+    if c >= 12 and rules[R_REDECLARE] == REDECLARE_PORTLAND:
+        legal, from_hand, _why = portland.check(P, T, s, c, CLS_F, 1, req_t, req_n, four_suits(c, req_t), True)
+        return legal, from_hand
     if c >= 12:
         rank = four_rank(c)
         elig, fresh = four_table_counts(rules, T, P, s, rank)
@@ -164,7 +186,7 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
             on_table += e
         return total >= 4 and new >= 1, fresh == 0 or on_table < 4
     nreq = combo_requirements(c, req_t, req_n)
-    return types_check(rules, P, T, s, combo_class(c), combo_level(c), req_t, req_n, nreq)
+    return types_check(rules, P, T, s, c, req_t, req_n, nreq)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -263,6 +285,10 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
         return V2, X_PANACHE
     if short_held:
         return R2_11, (X_NOT_WHOLE_FOUR if c >= 12 else X_NOT_HELD)
+    if rules[R_REDECLARE] == REDECLARE_PORTLAND:
+        if free:
+            nreq = four_suits(c, req_t)
+        return R3_6, portland.check(P, T, s, c, cls, lvl, req_t, req_n, nreq, free)[2]
     if not rubicon:             # the ordinary game: R2.12, then R2.17, R2.14, R2.15
         if hand_cards == 0:
             return R2_12, X_NO_NEW_CARD
@@ -345,7 +371,16 @@ def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
                 continue
             cls = combo_class(c)
             lvl = combo_level(c)
-            if c >= 12:
+            if rules[R_REDECLARE] == REDECLARE_PORTLAND:
+                pooled = c >= 12 and not rules[R_PANACHE]
+                if pooled:
+                    nreq = four_suits(c, req_t)
+                elif c >= 12:
+                    nreq = panache_requirements(rules, c, req_t, req_n)
+                else:
+                    nreq = combo_requirements(c, req_t, req_n)
+                found = portland.claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, cards)
+            elif c >= 12:
                 have = 0
                 suits = 0
                 rank = four_rank(c)
@@ -397,7 +432,13 @@ def declare(rules, st, s, c, four_cards):
     nreq, n_chosen, total_hand = select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work)
     chosen = work[0:8]
     from_hand = work[8:16]
-    inst = new_instance(P, s) if rules[R_REDECLARE] == REDECLARE_REPLACE else -1
+    mode = rules[R_REDECLARE]
+    inst = new_instance(P, s) if mode == REDECLARE_REPLACE or mode == REDECLARE_PORTLAND else -1
+    if mode == REDECLARE_PORTLAND:
+        if inst >= 0:
+            P[s, P_INST_COMBO + inst] = c
+        if portland.spends_restoration(T, s, chosen, n_chosen, cls, lvl):
+            P[s, P_RESTORE + c] -= 1          # R3.6 (c): the same combination over again
     for j in range(n_chosen):
         use_slot(T, s, chosen[j], cls, lvl, inst)
     for i in range(nreq):
@@ -416,7 +457,7 @@ def declare(rules, st, s, c, four_cards):
     if c >= 12:
         for i in range(nreq):
             suits += req_n[i] << (4 * (req_t[i] // 8))
-    record_event(ev, G, E_DECLARE, s, c, pts, suits, 0)
+    record_event(ev, G, E_DECLARE, s, c, pts, suits, total_hand)
     if trump < 0 and c < 8:      # R3.2: the first marriage (or a sequence) fixes trumps
         for v in range(G[G_NSEATS]):
             P[v, P_MELD_CAND] |= SEQUENCES
@@ -425,3 +466,18 @@ def declare(rules, st, s, c, four_cards):
         G[G_TRUMP_HOW] = 1 if c < 4 else 2
         record_event(ev, G, E_TRUMP, s, c % 4, G[G_TRUMP_HOW], G[G_TRICK], 0)
     return pts
+
+
+@njit(cache=True, _nrt=False)
+def play_from_table(rules, P, T, obs, n, s, card):
+    """Seat ``s`` plays a ``card`` from its table (R2.7): the copy given up
+    (:func:`copies.table_slot_to_play`) leaves the table, breaking the whole instances it was in;
+    under ``redeclare=portland`` each gives a restoration (R3.6 (c), Law 34). Returns the slot."""
+    k = table_slot_to_play(rules, T, P, s, card)
+    mode = rules[R_REDECLARE]
+    if mode == REDECLARE_PORTLAND:
+        portland.gain_restorations(P, T, s, k)
+    table_remove(P, T, obs, n, s, k)
+    if mode == REDECLARE_REPLACE or mode == REDECLARE_PORTLAND:
+        P[s, P_MELD_CAND] |= COMBO_MASK[card]     # R3.6: it may free an instance
+    return k

@@ -86,11 +86,13 @@ from .layout import (
     P_CARTE,
     P_HAND,
     P_HAND_MASK,
+    P_INST_COMBO,
     P_INST_USED,
     P_KNOWN,
     P_MELD_CAND,
     P_NTABLE,
     P_REC,
+    P_RESTORE,
     P_TABLE,
     P_TABLE_MASK,
     PH_CARTE,
@@ -114,6 +116,8 @@ PUB_NTABLE = REC_SEAT_W + 1
 PUB_CARTE = REC_SEAT_W + 2
 PUB_INST_USED = REC_SEAT_W + 3
 PUB_KNOWN = REC_SEAT_W + 4       # 32
+PUB_RESTORE = REC_SEAT_W + 36    # 16: restorations held (R3.6 portland)
+PUB_INST_COMBO = REC_SEAT_W + 52     # 16: the combination of each whole instance
 PRIVATE_STATS = (RS_RECV_QS, RS_RECV_JD, RS_DBL_MISS, RS_HELD_B, RS_HELD_B + 1, RS_HELD_B + 2)
 
 
@@ -152,6 +156,9 @@ def observe_public(rules, st, s):
         o[b + PUB_NTABLE] = P[v, P_NTABLE]
         o[b + PUB_CARTE] = P[v, P_CARTE]
         o[b + PUB_INST_USED] = P[v, P_INST_USED]
+        for c in range(16):
+            o[b + PUB_RESTORE + c] = P[v, P_RESTORE + c]
+            o[b + PUB_INST_COMBO + c] = P[v, P_INST_COMBO + c]
         for k in range(MAX_TABLE):                 # the slots in use, then empty ones
             used = k < P[v, P_NTABLE]
             for f in range(T_W):
@@ -304,6 +311,9 @@ def rebuild(rules, o, hidden, talon_rest, drawn, dst):
         P[v, P_NTABLE] = o[b + PUB_NTABLE]
         P[v, P_CARTE] = o[b + PUB_CARTE]
         P[v, P_INST_USED] = o[b + PUB_INST_USED]
+        for c in range(16):
+            P[v, P_RESTORE + c] = o[b + PUB_RESTORE + c]
+            P[v, P_INST_COMBO + c] = o[b + PUB_INST_COMBO + c]
         P[v, P_MELD_CAND] = ALL_COMBOS
         P[v, P_BASE] = o[OBS_GAME + r]
         hand_mask = 0

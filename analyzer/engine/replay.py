@@ -10,7 +10,6 @@ from numba import njit
 from ..rules import R_CLAIMS, R_DECLARE_ALL, R_FIXED_POINT, R_PANACHE, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
 from .carte import carte_eligible, show_carte
 from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R2_21, R3_4, R3_5, R3_7, SEVEN, V2, V3, V5
-from .combos import combo_class, combo_level
 from .hand import apply, claim_game, claim_named, decision, declare_named, is_over, legal_actions, to_act
 from .layout import (
     A_CARTE_BLANCHE,
@@ -227,7 +226,7 @@ def replay(rules, st, script, nscript):
                 nreq = named_four(four, req_t, req_n)
                 if rules[R_PANACHE] and nreq < 4:   # V2: four different suits
                     return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, V2, X_PANACHE, a, dec)
-                if not types_check(rules, P, st.T, s, combo_class(c), combo_level(c), req_t, req_n, nreq)[0]:
+                if not types_check(rules, P, st.T, s, c, req_t, req_n, nreq)[0]:
                     rule, detail = declare_failure(rules, G, P, st.T, s, c, four, req_t, req_n)
                     return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, rule, detail, a, dec)
             declare_named(rules, st, c, four)

@@ -1,0 +1,403 @@
+"""R3.6 as the Portland Club's Laws 33-39 have it (``redeclare=portland``, the Rubicon preset):
+which declarations are legal, which copies one uses, and the restorations a play gives.
+
+A copy's level in a class (``T[s, k, T_M + cls]``) says all that R3.6 asks of its history.
+Levels are reached only by scoring, and within a class each level of a card type is one
+combination (the marriage or the sequence of its suit, the bézique of that level, the four of
+its rank). So a copy may join a combination of its class at its own level or above ((b): never
+an inferior one), and it has been in a scored instance of combination ``c`` exactly when its
+level in ``c``'s class is ``c``'s level. A set of copies for ``c`` all below ``c``'s level is
+*fresh*: a new combination, legal as it is. Any other set is ``c`` over again (c): it needs a
+restoration of ``c`` (``P_RESTORE + c``, one gained for each card played from a whole scored
+instance of ``c``) and spends it, and it must not be exactly the copies of a whole instance of
+``c`` scored before (d). Cards may come from the table, the hand or both ((a), Law 39).
+
+Requirements are card types ``req_t[:nreq]`` with counts ``req_n`` (all different types); a
+four whose suits are free is *pooled*: ``req_t`` holds the rank in the four suits, and any four
+copies of the rank will do.
+
+Which copies the engine chooses, in this order: a fresh set when there is one (it keeps the
+restoration); as many table copies as the set can take (a hand card kept can still do
+everything a table copy with its history can); the copies nearest to ``c``'s level (the fewest
+raised past lower combinations of the class); the copies most used in the other classes (what
+is used up stays on as few copies as possible); and, when that set is a whole instance scored
+before, the best set that is not.
+"""
+from numba import njit
+
+from .layout import MAX_INST, P_HAND, P_INST_COMBO, P_INST_USED, P_NTABLE, P_RESTORE, T_CARD, T_INST, T_M
+from .layout import X_INFERIOR, X_NO_RESTORATION, X_SCORED_SET
+
+LOW_BYTE = 0xFF
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _index(card, req_t, nreq, pooled):
+    """The requirement ``card`` meets: its index in ``req_t`` (pooled: its suit, if it has the
+    four's rank), -1 if none."""
+    if pooled:
+        return card >> 3 if card & 7 == req_t[0] & 7 else -1
+    for i in range(nreq):
+        if req_t[i] == card:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _field(packed, i):
+    return (packed >> (8 * i)) & LOW_BYTE
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled):
+    """Per requirement, 8 bits each: (table copies at or below level ``lvl`` of ``cls``, those
+    below it)."""
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        i = _index(T[s, k, T_CARD], req_t, nreq, pooled)
+        if i >= 0:
+            have = T[s, k, T_M + cls]
+            if have <= lvl:
+                elig += 1 << (8 * i)
+                if have < lvl:
+                    fresh += 1 << (8 * i)
+    return elig, fresh
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _enough(counts, hand, req_n, nreq, pooled):
+    """(whether ``counts`` (packed) plus ``hand`` (packed) meet the requirements, whether
+    ``counts`` alone fall short of one)."""
+    if pooled:
+        total = 0
+        extra = 0
+        for i in range(4):
+            total += _field(counts, i)
+            extra += _field(hand, i)
+        return total + extra >= 4, total < 4
+    ok = True
+    short = False
+    for i in range(nreq):
+        have = _field(counts, i)
+        ok &= have + _field(hand, i) >= req_n[i]
+        short |= have < req_n[i]
+    return ok, short
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _hand_counts(P, s, req_t, nreq):
+    """The hand's copies of each required type, 8 bits each."""
+    hand = 0
+    for i in range(nreq):
+        hand += min(P[s, P_HAND + req_t[i]], LOW_BYTE) << (8 * i)
+    return hand
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _binomial(n, k):
+    r = 1
+    for j in range(k):
+        r = r * (n - j) // (j + 1)
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _instances_of(P, s, c):
+    """The bit set of seat ``s``'s whole instances of combination ``c``."""
+    used = P[s, P_INST_USED]
+    out = 0
+    for p in range(MAX_INST):
+        if (used >> p) & 1 and P[s, P_INST_COMBO + p] == c:
+            out |= 1 << p
+    return out
+
+
+@njit(cache=True, _nrt=False)
+def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, elig):
+    """Whether the table copies at or below ``lvl`` form more sets for ``c`` than there are whole
+    instances of ``c`` among them: then one set is not a set that has scored ``c`` (d)."""
+    if pooled:
+        total = 0
+        for i in range(4):
+            total += _field(elig, i)
+        sets = _binomial(total, 4)
+    else:
+        sets = 1
+        for i in range(nreq):
+            sets *= _binomial(_field(elig, i), req_n[i])
+    wanted = 0
+    for i in range(nreq):
+        wanted += req_n[i] << (8 * i)
+    mine = _instances_of(P, s, c)
+    scored = 0
+    for p in range(MAX_INST):
+        if (mine >> p) & 1 == 0:
+            continue
+        counts = 0
+        fits = True
+        for k in range(P[s, P_NTABLE]):
+            if (T[s, k, T_INST] >> p) & 1:
+                i = _index(T[s, k, T_CARD], req_t, nreq, pooled)
+                if i < 0 or T[s, k, T_M + cls] > lvl:
+                    fits = False
+                    break
+                counts += 1 << (8 * i)
+        if fits and (pooled or counts == wanted):
+            scored += 1
+    return sets > scored
+
+
+@njit(cache=True, _nrt=False)
+def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
+    """Whether seat ``s`` may declare ``c`` (class ``cls``, level ``lvl``) with cards it holds,
+    on the table or in hand: (legal, whether :func:`select` then takes a hand card, the detail
+    code of a refusal: X_INFERIOR, X_NO_RESTORATION or X_SCORED_SET). The caller has checked that
+    the combination exists now and that the seat holds its cards."""
+    elig, fresh = _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled)
+    hand = _hand_counts(P, s, req_t, nreq)
+    fresh_ok, fresh_short = _enough(fresh, hand, req_n, nreq, pooled)
+    if fresh_ok:
+        return True, fresh_short, -1
+    elig_ok, elig_short = _enough(elig, hand, req_n, nreq, pooled)
+    if not elig_ok:
+        return False, False, X_INFERIOR
+    if P[s, P_RESTORE + c] == 0:
+        return False, False, X_NO_RESTORATION
+    if elig_short:                       # a hand card in the set: never a set that scored
+        return True, True, -1
+    if _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, elig):
+        return True, False, -1
+    if hand != 0:
+        return True, True, -1
+    return False, False, X_SCORED_SET
+
+
+@njit(cache=True, _nrt=False)
+def claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, laid):
+    """R3.7: whether the table copies with the cards ``laid`` (-1 ends the list) beside them form
+    ``c`` in a way seat ``s`` could score now, with a laid card in it (the laid cards are of
+    ``c``'s types; the caller checks that the combination exists now)."""
+    extra = 0
+    for j in range(laid.shape[0]):
+        if laid[j] < 0:
+            break
+        i = _index(laid[j], req_t, nreq, pooled)
+        if i >= 0:
+            extra += 1 << (8 * i)
+    elig, fresh = _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled)
+    if _enough(fresh, extra, req_n, nreq, pooled)[0]:
+        return True
+    return P[s, P_RESTORE + c] > 0 and _enough(elig, extra, req_n, nreq, pooled)[0]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _class_of(c):
+    return 0 if c < 8 else (1 if c < 12 else 2)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _slot_facts(P, T, s, k, cls, lvl):
+    """What choosing table slot ``k`` for a level-``lvl`` combination of ``cls`` costs, packed:
+    the levels it is raised by (bits 24-27), its levels in the other classes (16-23), and the
+    whole instances of ``cls`` it is in (0-15; raised to ``lvl``, the copy can never form those
+    sets again, so they no longer stand in the way of the copies left: :func:`_key`)."""
+    other = 0
+    for d in range(3):
+        if d != cls:
+            other += T[s, k, T_M + d]
+    bits = T[s, k, T_INST]
+    whole = 0
+    for p in range(MAX_INST):
+        if (bits >> p) & 1 and _class_of(P[s, P_INST_COMBO + p]) == cls:
+            whole |= 1 << p
+    return ((lvl - T[s, k, T_M + cls]) << 24) | (min(other, 15) << 16) | whole
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _key(facts, touched):
+    """The order of choice (lower first): the fewest levels raised; then, of copies raised, the
+    one in the most whole instances of the class not yet touched by the copies chosen (each
+    becomes a set that can never score again, rather than a set that stands in the way of the
+    copies left); then the most used in the other classes (what is used up stays on as few
+    copies as possible)."""
+    raised = facts >> 24
+    fresh = 0
+    if raised > 0:
+        rest = facts & 0xFFFF & ~touched
+        while rest:
+            rest &= rest - 1
+            fresh += 1
+    return (raised << 10) + ((16 - fresh) << 5) + 15 - ((facts >> 16) & 0xFF)
+
+
+@njit(cache=True, _nrt=False)
+def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
+    """The copies seat ``s`` uses to declare ``c`` (already legal; the order is the module's):
+    fills ``work[0:8]`` with the table slots chosen and ``work[8:16]`` with the hand cards taken
+    per requirement. Returns (table slots chosen, hand cards taken). ``work[16:56]`` is
+    scratch."""
+    chosen = work[0:8]
+    from_hand = work[8:16]
+    left = work[16:24]
+    cost = work[24:40]                   # per table slot: _slot_facts, -1 not a candidate
+    kind = work[40:56]                   # per table slot: the requirement it meets
+    elig, fresh = _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled)
+    hand = _hand_counts(P, s, req_t, nreq)
+    top = lvl - 1 if _enough(fresh, hand, req_n, nreq, pooled)[0] else lvl
+    ntable = P[s, P_NTABLE]
+    candidates = 0
+    for k in range(ntable):
+        cost[k] = -1
+        i = _index(T[s, k, T_CARD], req_t, nreq, pooled)
+        kind[k] = i
+        if i >= 0 and T[s, k, T_M + cls] <= top:
+            cost[k] = _slot_facts(P, T, s, k, cls, lvl)
+            candidates |= 1 << k
+    for i in range(nreq):
+        left[i] = req_n[i]
+        from_hand[i] = 0
+    if pooled:
+        left[0] = 4
+    n_chosen = 0
+    picked = 0
+    touched = 0                          # whole instances of the class holding a copy chosen
+    while True:                          # the cheapest candidates still wanted
+        best = -1
+        best_key = 0
+        for k in range(ntable):
+            if (candidates >> k) & 1 and not (picked >> k) & 1 and left[0 if pooled else kind[k]] > 0:
+                key = _key(cost[k], touched)
+                if best < 0 or key < best_key:
+                    best = k
+                    best_key = key
+        if best < 0:
+            break
+        picked |= 1 << best
+        touched |= cost[best] & 0xFFFF
+        chosen[n_chosen] = best
+        n_chosen += 1
+        left[0 if pooled else kind[best]] -= 1
+    total_hand = 0
+    for i in range(nreq):                # then the hand (a pooled four: suit by suit)
+        want = left[0] if pooled else left[i]
+        take = min(want, P[s, P_HAND + req_t[i]])
+        from_hand[i] = take
+        total_hand += take
+        if pooled:
+            left[0] -= take
+    if top == lvl and total_hand == 0 and _scored_set(P, T, s, c, picked):
+        picked = _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled)
+        if picked < 0:                   # every table set has scored: one card from the hand
+            n_chosen, total_hand = _with_a_hand_card(P, s, req_t, nreq, pooled, cost, kind, chosen,
+                                                     from_hand, n_chosen)
+        else:
+            n_chosen = 0
+            for k in range(ntable):
+                if (picked >> k) & 1:
+                    chosen[n_chosen] = k
+                    n_chosen += 1
+    return n_chosen, total_hand
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _scored_set(P, T, s, c, slots):
+    """Whether the table slots ``slots`` (a bit set) are exactly a whole instance of ``c``: all of
+    them in one (an instance has as many copies as the combination)."""
+    common = _instances_of(P, s, c)
+    for k in range(P[s, P_NTABLE]):
+        if (slots >> k) & 1:
+            common &= T[s, k, T_INST]
+    return common != 0
+
+
+@njit(cache=True, _nrt=False)
+def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled):
+    """The cheapest set of candidate slots with as many of each requirement as ``picked`` that is
+    not a whole instance of ``c`` (-1: none). Only reached when the cheapest set is one, so the
+    search over subsets of the (few) candidates is rare."""
+    want = 0
+    size = 0
+    for k in range(P[s, P_NTABLE]):
+        if (picked >> k) & 1:
+            want += 1 << (8 * (0 if pooled else kind[k]))
+            size += 1
+    best = -1
+    best_cost = 0
+    sub = candidates
+    while sub > 0:
+        n = 0
+        counts = 0
+        total = 0
+        for k in range(P[s, P_NTABLE]):
+            if (sub >> k) & 1:
+                n += 1
+                counts += 1 << (8 * (0 if pooled else kind[k]))
+                total += _key(cost[k], 0)
+        if n == size and counts == want and (best < 0 or total < best_cost) and not _scored_set(P, T, s, c, sub):
+            best = sub
+            best_cost = total
+        sub = (sub - 1) & candidates
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _with_a_hand_card(P, s, req_t, nreq, pooled, cost, kind, chosen, from_hand, n_chosen):
+    """Replace the costliest chosen copy of a type the hand holds (a pooled four: of any suit) by a
+    hand card: the set is then new as a set. Returns (table slots chosen, hand cards taken)."""
+    drop = -1
+    for j in range(n_chosen):
+        k = chosen[j]
+        if (pooled or P[s, P_HAND + req_t[kind[k]]] > 0) and (
+                drop < 0 or _key(cost[k], 0) > _key(cost[chosen[drop]], 0)):
+            drop = j
+    i = kind[chosen[drop]]
+    if pooled:
+        for suit in range(4):
+            if P[s, P_HAND + req_t[suit]] > 0:
+                i = suit
+                break
+    chosen[drop] = chosen[n_chosen - 1]
+    from_hand[i] += 1
+    return n_chosen - 1, 1
+
+
+@njit(cache=True, _nrt=False)
+def spends_restoration(T, s, chosen, n_chosen, cls, lvl):
+    """Whether the table slots ``chosen[:n_chosen]`` (before they are used) make the declaration
+    the same combination over again: a copy already at its level (R3.6 (c))."""
+    for j in range(n_chosen):
+        if T[s, chosen[j], T_M + cls] == lvl:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def gain_restorations(P, T, s, k):
+    """Seat ``s`` plays table slot ``k``: one restoration of each combination a whole instance of
+    which it belongs to (one per card, however many instances of it; R3.6 (c), Law 34)."""
+    bits = T[s, k, T_INST]
+    combos = 0
+    for p in range(MAX_INST):
+        if (bits >> p) & 1:
+            combos |= 1 << P[s, P_INST_COMBO + p]
+    for c in range(16):
+        if (combos >> c) & 1:
+            P[s, P_RESTORE + c] += 1
+
+
+@njit(cache=True, _nrt=False)
+def play_key(P, T, s, k):
+    """The order in which a play from the table gives up copies of one card, highest first: the
+    restorations it gives (combinations of the whole instances it is in), then the most used
+    (sum of its levels)."""
+    bits = T[s, k, T_INST]
+    combos = 0
+    for p in range(MAX_INST):
+        if (bits >> p) & 1:
+            combos |= 1 << P[s, P_INST_COMBO + p]
+    gains = 0
+    while combos:
+        combos &= combos - 1
+        gains += 1
+    return (gains << 8) | (T[s, k, T_M] + T[s, k, T_M + 1] + T[s, k, T_M + 2])

@@ -1,0 +1,88 @@
+"""Same play: the per-hand records of fixed policy pairings and rule sets, saved before a change
+that must not alter play (a restructuring, a speed-up, a new rule option) and compared after it
+with ``np.array_equal``.
+
+Example:
+    python scripts/same_play.py save /tmp/before.npz          # before the change
+    python scripts/same_play.py check /tmp/before.npz         # after it: one line per case
+    python scripts/same_play.py save /tmp/b.npz --case rubicon-replace-hints-greedy
+
+Each case is (variant, rule options, policies, hands); the records are those of
+``records.play_records`` for hands 0 .. hands-1 with seed 20261201. ``check`` exits 1 if any case
+differs, naming the first hand whose record differs.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+SEED = 20261201
+# (name, variant, rule options, policies, hands)
+CASES = [
+    ("ordinary-greedy-random", "ordinary", {}, ["greedy", "random"], 3000),
+    ("ordinary-hints-greedy", "ordinary", {}, ["hints", "greedy"], 3000),
+    ("ordinary-tuned-hints", "ordinary", {}, ["hints:tuned-ordinary", "hints"], 3000),
+    ("ordinary-3packs-declare_all", "ordinary", {"packs": 3, "declare_all": True}, ["hints", "greedy"], 2000),
+    ("ordinary-american", "ordinary", {"meld_reuse": "american"}, ["greedy", "hints"], 2000),
+    ("ordinary-expert-hints", "ordinary", {}, ["expert", "hints"], 20),
+    ("rubicon-replace-greedy-random", "rubicon", {"redeclare": "replace"}, ["greedy", "random"], 1500),
+    ("rubicon-replace-hints-greedy", "rubicon", {"redeclare": "replace"}, ["hints", "greedy"], 1500),
+    ("rubicon-replace-tuned-hints", "rubicon", {"redeclare": "replace"}, ["hints:tuned-rubicon", "hints"], 1500),
+    ("rubicon-same-hints-random", "rubicon", {"redeclare": "same_or_higher"}, ["hints", "random"], 1500),
+    ("rubicon-same-greedy-greedy", "rubicon", {"redeclare": "same_or_higher", "carte_blanche": "once"},
+     ["greedy", "greedy"], 1500),
+    ("rubicon-replace-expert-hints", "rubicon", {"redeclare": "replace"}, ["expert", "hints"], 4),
+    ("no_trump-hints-greedy", "no_trump", {}, ["hints", "greedy"], 2000),
+    ("panache-greedy-hints", "panache", {}, ["greedy", "hints"], 2000),
+    ("three_handed-hints", "three_handed", {}, ["hints", "greedy", "random"], 1000),
+    ("four_handed-partner", "four_handed", {"partner_declares": True}, ["hints", "greedy"], 1000),
+]
+
+
+def records(name: str) -> np.ndarray:
+    """The records of case ``name``."""
+    from analyzer.policies.registry import resolve_policy
+    from analyzer.records import play_records
+    from analyzer.rules import preset
+
+    _, variant, options, policies, hands = next(c for c in CASES if c[0] == name)
+    rules = preset(variant, **options)
+    return play_records(rules.to_array(), SEED, 0, hands, [resolve_policy(p) for p in policies])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["save", "check"])
+    ap.add_argument("file")
+    ap.add_argument("--case", action="append", help="only these cases (repeatable; default all)")
+    args = ap.parse_args()
+    names = args.case or [c[0] for c in CASES]
+    unknown = sorted(set(names) - {c[0] for c in CASES})
+    if unknown:
+        print(f"unknown case {unknown[0]!r}; cases: {', '.join(c[0] for c in CASES)}", file=sys.stderr)
+        return 2
+    if args.mode == "save":
+        np.savez_compressed(args.file, **{n: records(n) for n in names})
+        print(f"saved {len(names)} cases to {args.file}")
+        return 0
+    saved = np.load(args.file)
+    bad = 0
+    for n in names:
+        if n not in saved:
+            print(f"{n}: not in {args.file}")
+            bad += 1
+            continue
+        a, b = saved[n], records(n)
+        if a.shape == b.shape and np.array_equal(a, b):
+            print(f"{n}: same ({len(a)} hands)")
+        else:
+            rows = np.nonzero((a != b).any(axis=1))[0] if a.shape == b.shape else [0]
+            print(f"{n}: DIFFERENT (first at hand {rows[0]}, {len(rows)} hands differ)")
+            bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
