@@ -39,8 +39,9 @@ class AnalysisError(ValueError):
 @dataclass
 class ActionValue:
     """One legal action: its mean value for the seat to act with a 95 % interval, its chance
-    of winning, and how far it is behind the best action (paired over the same samples, so
-    much tighter than the two intervals suggest)."""
+    of winning (a value of 0, e.g. a drawn Rubicon game, R3.9, counts half), and how far it is
+    behind the best action (paired over the same samples, so much tighter than the two
+    intervals suggest)."""
 
     action: str
     code: int

@@ -58,15 +58,16 @@ class PairTally:
 
 def _points(rules: RuleSet, rec: np.ndarray) -> np.ndarray:
     """Per play, the points of each seat [plays, seats]: hand scores, or in Rubicon (two
-    seats) the net game points of the game the deal is (R3.9)."""
+    seats) the net game points of the game the deal is (R3.9; a drawn game, Law 61, is 0 to
+    each, so the play counts as a draw)."""
     from .game import rubicon_results
     from .records import as_structured
     r = as_structured(rec)
     score = r["seats"]["score"][:, :rules.players].astype(np.int64)
     if rules.is_rubicon:       # Rubicon: one deal is one game (R3.9)
         brisq = r["seats"]["brisques"][:, :2].astype(np.int64) * rules.brisque_points
-        g = rubicon_results(score, brisq, r["last_winner"], rules)
-        net = np.where(g["winner"] == 0, g["points"], -g["points"])
+        g = rubicon_results(score, brisq, rules=rules)
+        net = np.select([g["winner"] == 0, g["winner"] == 1], [g["points"], -g["points"]], 0)
         return np.stack([net, -net], axis=1)
     return score
 

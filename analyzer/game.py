@@ -1,7 +1,7 @@
 """A game over several hands to an agreed target (R2.24); a Rubicon game's score (R3.9)."""
 from __future__ import annotations
 
-from .engine.games import rubicon_game, rubicon_games
+from .engine.games import DRAW, rubicon_game, rubicon_games
 from .engine.games import truncate as _truncate
 
 GAME_FIELDS = ("winner", "points", "rubicon", "brisques_saved", "brisques_broke_tie")
@@ -40,30 +40,36 @@ def truncate(points: int, rules=None) -> int:
     return int(_truncate(_rubicon_array(rules), points))
 
 
-def rubicon_result(totals, brisques, last_trick_winner: int, rules=None) -> dict:
-    """Score one Rubicon game (R3.9) for two players (``rules``: the Rubicon preset unless
-    given; its limit, bonuses and score unit).
+def rubicon_result(totals, brisques, last_trick_winner=None, rules=None) -> dict:
+    """Score one Rubicon game (R3.9, Laws 56-61) for two players (``rules``: the Rubicon
+    preset unless given; its limit, bonuses, minimums and score unit).
 
-    ``totals`` are the hand totals without brisques, ``brisques`` the brisque
-    points each won. Returns ``winner``, ``points`` (the winner's game score),
-    ``rubicon`` (the loser was rubiconed), ``brisques_saved`` (the loser reached
-    1000 only with his brisques) and ``brisques_broke_tie``.
+    ``totals`` are the hand totals without brisques (the last trick's 50 included),
+    ``brisques`` the brisque points each won. ``last_trick_winner`` decides nothing (a tie in
+    totals and brisques is a draw, Law 61); it is accepted so that older calls still work.
+    Returns ``winner`` (0 or 1; None when the game is drawn, null and void),
+    ``points`` (the winner's game score; 0 for a draw), ``rubicon`` (the loser was
+    rubiconed), ``brisques_saved`` (the player who lost on totals is under 1000 but reaches
+    it with his brisques) and ``brisques_broke_tie`` (the totals were equal, the brisques
+    were not).
     """
     values = rubicon_game(_rubicon_array(rules), int(totals[0]), int(totals[1]), int(brisques[0]),
-                          int(brisques[1]), int(last_trick_winner))
+                          int(brisques[1]))
     out = dict(zip(GAME_FIELDS, values))
+    out["winner"] = None if out["winner"] == DRAW else int(out["winner"])
     for key in GAME_FIELDS[2:]:
         out[key] = bool(out[key])
     return out
 
 
-def rubicon_results(totals, brisques, last_trick_winner, rules=None) -> dict:
-    """:func:`rubicon_result` over many games (arrays [n, 2], [n, 2], [n]): a dict of arrays."""
+def rubicon_results(totals, brisques, last_trick_winner=None, rules=None) -> dict:
+    """:func:`rubicon_result` over many games (arrays [n, 2], [n, 2]; ``last_trick_winner``
+    is not needed, as there): a dict of arrays, ``winner`` -1 for a drawn game (its
+    ``points`` 0)."""
     import numpy as np
 
     t = np.ascontiguousarray(totals, dtype=np.int64)
     b = np.ascontiguousarray(brisques, dtype=np.int64)
-    last = np.ascontiguousarray(last_trick_winner, dtype=np.int64)
     out = np.zeros((len(t), len(GAME_FIELDS)), np.int64)
-    rubicon_games(_rubicon_array(rules), t, b, last, out)
+    rubicon_games(_rubicon_array(rules), t, b, out)
     return {key: out[:, k].astype(bool) if k >= 2 else out[:, k] for k, key in enumerate(GAME_FIELDS)}

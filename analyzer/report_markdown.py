@@ -105,12 +105,15 @@ def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
     if rubicon:
         lines += ["## Rubicons", "", f"![rubicon rates]({Path(chart_paths['rubicon_rates'][0]).name})", "",
                   f"![loser's total]({Path(chart_paths['loser_totals'][0]).name})", "",
-                  "The loser is rubiconed when his total, even with his brisques added, is under 1000 (R3.9).", "",
+                  "The loser is rubiconed when his total, even with his brisques added, is under 1000 (R3.9). "
+                  "A game whose totals and brisques are equal (or whose totals with brisques are, once the "
+                  "brisques saved the rubicon) is drawn, null and void (Law 61): the rates are shares of "
+                  "all games, the loser's total and the winner's game score are over the decided games.", "",
                   f"![game scores]({Path(chart_paths['game_scores'][0]).name})", ""]
         for _, r in tables["rubicon"].iterrows():
-            lines.append(f"- **{r.pairing}**: rubicon rate {_ci(r, 'rubicon_rate', 100)} %, saved by brisques "
-                         f"{_ci(r, 'saved_by_brisques', 100)} %, winner's game score "
-                         f"{_ci(r, 'winner_game_score')}")
+            lines.append(f"- **{r.pairing}**: rubicon rate {_ci(r, 'rubicon_rate', 100)} %, drawn "
+                         f"{_ci(r, 'drawn', 100)} %, saved by brisques {_ci(r, 'saved_by_brisques', 100)} %, "
+                         f"winner's game score {_ci(r, 'winner_game_score')} (over the decided games)")
         lines.append("")
     lines += ["## Brisques", "", f"![brisque value]({Path(chart_paths['brisque_value'][0]).name})", ""]
     for _, r in tables["brisques"].iterrows():

@@ -16,6 +16,7 @@ import numpy as np
  R_RUBICON_BONUS, R_GAME_BONUS, R_SCORE_UNIT, R_PANACHE, R_FIXED_POINT, R_PARTNER_DECLARES,
  R_TARGET) = range(25)
 # R_FIXED_POINT: the game target when a player may claim the game (V3), 0 when not
+R_GAME_MINIMUM, R_RUBICON_MINIMUM = 25, 26  # R3.9: the least difference (Law 57), rubiconed score (Law 59)
 # Points of each combination id (see cards.COMBO_NAMES) start at R_POINTS.
 R_POINTS = 28
 R_ROYAL_POINTS = R_POINTS + 16      # a marriage in trumps
@@ -39,6 +40,7 @@ NUMBERS = {             # each whole-number option: its lowest and highest value
     "players": (2, 4), "packs": (2, 4), "hand_size": (8, 10), "last_trick": POINTS, "plain_sequence": POINTS,
     "target": (1000, 2000), "seven_points": POINTS, "brisque_points": POINTS, "rubicon_limit": POINTS,
     "rubicon_bonus": POINTS, "game_bonus": POINTS, "score_unit": (1, 100_000),
+    "game_minimum": POINTS, "rubicon_minimum": POINTS,
 }
 WORDS = {               # each option that is a word: the words it takes
     "trump": tuple(TRUMP_MODES), "meld_reuse": ("french", "american"), "redeclare": tuple(REDECLARE),
@@ -112,6 +114,8 @@ class RuleSet:
     rubicon_bonus: int = 1300   # R3.9: for the rubicon (1000) and the brisques (320, in 100s)
     game_bonus: int = 500       # R3.9: for a game won without a rubicon
     score_unit: int = 100       # R3.9: game scores disregard fractions of this
+    game_minimum: int = 100     # R3.9 (Law 57): a smaller difference of the totals counts as this
+    rubicon_minimum: int = 100  # R3.9 (Law 59): a smaller score of a rubiconed loser counts as this
 
     @property
     def is_rubicon(self) -> bool:
@@ -231,6 +235,8 @@ class RuleSet:
         a[R_RUBICON_BONUS] = self.rubicon_bonus
         a[R_GAME_BONUS] = self.game_bonus
         a[R_SCORE_UNIT] = self.score_unit
+        a[R_GAME_MINIMUM] = self.game_minimum
+        a[R_RUBICON_MINIMUM] = self.rubicon_minimum
         a[R_PANACHE] = self.panache
         a[R_FIXED_POINT] = self.target if self.fixed_point else 0
         a[R_PARTNER_DECLARES] = self.partner_declares

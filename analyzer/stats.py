@@ -107,14 +107,21 @@ def score_histogram(result) -> pd.DataFrame:
 def rubicon_table(result) -> pd.DataFrame:
     """Rubicon games (R3.9), one row per seat: games won, net game points, how often the
     seat was rubiconed, carte blanche, and béziques by multiplicity; shared figures
-    (rubicon rate, brisques saving a rubicon or breaking a tie, the winner's score) repeat
-    on every row."""
+    (rubicon rate, drawn games, brisques saving a rubicon or breaking a tie, the winner's
+    score) repeat on every row.
+
+    A drawn game (null and void, Law 61) is neither won nor lost: every share is over all
+    games, draws included (``game_win_share`` = games won / games, so the two seats' shares
+    and ``drawn_share`` add up to 1), a draw nets 0 game points, and the winner's game score
+    is the mean over the decided games (``decided_games``) only."""
     t = result.tallies
     n = t.hands
+    decided = n - t.game_draws
     r, rlo, rhi = wilson_ci(t.rubiconed.sum(), n)
+    dr, drlo, drhi = wilson_ci(t.game_draws, n)
     sv, svlo, svhi = wilson_ci(t.brisques_saved, n)
     bt, btlo, bthi = wilson_ci(t.brisques_broke_tie, n)
-    wp, wplo, wphi = mean_ci(t.winner_points, t.winner_points_sq, n)
+    wp, wplo, wphi = mean_ci(t.winner_points, t.winner_points_sq, decided)
     rows = []
     for s in range(t.n_seats):
         g, glo, ghi = wilson_ci(t.game_wins[s], n)
@@ -128,6 +135,8 @@ def rubicon_table(result) -> pd.DataFrame:
         for lvl, name in enumerate(("single", "double", "treble", "quadruple"), start=1):
             row[f"bezique_{name}_or_more"] = t.bezique_level[s, lvl:].sum() / n
         row.update({"rubicon_rate": r, "rubicon_rate_lo": rlo, "rubicon_rate_hi": rhi,
+                    "drawn_games": t.game_draws, "drawn_share": dr, "drawn_share_lo": drlo,
+                    "drawn_share_hi": drhi, "decided_games": decided,
                     "brisques_saved_share": sv, "brisques_saved_lo": svlo, "brisques_saved_hi": svhi,
                     "brisques_broke_tie_share": bt, "brisques_broke_tie_lo": btlo,
                     "brisques_broke_tie_hi": bthi,
@@ -183,7 +192,9 @@ def format_rubicon(df: pd.DataFrame, trumps: pd.DataFrame) -> str:
     lines = [f"rubicon games: rubicon rate {r0.rubicon_rate:.4f} [{r0.rubicon_rate_lo:.4f}, {r0.rubicon_rate_hi:.4f}]",
              f"  brisques saved the rubicon {r0.brisques_saved_share:.4f} [{r0.brisques_saved_lo:.4f}, {r0.brisques_saved_hi:.4f}]"
              f", broke a tie {r0.brisques_broke_tie_share:.4f} [{r0.brisques_broke_tie_lo:.4f}, {r0.brisques_broke_tie_hi:.4f}]",
-             f"  winner's game score {r0.winner_game_score:.1f} [{r0.winner_game_score_lo:.1f}, {r0.winner_game_score_hi:.1f}]"]
+             f"  drawn (null and void) {r0.drawn_share:.4f} [{r0.drawn_share_lo:.4f}, {r0.drawn_share_hi:.4f}]"
+             f"  winner's game score {r0.winner_game_score:.1f} [{r0.winner_game_score_lo:.1f}, {r0.winner_game_score_hi:.1f}]"
+             f" (over {r0.decided_games:,} decided games)"]
     for _, r in df.iterrows():
         lines.append(
             f"seat {r.seat} {r.policy:<10} games won {r.game_win_share:.4f} [{r.game_win_share_lo:.4f}, {r.game_win_share_hi:.4f}]"

@@ -88,32 +88,37 @@ def bezique_by_trick_table(by_policy: dict, received_exact: dict) -> pd.DataFram
 
 
 def rubicon_rates_table(by_pairing: dict) -> pd.DataFrame:
-    """Per pairing: rubicon rate, share saved by brisques, share whose tie brisques broke,
-    and the winner's mean game score."""
+    """Per pairing: rubicon rate, share drawn (null and void, Law 61), share saved by
+    brisques, share whose tie brisques broke, and the winner's mean game score. The shares
+    are over all games, draws included; the winner's game score is over the decided games
+    (``decided_games``) only."""
     rows = []
     for label, t in by_pairing.items():
         n = t.hands
         r = wilson_ci(t.rubiconed.sum(), n)
+        dr = wilson_ci(t.game_draws, n)
         sv = wilson_ci(t.brisques_saved, n)
         bt = wilson_ci(t.brisques_broke_tie, n)
-        wp = mean_ci(t.winner_points, t.winner_points_sq, n)
-        rows.append({"pairing": label, "games": n,
+        wp = mean_ci(t.winner_points, t.winner_points_sq, n - t.game_draws)
+        rows.append({"pairing": label, "games": n, "decided_games": n - t.game_draws,
                      "rubicon_rate": r[0], "rubicon_rate_lo": r[1], "rubicon_rate_hi": r[2],
+                     "drawn": dr[0], "drawn_lo": dr[1], "drawn_hi": dr[2],
                      "saved_by_brisques": sv[0], "saved_by_brisques_lo": sv[1], "saved_by_brisques_hi": sv[2],
                      "tie_broken_by_brisques": bt[0], "tie_broken_lo": bt[1], "tie_broken_hi": bt[2],
                      "winner_game_score": wp[0], "winner_game_score_lo": wp[1], "winner_game_score_hi": wp[2]})
-    return pd.DataFrame(rows).astype({c: float for c in rows[0] if c not in ("pairing", "games")})
+    return pd.DataFrame(rows).astype({c: float for c in rows[0] if c not in ("pairing", "games", "decided_games")})
 
 
 def game_score_table(by_pairing: dict) -> pd.DataFrame:
     """Distribution of the winner's Rubicon game score (bins of 100, the last open, "≥ X")
-    per pairing: games and share of games, with Wilson intervals."""
+    per pairing: games and share of the decided games (a drawn game has no winner), with
+    Wilson intervals."""
     frames = []
     for label, t in by_pairing.items():
         df = score_bins(t.game_hist, GAME_BIN).rename(columns={"score": "game_score"})
         df.insert(0, "pairing", label)
         df["games"] = t.game_hist[:len(df)]
-        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(df.games, max(t.hands, 1))
+        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(df.games, max(t.hands - t.game_draws, 1))
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
 
@@ -121,16 +126,17 @@ def game_score_table(by_pairing: dict) -> pd.DataFrame:
 def loser_total_table(by_pairing: dict, width: int, limit: int) -> pd.DataFrame:
     """Per pairing: the Rubicon game loser's total (R3.9: combinations, carte blanche and
     last trick, no brisques) in bins ``width`` points wide (the last open, "≥ X"), the share
-    of games in each bin and the share in which he stayed under ``limit`` (the rubicon
-    limit, 1000), with Wilson intervals."""
+    of the decided games (a drawn game has no loser) in each bin and the share in which he
+    stayed under ``limit`` (the rubicon limit, 1000), with Wilson intervals."""
     frames = []
     for label, t in by_pairing.items():
+        decided = t.hands - t.game_draws
         df = score_bins(t.loser_hist, width)
         df.insert(0, "pairing", label)
         df["games"] = t.loser_hist[:len(df)]
-        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(df.games, t.hands)
+        df["share"], df["share_lo"], df["share_hi"] = wilson_ci(df.games, decided)
         under = t.loser_hist[:limit // width].sum()
-        df["under_limit"], df["under_limit_lo"], df["under_limit_hi"] = map(float, wilson_ci(under, t.hands))
+        df["under_limit"], df["under_limit_lo"], df["under_limit_hi"] = map(float, wilson_ci(under, decided))
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
 

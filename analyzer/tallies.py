@@ -43,9 +43,12 @@ FIELDS = {
     # brisque value: final margin (seat 0 - seat 1) regressed on the brisques won by seat 0
     "reg_sx": (), "reg_sy": (), "reg_sxx": (), "reg_sxy": (), "reg_syy": (),
     "winner_changed": (),
-    # Rubicon games (R3.9)
+    # Rubicon games (R3.9); a drawn game (Law 61) counts in game_draws and nets 0, and the
+    # winner's and loser's sums (game_wins, rubiconed, winner_points*, game_hist, loser_hist)
+    # are over decided games only
     "game_wins": ("n",), "game_net": ("n",), "game_net_sq": ("n",), "rubiconed": ("n",),
     "winner_points": (), "winner_points_sq": (), "brisques_saved": (), "brisques_broke_tie": (),
+    "game_draws": (),
     "game_hist": (GAME_BINS,), "loser_hist": (SCORE_BINS,),     # the loser's total (R3.9) as score_hist
     # by combination category (CATEGORY_NAMES): hands with one declared at least once,
     # declarations, points

@@ -206,6 +206,32 @@ def test_R3_9_one_more_brisque_saves_the_rubicon():
                 lead=parse_card("7H")) == (1100, parse_card("TH"))
 
 
+def test_R3_9_a_drawn_game_is_worth_0_and_beats_a_lost_one():
+    """Rubicon, spades trumps, seat 0 1150 (15 brisques), seat 1 1200 (15 brisques); seat 0
+    holds AS 7H, seat 1 TH 8H. 7H led: seat 1 must win (R2.20) and chooses. With TH each takes
+    one brisque, AS takes the last trick (+50): 1200 all and 160 brisques each, a draw worth 0
+    (Law 61). With 8H AS takes TH too: 1200 all, brisques 170 to 150, seat 0 wins on brisques
+    and scores on the totals with brisques, 1370 to 1350: the difference 0 counts as 100,
+    600 (Laws 57, 61). Leading AS lets seat 1 win the last trick: 1150 to 1250, seat 1 scores
+    1200 - 1100 + 500 = 600. So seat 0 leads 7H, seat 1 answers TH, and the game is drawn."""
+    hands = (["AS", "7H"], ["TH", "8H"])
+    assert core(RUB, S, hands, 0, (1150, 1200), (15, 15)) == (0, parse_card("7H"))
+    st = build(RUB, S, hands, 0, (1150, 1200), (15, 15))
+    assert action_values(RUB, st) == {parse_card("AS"): -600, parse_card("7H"): 0}
+    assert minimax_state(RUB, st, 0) == 0
+    st = build(RUB, S, (["AS"], ["TH", "8H"]), 0, (1150, 1200), (15, 15), lead="7H")
+    assert action_values(RUB, st) == {parse_card("TH"): 0, parse_card("8H"): -600}
+    # the draw once played out: final_value is 0 for both seats
+    child = new_state(False)
+    copy_into(child, st)
+    apply(RUB, child, parse_card("TH"))
+    while not is_over(child):
+        legal_actions(RUB, child)
+        apply(RUB, child, child.legal[0])
+    assert list(child.P[:2, L.P_SCORE]) == [1200, 1200] and list(child.P[:2, L.P_BRISQ]) == [16, 16]
+    assert final_value(RUB, child, 0) == final_value(RUB, child, 1) == 0
+
+
 def test_R3_3_trumps_never_fixed_any_card_when_void():
     """Trumps never fixed: void in spades, seat 1 may throw either card (R3.3)."""
     st = build(RUB, -1, (["7H"], ["AD", "7C"]), 0, (1200, 700), (0, 0), lead="AS")

@@ -117,19 +117,22 @@ def reference_tallies(rec, rules) -> Tallies:
         return t
     x = brisq[:, 0] // 10
     if rubicon:
-        g = rubicon_results(score, brisq, rec[:, REC_LAST_WINNER])
+        g = rubicon_results(score, brisq)
         won = np.stack([g["winner"] == 0, g["winner"] == 1], axis=1)
-        net = np.where(won, g["points"][:, None], -g["points"][:, None])
+        lost = won[:, ::-1]
+        decided = g["winner"] >= 0                       # a drawn game (Law 61) nets 0 to each
+        net = np.where(won, g["points"][:, None], np.where(lost, -g["points"][:, None], 0))
         t.game_wins, t.game_net, t.game_net_sq = won.sum(0), net.sum(0), (net ** 2).sum(0)
-        t.rubiconed = (~won & g["rubicon"][:, None]).sum(0)
-        t.winner_points = np.int64(g["points"].sum())
-        t.winner_points_sq = np.int64((g["points"] ** 2).sum())
+        t.game_draws = np.int64((~decided).sum())
+        t.rubiconed = (lost & g["rubicon"][:, None]).sum(0)
+        t.winner_points = np.int64(g["points"][decided].sum())
+        t.winner_points_sq = np.int64((g["points"][decided] ** 2).sum())
         t.brisques_saved = np.int64(g["brisques_saved"].sum())
         t.brisques_broke_tie = np.int64(g["brisques_broke_tie"].sum())
-        t.game_hist = np.bincount(np.minimum(g["points"] // GAME_BIN, GAME_BINS - 1),
+        t.game_hist = np.bincount(np.minimum(g["points"][decided] // GAME_BIN, GAME_BINS - 1),
                                   minlength=GAME_BINS).astype(np.int64)
         y = net[:, 0]
-        loser = np.where(g["winner"] == 0, score[:, 1], score[:, 0])
+        loser = np.where(g["winner"] == 0, score[:, 1], score[:, 0])[decided]
         t.loser_hist = np.bincount(np.minimum(loser // 100, SCORE_BINS - 1), minlength=SCORE_BINS).astype(np.int64)
         by_totals = np.where(score[:, 0] != score[:, 1], (score[:, 1] > score[:, 0]).astype(int),
                              rec[:, REC_LAST_WINNER])
@@ -192,8 +195,8 @@ def test_slope_per_brisque_won_is_twice_the_slope_on_the_difference(played):
     brisq = np.stack([rec[:, c + RS_BRISQ] for c in cols], 1).astype(np.int64)
     assert len(np.unique(brisq.sum(1))) == 1 and brisq.sum(1)[0] == 8 * rules.packs
     if rules.brisques == "tiebreak":
-        g = rubicon_results(score, brisq * 10, rec[:, REC_LAST_WINNER])
-        margin = np.where(g["winner"] == 0, g["points"], -g["points"])
+        g = rubicon_results(score, brisq * 10)
+        margin = np.select([g["winner"] == 0, g["winner"] == 1], [g["points"], -g["points"]], 0)
     else:
         margin = score[:, 0] - score[:, 1]
     on_difference = np.polyfit(brisq[:, 0] - brisq[:, 1], margin, 1)[0]
@@ -316,16 +319,43 @@ def test_hand_built_rubicon():
     rec = make_records([
         # 1200 to 700: rubiconed, 1200 + 700 + 1300 (R3.9)
         {REC_LAST_WINNER: 0, "seats": [{RS_SCORE: 1200, RS_BRISQ: 10}, {RS_SCORE: 700, RS_BRISQ: 10}]},
-        # 1100 all: seat 1 wins on brisques, 500
+        # 1100 all: seat 1 wins on brisques; on the totals with brisques, 1250 to 1270, the
+        # difference 0 counts as 100: 600 (Laws 57, 61)
         {REC_LAST_WINNER: 0, "seats": [{RS_SCORE: 1100, RS_BRISQ: 15}, {RS_SCORE: 1100, RS_BRISQ: 17}]},
         # 1400 to 950 + 80 brisques: saved, both count brisques: 1600 - 1000 + 500
         {REC_LAST_WINNER: 1, "seats": [{RS_SCORE: 1400, RS_BRISQ: 24}, {RS_SCORE: 950, RS_BRISQ: 8}]},
+        # 1100 all and 160 brisques each: drawn, null and void (Law 61)
+        {REC_LAST_WINNER: 0, "seats": [{RS_SCORE: 1100, RS_BRISQ: 16}, {RS_SCORE: 1100, RS_BRISQ: 16}]},
+        # 990 to 980 + 30 brisques: saved; 990 + 20 = 980 + 30, a tie after adding: drawn
+        {REC_LAST_WINNER: 1, "seats": [{RS_SCORE: 990, RS_BRISQ: 2}, {RS_SCORE: 980, RS_BRISQ: 3}]},
     ])
     t = Tallies.from_records(rec, rules)
     assert_same(t, reference_tallies(rec, rules))
-    assert t.game_wins.tolist() == [2, 1] and t.rubiconed.tolist() == [0, 1]
-    assert t.game_net.tolist() == [3200 - 500 + 1100, 500 - 3200 - 1100]
-    assert (t.winner_points, t.brisques_saved, t.brisques_broke_tie, t.winner_changed) == (4800, 1, 1, 1)
-    assert t.game_hist[32] == 1 and t.game_hist[5] == 1 and t.game_hist[11] == 1
-    # the losers' totals: 700, 1100 (lost on brisques), 950
+    assert t.game_wins.tolist() == [2, 1] and t.game_draws == 2 and t.rubiconed.tolist() == [0, 1]
+    assert t.game_net.tolist() == [3200 - 600 + 1100, 600 - 3200 - 1100]
+    assert (t.winner_points, t.brisques_saved, t.brisques_broke_tie) == (4900, 2, 1)
+    # the winner changes in the tie broken by brisques and in both draws
+    assert t.winner_changed == 3
+    assert t.game_hist[32] == 1 and t.game_hist[6] == 1 and t.game_hist[11] == 1 and t.game_hist.sum() == 3
+    # the losers' totals of the decided games: 700, 1100 (lost on brisques), 950
     assert t.loser_hist[7] == 1 and t.loser_hist[11] == 1 and t.loser_hist[9] == 1 and t.loser_hist.sum() == 3
+    assert t.reg_sy == 3200 - 600 + 1100
+
+    # the tables: shares over all games, draws included; the winner's score over decided games
+    r = study_tables.rubicon_rates_table({"p": t}).iloc[0]
+    assert (r.games, r.decided_games) == (5, 3)
+    assert r.drawn == pytest.approx(2 / 5) and r.rubicon_rate == pytest.approx(1 / 5)
+    assert r.saved_by_brisques == pytest.approx(2 / 5) and r.tie_broken_by_brisques == pytest.approx(1 / 5)
+    assert r.winner_game_score == pytest.approx(4900 / 3)
+    scores = study_tables.game_score_table({"p": t})
+    assert scores.share.sum() == pytest.approx(1) and scores.games.sum() == 3
+    losers = study_tables.loser_total_table({"p": t}, 100, 1000)
+    assert losers.share.sum() == pytest.approx(1) and losers.under_limit.iloc[0] == pytest.approx(2 / 3)
+    from types import SimpleNamespace
+
+    from analyzer.stats import rubicon_table
+    seats = rubicon_table(SimpleNamespace(tallies=t, policies=["a", "b"]))
+    assert seats.game_win_share.tolist() == pytest.approx([2 / 5, 1 / 5])
+    assert seats.game_win_share.sum() + seats.drawn_share.iloc[0] == pytest.approx(1)
+    assert seats.net_game_points.tolist() == pytest.approx([3700 / 5, -3700 / 5])
+    assert seats.winner_game_score.iloc[0] == pytest.approx(4900 / 3) and seats.decided_games.iloc[0] == 3

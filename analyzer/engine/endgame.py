@@ -9,8 +9,8 @@ duty to trump, R3.3; of identical cards the first played wins, R2.5), whose valu
   end of the engine's hand (scores so far, brisques won so far and in the tricks left, the last
   trick, R2.21-R2.22);
 - Rubicon (``rules[R_BRISQUES_SCORED] == 0``): seat 0's signed game score of R3.9
-  (:func:`games.rubicon_game` on the final totals, brisque points and last-trick winner),
-  positive when seat 0 wins the game.
+  (:func:`games.game_value` on the final totals and brisque points), positive when seat 0
+  wins the game, 0 when it is drawn (Law 61).
 
 :func:`solve_cards` is the core (alpha-beta over tricks with a transposition table, in an
 :class:`EndgameSolver` made once by :func:`new_solver`); :func:`solve_state`,
@@ -36,13 +36,12 @@ from numba.extending import intrinsic
 from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_LAST_TRICK, R_N_CARDS, R_PACKS, R_PLAYERS
 from .bits import trailing_zeros
 from .codes import TEN
-from .games import rubicon_game
+from .games import game_value
 from .deals import deal_deck
 from .hand import apply, deal_into, is_over, legal_actions
 from .rng import below, stream_state
 from .layout import (
     E_W,
-    G_LAST_WINNER,
     G_LEAD,
     G_LEADER,
     G_PHASE,
@@ -206,9 +205,8 @@ def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
             last = rules[R_LAST_TRICK]
             t0 = np.int64(scores[0]) + (last if w == 0 else 0)
             t1 = np.int64(scores[1]) + (last if w == 1 else 0)
-            win, pts, _r, _s, _t = rubicon_game(rules, t0, t1, bp * (np.int64(brisques[0]) + b),
-                                                bp * (np.int64(brisques[1]) + r - b), w)
-            sv.fterm[b * 2 + w] = pts if win == 0 else -pts
+            sv.fterm[b * 2 + w] = game_value(rules, t0, t1, bp * (np.int64(brisques[0]) + b),
+                                             bp * (np.int64(brisques[1]) + r - b))
     for a in range(r + 1):
         lo = min(sv.fterm[a * 2], sv.fterm[a * 2 + 1])
         hi = max(sv.fterm[a * 2], sv.fterm[a * 2 + 1])
@@ -562,9 +560,7 @@ def final_value(rules, st, seat):
         v = s0 - s1
     else:
         bp = rules[R_BRISQUE_POINTS]
-        w, p, _r, _s, _t = rubicon_game(rules, s0, s1, bp * np.int64(P[0, P_BRISQ]),
-                                        bp * np.int64(P[1, P_BRISQ]), st.G[G_LAST_WINNER])
-        v = np.int64(p) if w == 0 else -np.int64(p)
+        v = game_value(rules, s0, s1, bp * np.int64(P[0, P_BRISQ]), bp * np.int64(P[1, P_BRISQ]))
     return v if seat == 0 else -v
 
 

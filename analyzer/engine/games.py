@@ -3,7 +3,14 @@ scoring a Rubicon game (R3.9)."""
 import numpy as np
 from numba import njit
 
-from ..rules import R_GAME_BONUS, R_RUBICON_BONUS, R_RUBICON_LIMIT, R_SCORE_UNIT
+from ..rules import (
+    R_GAME_BONUS,
+    R_GAME_MINIMUM,
+    R_RUBICON_BONUS,
+    R_RUBICON_LIMIT,
+    R_RUBICON_MINIMUM,
+    R_SCORE_UNIT,
+)
 
 
 @njit(cache=True, nogil=True)
@@ -64,59 +71,82 @@ def chain_games(points, brisques, last_side, target, state, out_hands, out_winne
     return g
 
 
+DRAW = -1       # rubicon_game's winner of a drawn game (null and void, Law 61)
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _higher(a, b, brisques_a, brisques_b, last_is_b):
-    """(1 if side b wins the comparison of ``a`` and ``b`` else 0, whether the brisques broke
-    a tie): totals first, a tie by brisques, a tie in both by the last trick (R3.9)."""
-    if a != b:
-        return (1 if b > a else 0), False
-    if brisques_a != brisques_b:
-        return (1 if brisques_b > brisques_a else 0), True
-    return (1 if last_is_b else 0), False
+def _game(rules, w, l):
+    """Law 57: the winner's score on totals ``w`` over ``l``, the difference at least the
+    rule set's minimum (100), plus the game bonus (500)."""
+    return max(truncate(rules, w) - truncate(rules, l), rules[R_GAME_MINIMUM]) + rules[R_GAME_BONUS]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rubicon(rules, w, l):
+    """Laws 58-59: the winner's score on totals ``w`` over a rubiconed ``l``, the loser's
+    score at least the rule set's minimum (100), plus the rubicon bonus (1300)."""
+    return truncate(rules, w) + max(truncate(rules, l), rules[R_RUBICON_MINIMUM]) + rules[R_RUBICON_BONUS]
 
 
 @njit(cache=True, nogil=True)
-def rubicon_game(rules, total0, total1, brisques0, brisques1, last_trick_winner):
-    """Score one Rubicon game (R3.9) for two players under ``rules`` (its limit, bonuses and
-    score unit; game.rubicon_result wraps it).
+def rubicon_game(rules, total0, total1, brisques0, brisques1):
+    """Score one Rubicon game (R3.9, Laws 56-61) for two players under ``rules`` (its limit,
+    bonuses, minimums and score unit; game.rubicon_result wraps it).
 
     ``total*`` are the hand totals without brisques, ``brisques*`` the brisque points.
-    Returns (winner, points, rubicon, brisques_saved, brisques_broke_tie): the winner's
-    game score; whether the loser was rubiconed; whether the brisques saved from the rubicon
-    the player who lost on totals (he is under 1000 but reaches it with his brisques, even if
-    the former winner is then rubiconed); whether the brisques broke a tie, on totals or,
-    once both added their brisques, on totals with brisques.
+    Returns (winner, points, rubicon, brisques_saved, brisques_broke_tie): the winner (0, 1,
+    or DRAW when the game is null and void); the winner's game score (0 for a draw); whether
+    the loser was rubiconed; whether the brisques saved from the rubicon the player who lost
+    on totals (he is under the limit but reaches it with his brisques, whatever the totals
+    with brisques then give); whether the brisques broke a tie of the totals. The last trick
+    decides nothing more: its 50 are in the totals.
     """
     limit = rules[R_RUBICON_LIMIT]
-    totals = (total0, total1)
-    bri = (brisques0, brisques1)
-    winner, broke_tie = _higher(total0, total1, brisques0, brisques1, last_trick_winner == 1)
+    broke_tie = total0 == total1        # ... by the brisques, unless they are equal too
+    if broke_tie and brisques0 == brisques1:
+        return DRAW, 0, False, False, False                      # Law 61
+    if broke_tie:
+        winner = 1 if brisques1 > brisques0 else 0
+    else:
+        winner = 1 if total1 > total0 else 0
     loser = 1 - winner
-    w, l = totals[winner], totals[loser]
-    if l >= limit:
-        return winner, truncate(rules, w) - truncate(rules, l) + rules[R_GAME_BONUS], False, False, broke_tie
-    lb = l + bri[loser]
-    if lb < limit:
-        return winner, truncate(rules, w) + truncate(rules, l) + rules[R_RUBICON_BONUS], True, False, broke_tie
-    # the loser reaches 1000 only with his brisques: both add them and the game is decided
-    # on those totals, a tie again by brisques, then by the last trick
-    wb = w + bri[winner]
-    flip, broke = _higher(wb, lb, bri[winner], bri[loser], last_trick_winner == loser)
-    broke_tie |= broke
-    if flip:
-        if wb < limit:   # the former winner, now the loser, is rubiconed
-            return loser, truncate(rules, w) + truncate(rules, l) + rules[R_RUBICON_BONUS], True, True, broke_tie
-        return loser, truncate(rules, lb) - truncate(rules, wb) + rules[R_GAME_BONUS], False, True, broke_tie
-    return winner, truncate(rules, wb) - truncate(rules, lb) + rules[R_GAME_BONUS], False, True, broke_tie
+    w, l = (total1, total0) if winner else (total0, total1)
+    bw, bl = (brisques1, brisques0) if winner else (brisques0, brisques1)
+    wb, lb = w + bw, l + bl
+    if lb < limit:          # rubiconed (Law 58); brisques that broke a tie are not added (Law 61)
+        return winner, _rubicon(rules, w, l), True, False, broke_tie
+    if l >= limit:          # Law 57; after a tie broken by brisques, on the totals with them (Law 61)
+        if broke_tie:
+            return winner, _game(rules, wb, lb), False, False, True
+        return winner, _game(rules, w, l), False, False, False
+    # Law 60: the loser reaches the limit only with his brisques; both add them and the game
+    # is decided on those totals (a tie cannot follow a tie broken by brisques: wb > lb then)
+    if wb == lb:
+        return DRAW, 0, False, True, broke_tie                   # Law 61: a tie after adding
+    if wb > lb:
+        return winner, _game(rules, wb, lb), False, True, broke_tie
+    if wb < limit:          # the former winner, now the loser, is rubiconed: on totals without brisques
+        return loser, _rubicon(rules, l, w), True, True, broke_tie
+    return loser, _game(rules, lb, wb), False, True, broke_tie
 
 
 @njit(cache=True, nogil=True)
-def rubicon_games(rules, totals, brisques, last_trick_winner, out):
+def game_value(rules, total0, total1, brisques0, brisques1):
+    """Seat 0's signed game score of :func:`rubicon_game`: the points if seat 0 wins, minus
+    them if seat 1 wins, 0 for a draw."""
+    winner, points, _r, _s, _t = rubicon_game(rules, total0, total1, brisques0, brisques1)
+    if winner == DRAW:
+        return np.int64(0)
+    return np.int64(points) if winner == 0 else -np.int64(points)
+
+
+@njit(cache=True, nogil=True)
+def rubicon_games(rules, totals, brisques, out):
     """:func:`rubicon_game` for each row of ``totals``/``brisques`` ([n, 2]); row i of
-    ``out`` ([n, 5]) gets its five results."""
+    ``out`` ([n, 5]) gets its five results (a draw: winner DRAW, points 0). Returns None."""
     for i in range(totals.shape[0]):
         winner, points, rubicon, saved, broke_tie = rubicon_game(
-            rules, totals[i, 0], totals[i, 1], brisques[i, 0], brisques[i, 1], last_trick_winner[i])
+            rules, totals[i, 0], totals[i, 1], brisques[i, 0], brisques[i, 1])
         out[i, 0] = winner
         out[i, 1] = points
         out[i, 2] = rubicon

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_BRISQUE_POINTS
-from .games import rubicon_game
+from .games import DRAW, rubicon_game
 from .layout import (
     N_COMBOS,
     REC_DEALER,
@@ -67,23 +67,25 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
     count the rule set's brisque points each. With two seats the sums of the brisque-value
     regression are added too: the final margin (seat 0 - seat 1; with ``rubicon`` each hand
     scored as a Rubicon game, R3.9, whose sums are added as well) on the brisques won by
-    seat 0.
+    seat 0. A drawn Rubicon game (Law 61) counts in ``game_draws`` and as a margin of 0; the
+    winner's and loser's sums (game_wins, rubiconed, winner_points, game_hist, loser_hist)
+    count decided games only.
     """
     (score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
      double_bezique, declarations, decl_points, dealer_score, dealer_score_sq, dealer_hands,
      score_hist, carte_blanche, bezique_level, trump_how, trump_trick, first_bezique,
      held_bezique, unscored_played, unscored_talon, received, reg_sx, reg_sy, reg_sxx, reg_sxy,
      reg_syy, winner_changed, game_wins, game_net, game_net_sq, rubiconed, winner_points,
-     winner_points_sq, brisques_saved, brisques_broke_tie, game_hist, loser_hist, cat_hands,
-     cat_count, cat_points) = (
+     winner_points_sq, brisques_saved, brisques_broke_tie, game_draws, game_hist, loser_hist,
+     cat_hands, cat_count, cat_points) = (
         t.score, t.score_sq, t.wins, t.ties, t.brisques, t.brisques_sq, t.seven, t.seven_sq,
         t.last_trick, t.double_bezique, t.declarations, t.decl_points, t.dealer_score,
         t.dealer_score_sq, t.dealer_hands, t.score_hist, t.carte_blanche, t.bezique_level,
         t.trump_how, t.trump_trick, t.first_bezique, t.held_bezique, t.unscored_played,
         t.unscored_talon, t.received, t.reg_sx, t.reg_sy, t.reg_sxx, t.reg_sxy, t.reg_syy,
         t.winner_changed, t.game_wins, t.game_net, t.game_net_sq, t.rubiconed, t.winner_points,
-        t.winner_points_sq, t.brisques_saved, t.brisques_broke_tie, t.game_hist, t.loser_hist,
-        t.cat_hands, t.cat_count, t.cat_points)
+        t.winner_points_sq, t.brisques_saved, t.brisques_broke_tie, t.game_draws, t.game_hist,
+        t.loser_hist, t.cat_hands, t.cat_count, t.cat_points)
     brisque_points = rules[R_BRISQUE_POINTS]
     n_rows = rec.shape[0]
     by_trump = np.zeros((n_seats, 5, N_COMBOS), np.int64)    # declarations by trump suit + 1
@@ -170,22 +172,26 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
         x = b0                 # the brisques of a hand are fixed: b1 = total - b0
         if rubicon:
             last = np.int64(rec[i, REC_LAST_WINNER])
-            w, p, rubiconed_loser, saved, broke_tie = rubicon_game(rules, s0, s1, brisque_points * b0, brisque_points * b1, last)
-            y = p if w == 0 else -p
-            game_wins[w] += 1
-            game_net[w] += p
-            game_net[1 - w] -= p
-            game_net_sq[0] += p * p
-            game_net_sq[1] += p * p
-            rubiconed[1 - w] += rubiconed_loser
-            winner_points[()] += p
-            winner_points_sq[()] += p * p
+            w, p, rubiconed_loser, saved, broke_tie = rubicon_game(rules, s0, s1, brisque_points * b0, brisque_points * b1)
             brisques_saved[()] += saved
             brisques_broke_tie[()] += broke_tie
-            game_hist[min(p // GAME_BIN, GAME_BINS - 1)] += 1
-            loser_hist[min((s1 if w == 0 else s0) // score_bin, SCORE_BINS - 1)] += 1
             by_totals = last if s0 == s1 else np.int64(s1 > s0)
-            winner_changed[()] += by_totals != w
+            winner_changed[()] += by_totals != w      # a draw has no winner: it always counts
+            if w == DRAW:      # null and void (Law 61): 0 to each, no winner or loser
+                game_draws[()] += 1
+                y = np.int64(0)
+            else:
+                y = p if w == 0 else -p
+                game_wins[w] += 1
+                game_net[w] += p
+                game_net[1 - w] -= p
+                game_net_sq[0] += p * p
+                game_net_sq[1] += p * p
+                rubiconed[1 - w] += rubiconed_loser
+                winner_points[()] += p
+                winner_points_sq[()] += p * p
+                game_hist[min(p // GAME_BIN, GAME_BINS - 1)] += 1
+                loser_hist[min((s1 if w == 0 else s0) // score_bin, SCORE_BINS - 1)] += 1
         else:
             y = s0 - s1
             winner_changed[()] += np.sign(y) != np.sign(y - brisque_points * (b0 - b1))

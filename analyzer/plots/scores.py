@@ -71,8 +71,9 @@ def score_at_least_chart(df: pd.DataFrame, title: str) -> Figure:
 
 
 def loser_total_chart(df: pd.DataFrame, width: int, limit: int, title: str) -> Figure:
-    """The Rubicon game loser's total by bin, per pairing, with 95 % bands and the line of the
-    rubicon ``limit`` (1000), on a log scale (the games near and over it are few)."""
+    """The Rubicon game loser's total by bin (decided games), per pairing, with 95 % bands and
+    the line of the rubicon ``limit`` (1000), on a log scale (the games near and over it are
+    few)."""
     fig, ax = new_figure()
     for pairing, g in df.groupby("pairing", sort=False):
         r = g.iloc[0]
@@ -85,7 +86,7 @@ def loser_total_chart(df: pd.DataFrame, width: int, limit: int, title: str) -> F
     ax.set_yscale("log")
     ax.set_xlim(0, max(df.score.max() + width, limit + 3 * width))
     ax.set_xlabel(f"the game loser's total without brisques (points; bins of {width})")
-    ax.set_ylabel("share of games (%, log scale)")
+    ax.set_ylabel("share of decided games (%, log scale; a draw has no loser)")
     ax.set_title(title)
     ax.grid(alpha=0.3, which="both")
     ax.legend(title="pairing (band: 95% CI)", fontsize=9, loc="lower left")
@@ -94,8 +95,8 @@ def loser_total_chart(df: pd.DataFrame, width: int, limit: int, title: str) -> F
 
 
 def game_score_chart(df: pd.DataFrame, title: str) -> Figure:
-    """Distribution of the winner's game score, per pairing, with 95 % bands; the x axis
-    stops where 99.5 % of every pairing's games score less."""
+    """Distribution of the winner's game score over the decided games, per pairing, with
+    95 % bands; the x axis stops where 99.5 % of every pairing's games score less."""
     fig, ax = new_figure()
     width = int(df.game_score.iloc[1] - df.game_score.iloc[0]) if len(df) > 1 else 100
     right = 0
@@ -105,7 +106,7 @@ def game_score_chart(df: pd.DataFrame, title: str) -> Figure:
         right = max(right, g.game_score[tail >= 0.005].max() + width)
     ax.set_xlim(0, right)
     ax.set_xlabel(f"winner's game score (points; bins of {width}; cut where 99.5 % of games score less)")
-    ax.set_ylabel("share of games (%)")
+    ax.set_ylabel("share of decided games (%; a draw has no winner)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(title="pairing (band: 95% CI)")
