@@ -734,9 +734,10 @@ def test_R3_9_scripted_hand_loser_is_rubiconed():
     totals = o.scores                           # [50, 0] or [0, 50]
     r = rubicon_result(totals, brisque_points(o), w)
     # the only points are the last trick's 50: its winner wins the game; the loser's 0 +
-    # brisques (at most 320) is under 1000: rubiconed, trunc(50) + trunc(0) + 1300 = 1300
+    # brisques (at most 320) is under 1000: rubiconed, trunc(50) + 100 + 1300 = 1400 (Law 59:
+    # a rubiconed loser under 100 counts as 100)
     assert r["winner"] == w and r["rubicon"]
-    assert r["points"] == 0 + 0 + 1300
+    assert r["points"] == 0 + 100 + 1300
 
 
 def test_R3_9_scripted_hand_with_1000_points_still_rubicons_a_loser_under_1000():
@@ -758,7 +759,7 @@ def test_R3_9_scripted_hand_with_1000_points_still_rubicons_a_loser_under_1000()
     assert o.scores == [1000 + (50 if d.last_winner == 0 else 0), 50 if d.last_winner == 1 else 0]
     r = rubicon_result(o.scores, brisque_points(o), d.last_winner)
     assert r["winner"] == 0 and r["rubicon"]
-    assert r["points"] == 1000 + 0 + 1300
+    assert r["points"] == 1000 + 100 + 1300         # Law 59: the loser's 0 counts as 100
 
 
 def test_R3_9_simulated_games_are_scored_from_hand_totals_and_brisques():
@@ -781,15 +782,18 @@ def test_R3_9_simulated_games_are_scored_from_hand_totals_and_brisques():
         brisq = [10 * int(col(0, RS_BRISQ)[i]), 10 * int(col(1, RS_BRISQ)[i])]
         r = rubicon_result(totals, brisq, int(rec[i, REC_LAST_WINNER]))
         w = r["winner"]
+        if w is None:                           # drawn, null and void (Law 61)
+            assert r["points"] == 0 and totals[0] + brisq[0] == totals[1] + brisq[1]
+            continue
         wins[w] += 1
         rubiconed[1 - w] += r["rubicon"]
         net[w] += r["points"]
         net[1 - w] -= r["points"]
         # R3.9 directly: a loser under 1000 even with his brisques is rubiconed
         if totals[1 - w] + brisq[1 - w] < 1000 and totals[w] > totals[1 - w]:
-            assert r["rubicon"] and r["points"] == (totals[w] // 100 + totals[1 - w] // 100) * 100 + 1300
-        elif totals[1 - w] >= 1000:
-            assert not r["rubicon"] and r["points"] == (totals[w] // 100 - totals[1 - w] // 100) * 100 + 500
+            assert r["rubicon"] and r["points"] == (totals[w] // 100 + max(totals[1 - w] // 100, 1)) * 100 + 1300
+        elif totals[1 - w] >= 1000 and totals[w] > totals[1 - w]:
+            assert not r["rubicon"] and r["points"] == max(totals[w] // 100 - totals[1 - w] // 100, 1) * 100 + 500
     t = res.tallies
     assert list(t.game_wins) == wins and list(t.rubiconed) == rubiconed and list(t.game_net) == net
     table = res.tables["rubicon"]
