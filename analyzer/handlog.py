@@ -156,7 +156,7 @@ def violation_message(G, spec: HandSpec) -> str:
 
 def _events(ev: np.ndarray, count: int) -> list[dict]:
     out = []
-    for kind, seat, a, b, c, _d in ev[:count].tolist():
+    for kind, seat, a, b, c, d in ev[:count].tolist():      # d: a declaration's cards from the hand
         if kind == E_TURNUP:
             out.append({"event": "turn_up", "seat": seat, "card": card_str(a)})
         elif kind == E_TURNUP_SEVEN:
@@ -175,7 +175,7 @@ def _events(ev: np.ndarray, count: int) -> list[dict]:
             else:
                 cards = combo_cards(a)
             out.append({"event": "declare", "seat": seat, "combination": COMBO_NAMES[a],
-                        "cards": [card_str(x) for x in cards], "points": b})
+                        "cards": [card_str(x) for x in cards], "points": b, "from_hand": d})
         elif kind == E_TRUMP:
             out.append({"event": "trumps_fixed", "seat": seat, "suit": "SHDC"[a]})
         elif kind == E_EXCHANGE:

@@ -37,8 +37,9 @@ def format_log(outcome: HandOutcome, symbols: bool = False) -> str:
         elif k == "declare":
             move += 1
             score[e["seat"]] += e["points"]
+            table = " (table cards only)" if e.get("from_hand", 1) == 0 else ""
             lines.append(f"{move:4d}. seat {e['seat']} declares {e['combination']} "
-                         f"{' '.join(cs(c) for c in e['cards'])}  +{e['points']}{run()}")
+                         f"{' '.join(cs(c) for c in e['cards'])}{table}  +{e['points']}{run()}")
         elif k == "trumps_fixed":
             lines.append(f"      trumps are now {e['suit']}")
         elif k == "exchange":

@@ -62,12 +62,19 @@ def summary_table(result) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+TABLE_ONLY = "of table cards alone"
+
+
 def declarations_table(result) -> pd.DataFrame:
-    """Declarations per hand by combination (rows) and seat (columns)."""
+    """Declarations per hand by combination (rows) and seat (columns); in Rubicon a last row,
+    TABLE_ONLY, counts those (of any combination) made of table cards alone (R3.6 (a))."""
     t = result.tallies
     data = {f"seat {s} ({result.policies[s]})": t.declarations[s] / t.hands for s in range(t.n_seats)}
     df = pd.DataFrame(data, index=pd.Index(COMBO_NAMES, name="combination"))
-    return df[(df > 0).any(axis=1)] if len(df) else df
+    df = df[(df > 0).any(axis=1)] if len(df) else df
+    if result.rules.is_rubicon:
+        df.loc[TABLE_ONLY] = [t.table_declarations[s] / t.hands for s in range(t.n_seats)]
+    return df
 
 
 def score_bins(counts, width: int) -> pd.DataFrame:

@@ -31,6 +31,7 @@ FIELDS = {
     "score": ("n",), "score_sq": ("n",), "wins": ("n",), "ties": (), "brisques": ("n",),
     "brisques_sq": ("n",), "seven": ("n",), "seven_sq": ("n",), "last_trick": ("n",),
     "double_bezique": ("n",), "declarations": ("n", N_COMBOS), "decl_points": ("n", N_COMBOS),
+    "table_declarations": ("n",),           # declarations of table cards alone (R3.6 (a))
     "dealer_score": ("n",), "dealer_score_sq": ("n",), "dealer_hands": ("n",),
     "score_hist": ("n", SCORE_BINS), "carte_blanche": ("n",), "bezique_level": ("n", 5),
     "trump_how": (4,), "trump_trick": (65,),

@@ -8,8 +8,9 @@ Example:
     python scripts/same_play.py save /tmp/b.npz --case rubicon-replace-hints-greedy
 
 Each case is (variant, rule options, policies, hands); the records are those of
-``records.play_records`` for hands 0 .. hands-1 with seed 20261201. ``check`` exits 1 if any case
-differs, naming the first hand whose record differs.
+``records.play_records`` for hands 0 .. hands-1 with seed 20261201, kept field by field (layout's
+REC_DTYPE), so that a record that gains a field still compares on the fields both have. ``check``
+exits 1 if any case differs, naming the first field and hand that differ.
 """
 from __future__ import annotations
 
@@ -41,15 +42,20 @@ CASES = [
 ]
 
 
-def records(name: str) -> np.ndarray:
-    """The records of case ``name``."""
+def records(name: str) -> dict:
+    """The records of case ``name``, field by field: {"name:field": array}, a seat's fields as
+    "name:seats.field" (hands x seats)."""
     from analyzer.policies.registry import resolve_policy
-    from analyzer.records import play_records
+    from analyzer.records import as_structured, play_records
     from analyzer.rules import preset
 
     _, variant, options, policies, hands = next(c for c in CASES if c[0] == name)
     rules = preset(variant, **options)
-    return play_records(rules.to_array(), SEED, 0, hands, [resolve_policy(p) for p in policies])
+    rec = as_structured(play_records(rules.to_array(), SEED, 0, hands, [resolve_policy(p) for p in policies]))
+    out = {f"{name}:{f}": np.array(rec[f]) for f in rec.dtype.names if f != "seats"}
+    seats = rec["seats"]
+    out.update({f"{name}:seats.{f}": np.array(seats[f]) for f in seats.dtype.names})
+    return out
 
 
 def main() -> int:
@@ -64,23 +70,32 @@ def main() -> int:
         print(f"unknown case {unknown[0]!r}; cases: {', '.join(c[0] for c in CASES)}", file=sys.stderr)
         return 2
     if args.mode == "save":
-        np.savez_compressed(args.file, **{n: records(n) for n in names})
+        arrays = {}
+        for n in names:
+            arrays.update(records(n))
+        np.savez_compressed(args.file, **arrays)
         print(f"saved {len(names)} cases to {args.file}")
         return 0
     saved = np.load(args.file)
     bad = 0
     for n in names:
-        if n not in saved:
+        now = records(n)
+        common = [k for k in now if k in saved.files]
+        if not common:
             print(f"{n}: not in {args.file}")
             bad += 1
             continue
-        a, b = saved[n], records(n)
-        if a.shape == b.shape and np.array_equal(a, b):
-            print(f"{n}: same ({len(a)} hands)")
-        else:
-            rows = np.nonzero((a != b).any(axis=1))[0] if a.shape == b.shape else [0]
-            print(f"{n}: DIFFERENT (first at hand {rows[0]}, {len(rows)} hands differ)")
-            bad += 1
+        differ = [k for k in common if not np.array_equal(saved[k], now[k])]
+        new = sorted(k.split(":", 1)[1] for k in now if k not in saved.files)
+        extra = f"; new fields not compared: {', '.join(new)}" if new else ""
+        if not differ:
+            print(f"{n}: same ({len(now[common[0]])} hands, {len(common)} fields{extra})")
+            continue
+        k = differ[0]
+        a, b = saved[k], now[k]
+        rows = np.nonzero((a != b).reshape(len(a), -1).any(axis=1))[0] if a.shape == b.shape else [0]
+        print(f"{n}: DIFFERENT in {k.split(':', 1)[1]} (first at hand {rows[0]}, {len(rows)} hands){extra}")
+        bad += 1
     return 1 if bad else 0
 
 

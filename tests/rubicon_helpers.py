@@ -9,7 +9,8 @@ from helpers import make_spec as _make_spec
 from analyzer.cards import card_str
 from analyzer.rules import preset
 
-RUB = preset("rubicon")
+RUB = preset("rubicon")                                   # R3.6 by the laws (portland)
+REPLACE = preset("rubicon", redeclare="replace")          # the earlier readings, kept as options
 SAME = preset("rubicon", redeclare="same_or_higher")
 LOW1 = "7D 7D 7C 7C 8D 8D 8C 8C 9C"       # a seat 1 that never wins a trick led in S or H
 

@@ -1,11 +1,11 @@
-"""Rule tests for re-declaring (R3.6), claims (R3.7) and which copies a declaration uses, in
-Rubicon bézique.
+"""Rule tests for the earlier readings of re-declaring (R3.6), kept as options of the rule set,
+with claims (R3.7) and which copies a declaration uses under them. The preset's own reading,
+the Portland Club's laws (``redeclare=portland``), is tested in test_rules_rubicon_portland.py.
 
-The preset reads R3.6 as revised (``redeclare=replace``): the same combination again needs a
-card new to the table, and every earlier scored instance of that combination sharing a copy
-with the new one must have lost a card to a trick. ``redeclare=same_or_higher`` (SAME) drops
-the second condition, for comparison. Expected values come from docs/rules.md R3.6/R3.7 and the
-Portland Club laws (shared/seeds/003_*), never from the program's own output.
+``redeclare=replace`` (REPLACE): the same combination again needs a card new to the table, and
+every earlier scored instance of that combination sharing a copy with the new one must have
+lost a card to a trick. ``redeclare=same_or_higher`` (SAME) drops the second condition. Expected
+values come from docs/rules.md R3.6/R3.7, never from the program's own output.
 
 Deals: seat 0 is the eldest hand and leads; seat 1 holds LOW1 (no spade or heart), so a spade
 or heart led by seat 0 wins the trick; both draw low plain cards (sevens first).
@@ -14,9 +14,21 @@ from __future__ import annotations
 
 import pytest
 from helpers import events
-from rubicon_helpers import DONE, LOW1, RUB, SAME, claims, declared, illegal, make_spec, ok, play
+from rubicon_helpers import DONE, LOW1, REPLACE, SAME, claims, declared, illegal, ok
+from rubicon_helpers import make_spec as _make_spec
+from rubicon_helpers import play as _play
 
 from analyzer.handlog import ReplayError, dealt_spec, parse_replay, play_spec, replay_json
+
+
+def play(hand0, hand1, moves, talon="", rules=REPLACE, **kw):
+    """Replay ``moves`` on the deal, under ``redeclare=replace`` unless told."""
+    return _play(hand0, hand1, moves, talon, rules=rules, **kw)
+
+
+def make_spec(hand0, hand1, talon="", moves=(), rules=REPLACE, **kw):
+    """A Rubicon deal, under ``redeclare=replace`` unless told."""
+    return _make_spec(hand0, hand1, talon, moves, rules=rules, **kw)
 
 
 def table_cards(o, seat=0):
@@ -25,7 +37,7 @@ def table_cards(o, seat=0):
 
 
 # =============================================================================================
-# R3.6  Re-declaring: the rule's examples, under the revised reading and under SAME
+# R3.6  Re-declaring: the rule's examples, under REPLACE and under SAME
 # =============================================================================================
 
 ACES = "AS AS AH AD AC KH QH 9H 9D"          # five aces and a heart marriage
@@ -75,7 +87,7 @@ def test_R3_6_four_wholly_new_aces_always_score():
 
 
 @pytest.mark.parametrize("rules,first_queen_played,legal", [
-    (RUB, False, False), (RUB, True, True), (SAME, False, True), (SAME, True, True)])
+    (REPLACE, False, False), (REPLACE, True, True), (SAME, False, True), (SAME, True, True)])
 def test_R3_6_married_king_with_a_new_queen(rules, first_queen_played, legal):
     h0 = "AS AD KH QH QH 9D 9S 9S 8D"
     second = ["0 plays QH from table", "1 plays 7C"] if first_queen_played else ["0 plays AD", "1 plays 7C"]
@@ -156,7 +168,7 @@ def test_R3_6_the_same_marriage_without_a_new_card_is_refused():
     h0 = "AS AD KH QH 9D 9D 9S 9S 8D"
     moves = ["0 plays AS", "1 plays 7D", "0 declares marriage_H KH QH", "0 plays AD", "1 plays 7C",
              "0 declares marriage_H KH QH"]
-    for rules in (RUB, SAME):
+    for rules in (REPLACE, SAME):
         o = illegal(play(h0, LOW1, moves, rules=rules), "R3.6")
         assert "new to the table" in o.error and o.scores == [40, 0]
 
@@ -232,10 +244,10 @@ def test_R3_6_R3_7_claimed_card_is_not_spent_when_the_hand_supplies_the_new_card
              "0 plays AH", "1 plays 7D", "0 declares bezique QS JD"]
     o = ok(play(h0, LOW1, moves, rules=SAME))
     assert declared(o) == [(0, "bezique", 40)] * 3 and o.scores == [120, 0]
-    # under the revised R3.6 the claim is refused (the bézique lies whole) ...
-    illegal(play(h0, LOW1, moves[:4], rules=RUB), "R3.7")
+    # under REPLACE the claim is refused (the bézique lies whole) ...
+    illegal(play(h0, LOW1, moves[:4], rules=REPLACE), "R3.7")
     # ... and without it the second bézique uses the J♦ of the broken first one
-    o = ok(play(h0, LOW1, moves[:3] + moves[4:7], rules=RUB))
+    o = ok(play(h0, LOW1, moves[:3] + moves[4:7], rules=REPLACE))
     assert declared(o) == [(0, "bezique", 40)] * 2 and table_cards(o) == ["JD", "QS"]
 
 
@@ -381,7 +393,7 @@ def test_R3_7_claimed_fifth_ace_scores_four_aces_once_more_in_the_old_reading():
     assert declared(o) == [(0, "four_aces", 100), (0, "four_aces", 100)]
     illegal(play(h0, h1, second + ["0 plays 7D", "1 plays 7C", "0 declares four_aces AS AH AD AC"],
                  rules=SAME), "R3.6")
-    # the revised R3.6: the claim of the fifth ace beside the whole four is refused
+    # REPLACE: the claim of the fifth ace beside the whole four is refused
     illegal(play(h0, h1, first[:4]), "R3.7")
 
 
@@ -404,7 +416,7 @@ def _four_aces_before_another_ace_is_drawn(o, seat=0):
     return out
 
 
-@pytest.mark.parametrize("rules", [RUB, SAME])
+@pytest.mark.parametrize("rules", [REPLACE, SAME])
 def test_R3_6_four_aces_from_five_aces_scores_at_most_twice(rules):
     # five aces: the first four aces takes four new cards, the second the fifth ace; then
     # every ace has been in a scored combination and no new one has come (R3.6, R3.7)
@@ -417,11 +429,11 @@ def test_R3_7_greedy_claims_the_fifth_ace_only_in_the_old_reading():
     assert claims(o)[:1] == [(0, "four_aces", ["AC"])]
     fours = _four_aces_before_another_ace_is_drawn(o)
     assert len(fours) == 2 and "AC" in fours[1]      # the claimed ace is the new card
-    o = _greedy_five_aces_hand(RUB)
+    o = _greedy_five_aces_hand(REPLACE)
     assert all(c[1] != "four_aces" for c in claims(o) if c[0] == 0)
 
 
-@pytest.mark.parametrize("rules", [RUB, SAME])
+@pytest.mark.parametrize("rules", [REPLACE, SAME])
 def test_R3_7_replay_of_a_simulated_hand_reproduces_it(rules):
     # a trace written as a replay file (claims name their cards) replays to the same scores
     for hand in range(6):

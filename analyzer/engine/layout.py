@@ -112,7 +112,8 @@ RS_FIRST_B = 12          # 3: trick (from 1) after which a double / treble / qua
 RS_HELD_B = 15           # 3: 1 + tricks played when the seat first held 2 (3, 4) Q♠ and as many J♦ (0: never)
 RS_NDECL = 18            # 16 counts by combo id
 RS_WON = 34              # cards won in tricks
-REC_SEAT_W = 35
+RS_TABLE_DECL = 35       # declarations made of table cards alone (R3.6 (a), portland)
+REC_SEAT_W = 36
 REC_W = REC_SEAT + MAX_SEATS * REC_SEAT_W
 # The same record as a structured dtype, for reading records by name (records.as_structured)
 SEAT_RECORD = np.dtype([
@@ -121,7 +122,8 @@ SEAT_RECORD = np.dtype([
     ("bezique_max", np.int32), ("carte_blanche", np.int32), ("claims", np.int32),
     ("received_qs", np.int32), ("received_jd", np.int32), ("double_missed", np.int32),
     ("first_bezique", np.int32, (3,)), ("held_bezique", np.int32, (3,)),
-    ("declarations", np.int32, (N_COMBOS,)), ("cards_won", np.int32)])
+    ("declarations", np.int32, (N_COMBOS,)), ("cards_won", np.int32),
+    ("table_declarations", np.int32)])
 REC_DTYPE = np.dtype([
     ("dealer", np.int32), ("status", np.int32), ("tricks", np.int32), ("trump", np.int32),
     ("exchanges", np.int32), ("last_winner", np.int32), ("cards_won", np.int32),
@@ -149,6 +151,7 @@ P_FIRST_B = P_REC + RS_FIRST_B       # 3: see RS_FIRST_B
 P_HELD_B = P_REC + RS_HELD_B         # 3: see RS_HELD_B
 P_NDECL = P_REC + RS_NDECL           # 16 declarations by combo id
 P_WON = P_REC + RS_WON               # cards won in tricks
+P_TABLE_DECL = P_REC + RS_TABLE_DECL     # declarations of table cards alone
 P_NTABLE = P_REC + REC_SEAT_W        # table slots in use
 P_CARTE = P_NTABLE + 1   # carte blanche: 1 while the hand may still be shown again (R3.5)
 P_MELD_CAND = P_NTABLE + 2   # bitmask of combinations that may be feasible (a superset; see melds)

@@ -54,6 +54,7 @@ from .layout import (
     P_RESTORE,
     P_SCORE,
     P_TABLE,
+    P_TABLE_DECL,
     P_TABLE_MASK,
     T_B,
     T_CARD,
@@ -451,6 +452,7 @@ def declare(rules, st, s, c, four_cards):
     P[s, P_SCORE] += pts
     P[s, P_DECL] += pts
     P[s, P_NDECL + c] += 1
+    P[s, P_TABLE_DECL] += total_hand == 0
     if cls == CLS_B:
         on_bezique_scored(G, P, s, lvl)
     suits = 0

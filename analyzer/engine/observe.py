@@ -118,6 +118,7 @@ PUB_INST_USED = REC_SEAT_W + 3
 PUB_KNOWN = REC_SEAT_W + 4       # 32
 PUB_RESTORE = REC_SEAT_W + 36    # 16: restorations held (R3.6 portland)
 PUB_INST_COMBO = REC_SEAT_W + 52     # 16: the combination of each whole instance
+assert PUB_INST_COMBO + 16 <= OBS_PUBLIC_W
 PRIVATE_STATS = (RS_RECV_QS, RS_RECV_JD, RS_DBL_MISS, RS_HELD_B, RS_HELD_B + 1, RS_HELD_B + 2)
 
 

@@ -28,6 +28,7 @@ from .layout import (
     RS_RECV_QS,
     RS_SCORE,
     RS_SEVEN,
+    RS_TABLE_DECL,
 )
 
 SCORE_BIN = 10           # hand-score bin width, ordinary game
@@ -72,14 +73,14 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
     count decided games only.
     """
     (score, score_sq, wins, ties, brisques, brisques_sq, seven, seven_sq, last_trick,
-     double_bezique, declarations, decl_points, dealer_score, dealer_score_sq, dealer_hands,
+     double_bezique, declarations, decl_points, table_declarations, dealer_score, dealer_score_sq, dealer_hands,
      score_hist, carte_blanche, bezique_level, trump_how, trump_trick, first_bezique,
      held_bezique, unscored_played, unscored_talon, received, reg_sx, reg_sy, reg_sxx, reg_sxy,
      reg_syy, winner_changed, game_wins, game_net, game_net_sq, rubiconed, winner_points,
      winner_points_sq, brisques_saved, brisques_broke_tie, game_draws, game_hist, loser_hist,
      cat_hands, cat_count, cat_points) = (
         t.score, t.score_sq, t.wins, t.ties, t.brisques, t.brisques_sq, t.seven, t.seven_sq,
-        t.last_trick, t.double_bezique, t.declarations, t.decl_points, t.dealer_score,
+        t.last_trick, t.double_bezique, t.declarations, t.decl_points, t.table_declarations, t.dealer_score,
         t.dealer_score_sq, t.dealer_hands, t.score_hist, t.carte_blanche, t.bezique_level,
         t.trump_how, t.trump_trick, t.first_bezique, t.held_bezique, t.unscored_played,
         t.unscored_talon, t.received, t.reg_sx, t.reg_sy, t.reg_sxx, t.reg_sxy, t.reg_syy,
@@ -116,6 +117,7 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
             dealer_hands[s] += dealt
             last_trick[s] += rec[i, REC_LAST_WINNER] == s     # the points may be 0 (--rule last_trick=0)
             carte_blanche[s] += rec[i, b + RS_CARTE] > 0
+            table_declarations[s] += rec[i, b + RS_TABLE_DECL]
             bez = rec[i, b + RS_BEZ_MAX]
             held = rec[i, b + RS_HELD_B] > 0
             # held a double but never scored one (one rebuilt and scored later counts as scored):
