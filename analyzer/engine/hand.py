@@ -124,7 +124,16 @@ from .layout import (
     ST_DONE,
     ST_INCOMPLETE,
 )
-from .melds import claim, claim_cards, claim_possible, combo_check, combo_screen_mask, declare, play_from_table
+from .melds import (
+    claim,
+    claim_cards,
+    claim_possible,
+    combo_check,
+    combo_screen_mask,
+    declare,
+    hand_combos,
+    play_from_table,
+)
 from .observe import observe_public
 from .state import add_hand, card_mask, mark_played, record_event, rel_seat, take_table_back
 from .tracking import on_play, on_receive, on_talon_out
@@ -275,8 +284,8 @@ def _window_actions(rules, st):
     if winner and declared == 0 and rules[R_PARTNER_DECLARES]:  # V5 option
         legal[nleg] = A_PARTNER
         nleg += 1
-    if declared > 0 and rules[R_CLAIMS]:                 # R3.7
-        rest = cand
+    if declared > 0 and rules[R_CLAIMS]:                 # R3.7: combinations of a hand card
+        rest = cand & hand_combos(P, s)
         while rest != 0:
             c = trailing_zeros(rest)
             rest &= rest - 1

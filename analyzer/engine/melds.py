@@ -74,6 +74,7 @@ from .layout import (
     X_STILL_WHOLE,
 )
 from . import portland
+from .bits import trailing_zeros
 from .state import add_hand, card_mask, record_event, table_add, table_remove
 from .tracking import on_bezique_scored
 
@@ -307,6 +308,17 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
     return R3_6, X_NO_NEW_CARD
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def hand_combos(P, s):
+    """The combinations a card in seat ``s``'s hand belongs to (a claim lays hand cards)."""
+    out = 0
+    rest = card_mask(P, s, P_HAND_MASK)
+    while rest:
+        out |= COMBO_MASK[trailing_zeros(rest)]
+        rest &= rest - 1
+    return out
+
+
 @njit(cache=True, _nrt=False)
 def claim_possible(rules, G, P, T, s, c, req_t, req_n):
     """R3.7: ``c`` could be laid down now as a claim (legal, and it needs hand cards)."""
@@ -470,7 +482,7 @@ def declare(rules, st, s, c, four_cards):
     return pts
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_from_table(rules, P, T, obs, n, s, card):
     """Seat ``s`` plays a ``card`` from its table (R2.7): the copy given up
     (:func:`copies.table_slot_to_play`) leaves the table, breaking the whole instances it was in;

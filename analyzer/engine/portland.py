@@ -25,7 +25,8 @@ before, the best set that is not.
 """
 from numba import njit
 
-from .layout import MAX_INST, P_HAND, P_INST_COMBO, P_INST_USED, P_NTABLE, P_RESTORE, T_CARD, T_INST, T_M
+from .bits import trailing_zeros
+from .layout import MAX_INST, P_HAND, P_INST_COMBO, P_INST_USED, P_NTABLE, P_RESTORE, T_CARD, T_F, T_INST, T_M
 from .layout import X_INFERIOR, X_NO_RESTORATION, X_SCORED_SET
 
 LOW_BYTE = 0xFF
@@ -102,14 +103,27 @@ def _binomial(n, k):
     return r
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _combos_of(P, s, bits):
+    """The bit set of the combinations of seat ``s``'s instances in ``bits``."""
+    combos = 0
+    rest = bits & ((1 << MAX_INST) - 1)
+    while rest:
+        combos |= 1 << P[s, P_INST_COMBO + trailing_zeros(rest)]
+        rest &= rest - 1
+    return combos
+
+
 @njit(cache=True, _nrt=False)
 def _instances_of(P, s, c):
     """The bit set of seat ``s``'s whole instances of combination ``c``."""
-    used = P[s, P_INST_USED]
     out = 0
-    for p in range(MAX_INST):
-        if (used >> p) & 1 and P[s, P_INST_COMBO + p] == c:
+    rest = P[s, P_INST_USED] & ((1 << MAX_INST) - 1)
+    while rest:
+        p = trailing_zeros(rest)
+        if P[s, P_INST_COMBO + p] == c:
             out |= 1 << p
+        rest &= rest - 1
     return out
 
 
@@ -148,12 +162,56 @@ def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, 
     return sets > scored
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _check_four(P, T, s, c, lvl, rank):
+    """:func:`check` for a four whose suits are free (the window's commonest check)."""
+    elig = 0
+    fresh = 0
+    for k in range(P[s, P_NTABLE]):
+        if T[s, k, T_CARD] & 7 == rank:
+            have = T[s, k, T_F]
+            elig += have <= lvl
+            fresh += have < lvl
+    hand = P[s, P_HAND + rank] + P[s, P_HAND + 8 + rank] + P[s, P_HAND + 16 + rank] + P[s, P_HAND + 24 + rank]
+    if fresh + hand >= 4:
+        return True, fresh < 4, -1
+    if elig + hand < 4:
+        return False, False, X_INFERIOR
+    if P[s, P_RESTORE + c] == 0:
+        return False, False, X_NO_RESTORATION
+    if elig < 4:
+        return True, True, -1
+    if _binomial(elig, 4) > _scored_fours(P, T, s, c, lvl):
+        return True, False, -1
+    if hand > 0:
+        return True, True, -1
+    return False, False, X_SCORED_SET
+
+
 @njit(cache=True, _nrt=False)
+def _scored_fours(P, T, s, c, lvl):
+    """The whole instances of four ``c`` all of whose copies are at level ``lvl`` or below."""
+    scored = 0
+    mine = _instances_of(P, s, c)
+    while mine:
+        p = trailing_zeros(mine)
+        fits = True
+        for k in range(P[s, P_NTABLE]):
+            if (T[s, k, T_INST] >> p) & 1 and T[s, k, T_F] > lvl:
+                fits = False
+        scored += fits
+        mine &= mine - 1
+    return scored
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
     """Whether seat ``s`` may declare ``c`` (class ``cls``, level ``lvl``) with cards it holds,
     on the table or in hand: (legal, whether :func:`select` then takes a hand card, the detail
     code of a refusal: X_INFERIOR, X_NO_RESTORATION or X_SCORED_SET). The caller has checked that
     the combination exists now and that the seat holds its cards."""
+    if pooled:
+        return _check_four(P, T, s, c, lvl, req_t[0] & 7)
     elig, fresh = _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled)
     hand = _hand_counts(P, s, req_t, nreq)
     fresh_ok, fresh_short = _enough(fresh, hand, req_n, nreq, pooled)
@@ -206,11 +264,13 @@ def _slot_facts(P, T, s, k, cls, lvl):
     for d in range(3):
         if d != cls:
             other += T[s, k, T_M + d]
-    bits = T[s, k, T_INST]
     whole = 0
-    for p in range(MAX_INST):
-        if (bits >> p) & 1 and _class_of(P[s, P_INST_COMBO + p]) == cls:
+    rest = T[s, k, T_INST] & ((1 << MAX_INST) - 1)
+    while rest:
+        p = trailing_zeros(rest)
+        if _class_of(P[s, P_INST_COMBO + p]) == cls:
             whole |= 1 << p
+        rest &= rest - 1
     return ((lvl - T[s, k, T_M + cls]) << 24) | (min(other, 15) << 16) | whole
 
 
@@ -240,29 +300,57 @@ def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
     chosen = work[0:8]
     from_hand = work[8:16]
     left = work[16:24]
-    cost = work[24:40]                   # per table slot: _slot_facts, -1 not a candidate
-    kind = work[40:56]                   # per table slot: the requirement it meets
-    elig, fresh = _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled)
-    hand = _hand_counts(P, s, req_t, nreq)
-    top = lvl - 1 if _enough(fresh, hand, req_n, nreq, pooled)[0] else lvl
+    cost = work[24:40]                   # per table slot: its level, then _slot_facts
+    kind = work[40:56]                   # per table slot: the requirement it meets (-1: none)
     ntable = P[s, P_NTABLE]
-    candidates = 0
-    for k in range(ntable):
-        cost[k] = -1
+    elig = 0
+    fresh = 0
+    for k in range(ntable):              # one pass: the counts of _table_counts, kept per slot
         i = _index(T[s, k, T_CARD], req_t, nreq, pooled)
         kind[k] = i
-        if i >= 0 and T[s, k, T_M + cls] <= top:
-            cost[k] = _slot_facts(P, T, s, k, cls, lvl)
-            candidates |= 1 << k
+        if i >= 0:
+            have = T[s, k, T_M + cls]
+            cost[k] = have
+            if have <= lvl:
+                elig += 1 << (8 * i)
+                if have < lvl:
+                    fresh += 1 << (8 * i)
+    hand = _hand_counts(P, s, req_t, nreq)
+    top = lvl - 1 if _enough(fresh, hand, req_n, nreq, pooled)[0] else lvl
+    counts = fresh if top < lvl else elig
     for i in range(nreq):
         left[i] = req_n[i]
         from_hand[i] = 0
     if pooled:
         left[0] = 4
+    choice = False                       # more candidates than wanted of some requirement
+    if pooled:
+        total = 0
+        for i in range(4):
+            total += _field(counts, i)
+        choice = total > 4
+    else:
+        for i in range(nreq):
+            choice |= _field(counts, i) > req_n[i]
+    candidates = 0
+    for k in range(ntable):
+        if kind[k] >= 0 and cost[k] <= top:
+            candidates |= 1 << k
     n_chosen = 0
     picked = 0
+    if not choice:                       # every candidate is wanted
+        picked = candidates
+        rest = candidates
+        while rest:
+            k = trailing_zeros(rest)
+            chosen[n_chosen] = k
+            n_chosen += 1
+            left[0 if pooled else kind[k]] -= 1
+            rest &= rest - 1
+    else:
+        _fill_facts(P, T, s, cls, lvl, candidates, cost)
     touched = 0                          # whole instances of the class holding a copy chosen
-    while True:                          # the cheapest candidates still wanted
+    while choice:                        # the cheapest candidates still wanted
         best = -1
         best_key = 0
         for k in range(ntable):
@@ -287,6 +375,8 @@ def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
         if pooled:
             left[0] -= take
     if top == lvl and total_hand == 0 and _scored_set(P, T, s, c, picked):
+        if not choice:
+            _fill_facts(P, T, s, cls, lvl, candidates, cost)
         picked = _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled)
         if picked < 0:                   # every table set has scored: one card from the hand
             n_chosen, total_hand = _with_a_hand_card(P, s, req_t, nreq, pooled, cost, kind, chosen,
@@ -298,6 +388,16 @@ def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
                     chosen[n_chosen] = k
                     n_chosen += 1
     return n_chosen, total_hand
+
+
+@njit(cache=True, _nrt=False)
+def _fill_facts(P, T, s, cls, lvl, candidates, cost):
+    """``cost[k]`` becomes :func:`_slot_facts` for each candidate slot ``k``."""
+    rest = candidates
+    while rest:
+        k = trailing_zeros(rest)
+        cost[k] = _slot_facts(P, T, s, k, cls, lvl)
+        rest &= rest - 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -376,14 +476,10 @@ def spends_restoration(T, s, chosen, n_chosen, cls, lvl):
 def gain_restorations(P, T, s, k):
     """Seat ``s`` plays table slot ``k``: one restoration of each combination a whole instance of
     which it belongs to (one per card, however many instances of it; R3.6 (c), Law 34)."""
-    bits = T[s, k, T_INST]
-    combos = 0
-    for p in range(MAX_INST):
-        if (bits >> p) & 1:
-            combos |= 1 << P[s, P_INST_COMBO + p]
-    for c in range(16):
-        if (combos >> c) & 1:
-            P[s, P_RESTORE + c] += 1
+    combos = _combos_of(P, s, T[s, k, T_INST])
+    while combos:
+        P[s, P_RESTORE + trailing_zeros(combos)] += 1
+        combos &= combos - 1
 
 
 @njit(cache=True, _nrt=False)
@@ -391,11 +487,7 @@ def play_key(P, T, s, k):
     """The order in which a play from the table gives up copies of one card, highest first: the
     restorations it gives (combinations of the whole instances it is in), then the most used
     (sum of its levels)."""
-    bits = T[s, k, T_INST]
-    combos = 0
-    for p in range(MAX_INST):
-        if (bits >> p) & 1:
-            combos |= 1 << P[s, P_INST_COMBO + p]
+    combos = _combos_of(P, s, T[s, k, T_INST])
     gains = 0
     while combos:
         combos &= combos - 1
