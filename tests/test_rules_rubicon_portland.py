@@ -287,3 +287,20 @@ def test_R3_6_R3_7_a_refused_move_in_a_replay_file_is_one_line_naming_the_rule(t
     assert res.exit_code == 2 and len(errors) == 1, res.output
     assert errors[0].startswith(f"Error: move {len(obj['moves'])}: ") and says in errors[0]
     assert errors[0].endswith(f"({rule})") and "Traceback" not in res.output
+
+
+def test_R3_6_declarations_of_table_cards_alone_are_counted_as_the_traces_show_them():
+    # the record's count (the declarations table's last row) against the traces of the same hands
+    from analyzer import simulate
+    from analyzer.handlog import dealt_spec, play_spec
+    from analyzer.stats import TABLE_ONLY
+
+    hands, seed = 200, 4
+    res = simulate(RUB, ["greedy", "hints"], hands, seed, threads=1)
+    seen = [0, 0]
+    for h in range(hands):
+        o = play_spec(dealt_spec(RUB, seed, h), ["greedy", "hints"], seed=seed, hand=h)
+        for e in events(o, "declare"):
+            seen[e["seat"]] += e["from_hand"] == NO_HAND_CARD
+    assert list(res.tallies.table_declarations) == seen and sum(seen) > 20
+    assert list(res.tables["declarations"].loc[TABLE_ONLY]) == pytest.approx([n / hands for n in seen])

@@ -25,6 +25,7 @@ from analyzer.engine.layout import (
     RS_RECV_QS,
     RS_SCORE,
     RS_SEVEN,
+    RS_TABLE_DECL,
 )
 from analyzer import study_tables
 from analyzer.game import rubicon_results
@@ -71,6 +72,7 @@ def reference_tallies(rec, rules) -> Tallies:
     bez = cols(RS_BEZ_MAX)
     t.double_bezique = (bez >= 2).sum(0)
     t.carte_blanche = (cols(RS_CARTE) > 0).sum(0)
+    t.table_declarations = cols(RS_TABLE_DECL).sum(0)
     held = cols(RS_HELD_B)
     miss = cols(RS_DBL_MISS)
     unscored = (held > 0) & (bez < 2)
