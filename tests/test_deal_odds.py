@@ -126,7 +126,7 @@ SHUFFLES = 200_000        # deals per deck: 6250 of each (position, card type) e
 ALPHA = 0.001             # the significance of each check below
 
 
-@njit(cache=False)
+@njit(cache=True)
 def position_counts(n_cards, seed, deals):
     """counts[position, card type] over hands 0 .. deals-1 of a run seeded ``seed``, each
     deck shuffled by the engine's own deal function (deals.deal_deck, which every hand, replay
