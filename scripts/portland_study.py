@@ -95,8 +95,8 @@ def markdown(rows: pd.DataFrame, tuned: pd.DataFrame, command: str) -> str:
     for c in COMBO_NAMES:
         if rows[f"per_game_{c}"].max() >= 0.005:
             line(f"{c} per seat and game", lambda r, c=c: f"{r[f'per_game_{c}']:.2f}")
-    lines += ["", "`hints:tuned-rubicon` (tuned under `replace`) against hand-set `hints`, net game points "
-              "per deal, seats swapped:", ""]
+    lines += ["", "`hints:tuned-rubicon` (the preset in the package, tuned under `portland`) against hand-set "
+              "`hints`, net game points per deal, seats swapped:", ""]
     for _, t in tuned.iterrows():
         lines.append(f"- `redeclare={t.redeclare}`: {_ci(t, 'mean_diff', '{:+.1f}')} ({int(t.deals):,} deals, "
                      f"seed {int(t.seed)})")
