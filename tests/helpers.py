@@ -71,3 +71,12 @@ def first_progress_line(proc) -> str:
         assert line, "the process ended before any progress"
         if " hands (" in line:
             return line
+
+
+def assert_margin(row: dict, measured: float) -> None:
+    """A strength claim held to its measured size: ``row`` (a compare row) is clear of zero and
+    its 99 % interval holds ``measured``, the margin of a larger run on other deals. A player
+    much weaker (or stronger) than measured fails, not only one that loses."""
+    mean, half = row["mean_diff"], (row["mean_diff_hi"] - row["mean_diff_lo"]) / 2 * 2.576 / 1.96
+    assert row["mean_diff_lo"] > 0, row
+    assert mean - half <= measured <= mean + half, (measured, mean, half)
