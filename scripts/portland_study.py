@@ -48,7 +48,8 @@ def self_play(policy: str, reading: str, games: int, seed: int, threads) -> dict
            "rubicon_rate_hi": float(rub.rubicon_rate_hi[0]),
            "drawn_games": int(t.game_draws), "draws_per_100k": 1e5 * int(t.game_draws) / games,
            "declarations_per_game": n_decl / games / 2,
-           "table_only_share": float(table), "table_only_lo": float(tlo), "table_only_hi": float(thi),
+           "table_only_share": float(table), "table_only_share_lo": float(tlo),
+           "table_only_share_hi": float(thi),
            "winner_game_score": float(rub.winner_game_score[0])}
     per_seat = decl.drop(index=TABLE_ONLY, errors="ignore").mean(axis=1)
     for c in COMBO_NAMES:
@@ -109,8 +110,16 @@ def main() -> None:
     ap.add_argument("--tuned-deals", type=int, default=50_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--markdown-only", action="store_true",
+                    help="only rewrite the README table from results/portland's tables")
     args = ap.parse_args()
     out = ROOT / "results" / "portland"
+    command = (f"python scripts/portland_study.py --games {args.games} --expert-games {args.expert_games} "
+               f"--tuned-deals {args.tuned_deals} --seed {args.seed}")
+    if args.markdown_only:
+        publish(pd.read_csv(out / "before_after.csv", index_col=0), pd.read_csv(out / "tuned.csv", index_col=0),
+                command)
+        return
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     for policy in POLICIES:
@@ -123,8 +132,11 @@ def main() -> None:
     tuned = pd.DataFrame([tuned_against_hints(r, args.tuned_deals, args.seed + 1, args.threads) for r in READINGS])
     write_table(rows, out, "before_after")
     write_table(tuned, out, "tuned")
-    command = (f"python scripts/portland_study.py --games {args.games} --expert-games {args.expert_games} "
-               f"--tuned-deals {args.tuned_deals} --seed {args.seed}")
+    publish(rows, tuned, command)
+
+
+def publish(rows: pd.DataFrame, tuned: pd.DataFrame, command: str) -> None:
+    """Write the table between the markers of results/README.md and print it."""
     text = markdown(rows, tuned, command)
     readme = ROOT / "results" / "README.md"
     body = readme.read_text()

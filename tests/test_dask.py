@@ -1,9 +1,14 @@
 """The Dask backend (issue 13, part 1): every table is byte-identical to the threaded run's,
-for any number of workers, and a worker killed mid-run costs only its chunks."""
+for any number of workers, and a worker killed mid-run costs only its chunks.
+
+Where the chunks ran is read from the scheduler: every chunk sent to the backend is recorded,
+and its task stream says which worker finished it; a run that fell back to threads sends none.
+"""
 from __future__ import annotations
 
 import os
 import signal
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -27,6 +32,39 @@ def cluster():
     backend.shutdown()
 
 
+@contextmanager
+def on_workers(backend):
+    """Run the block on ``backend``, recording its chunks: yields a dict that, after the block,
+    holds ``sent`` (the task key of every chunk sent to the cluster, in order) and ``finished``
+    (key -> address of the worker that finished it, from the scheduler's task stream)."""
+    from distributed import get_task_stream
+    seen = {"sent": []}
+    submit = backend.submit
+
+    def recording(task, *args):
+        future = submit(task, *args)
+        seen["sent"].append(future.key)
+        return future
+
+    backend.submit = recording
+    try:
+        with get_task_stream(backend.client) as stream, use_backend(backend):
+            yield seen
+    finally:
+        del backend.submit
+    seen["finished"] = {t["key"]: t["worker"] for t in stream.data if t["status"] == "OK"}
+
+
+def ran_on_workers(seen, backend, every=True) -> None:
+    """Assert that chunks were sent to the cluster and each one finished (``every``; else those
+    not dropped) ran in a worker process, not in this one."""
+    assert seen["sent"], "no chunk was sent to the cluster"
+    finished = [k for k in seen["sent"] if k in seen["finished"]]
+    assert finished and (not every or finished == seen["sent"]), (len(finished), len(seen["sent"]))
+    pids = backend.client.run(os.getpid)            # worker address -> its process id
+    assert {seen["finished"][k] for k in finished} <= set(pids) and os.getpid() not in pids.values()
+
+
 def same_tables(a, b) -> bool:
     return a.tables.keys() == b.tables.keys() and all(a.tables[k].to_csv() == b.tables[k].to_csv() for k in a.tables)
 
@@ -40,8 +78,9 @@ def test_tables_are_byte_identical_to_the_threaded_run(cluster, variant, policie
     rules = preset(variant)
     threaded = simulate(rules, policies, hands, seed=5, threads=2)
     assert active_dask() is None
-    with use_backend(cluster):
+    with on_workers(cluster) as seen:
         on_dask = simulate(rules, policies, hands, seed=5)
+    ran_on_workers(seen, cluster)
     assert np.array_equal(on_dask.tallies.buffer, threaded.tallies.buffer)
     assert same_tables(on_dask, threaded)
 
@@ -50,8 +89,9 @@ def test_a_comparison_with_sprt_stops_at_the_same_deal(cluster):
     rules = preset("ordinary")
     a, b = resolve_policy("hints"), resolve_policy("hints:no=H3")
     threaded = compare_pair(rules, a, b, 60_000, seed=6, threads=1, sprt=(-5, 5))
-    with use_backend(cluster):
+    with on_workers(cluster) as seen:
         on_dask = compare_pair(rules, a, b, 60_000, seed=6, sprt=(-5, 5))
+    ran_on_workers(seen, cluster, every=False)     # the chunks past the stop are dropped
     assert on_dask.row() == threaded.row() and on_dask.tally.deals < 60_000
 
 
@@ -60,13 +100,16 @@ def test_a_tuning_search_on_dask_is_the_threaded_search(cluster):
     from analyzer.tune_hints import tune
     rules = preset("ordinary")
     threaded = tune(rules, "greedy", 120_000, 3, threads=2, confirm_deals=512)
-    with use_backend(cluster):
+    with on_workers(cluster) as seen:
         on_dask = tune(rules, "greedy", 120_000, 3, confirm_deals=512)
+    ran_on_workers(seen, cluster)
     assert on_dask.weights == threaded.weights and on_dask.confirmation == threaded.confirmation
     assert all(np.array_equal(a.mean, b.mean) for a, b in zip(on_dask.state.generations, threaded.state.generations))
 
 
 def test_a_worker_killed_mid_run_costs_only_its_chunks(cluster):
+    """The scheduler's record of the worker's removal names the chunks it was running or held;
+    each of them finished again on another worker, and the tables are the threaded run's."""
     rules = preset("ordinary")
     threaded = simulate(rules, ["hints", "greedy"], 120_000, seed=8, threads=2)
     pids = cluster.client.run(os.getpid)
@@ -74,13 +117,19 @@ def test_a_worker_killed_mid_run_costs_only_its_chunks(cluster):
 
     def kill_one(_n):
         if not killed:               # after the first chunk is merged, while others run
-            victim = next(iter(pids.values()))
-            os.kill(victim, signal.SIGKILL)
+            victim = next(iter(pids))
+            os.kill(pids[victim], signal.SIGKILL)
             killed.append(victim)
 
-    with use_backend(cluster):
+    with on_workers(cluster) as seen:
         on_dask = simulate(rules, ["hints", "greedy"], 120_000, seed=8, progress=kill_one)
     assert killed
+    removal = [msg for _, msg in cluster.client.get_events(killed[0]) if msg.get("action") == "remove-worker"]
+    assert len(removal) == 1
+    lost = (set(removal[0]["processing-tasks"]) | set(removal[0]["lost-computed-tasks"])) & set(seen["sent"])
+    assert lost, "the killed worker had no chunk of the run"
+    assert all(seen["finished"][k] != killed[0] for k in lost)      # played again elsewhere
+    assert set(seen["sent"]) <= set(seen["finished"])
     assert same_tables(on_dask, threaded)
 
 

@@ -4,7 +4,10 @@ from math import comb, sqrt
 
 import numpy as np
 import pytest
+from numba import njit
+from scipy import stats
 
+from analyzer.engine.deals import deal_deck
 from analyzer.exact import p_hand_holds, p_turnup_seven, simulated_deals
 from analyzer.rules import preset
 
@@ -115,3 +118,63 @@ def test_receives_double_bezique_exact():
     by_hand = sum(Fraction(comb(4, a) * comb(4, b) * comb(120, 64 - a - b), comb(128, 64))
                   for a in range(3, 5) for b in range(3, 5))
     assert p_receives_bezique(r, 3) == by_hand
+
+
+# --- the shuffle itself: every card type equally likely at every position of the deck -------
+
+SHUFFLES = 200_000        # deals per deck: 6250 of each (position, card type) expected
+ALPHA = 0.001             # the significance of each check below
+
+
+@njit(cache=True)
+def position_counts(n_cards, seed, deals):
+    """counts[position, card type] over hands 0 .. deals-1 of a run seeded ``seed``, each
+    deck shuffled by the engine's own deal function (deals.deal_deck, which every hand, replay
+    file and odds table is dealt from)."""
+    counts = np.zeros((n_cards, 32), np.int64)
+    deck = np.zeros(n_cards, np.int32)
+    state = np.zeros(1, np.uint64)
+    for hand in range(deals):
+        deal_deck(n_cards, np.uint64(seed), hand, deck, state)
+        for pos in range(n_cards):
+            counts[pos, deck[pos]] += 1
+    return counts
+
+
+def uniformity(counts, packs):
+    """(Pearson's chi-square p-value, largest |z| of a cell, the |z| a cell may reach) for
+    ``counts`` against a uniform shuffle: each position holds each type with probability
+    packs / n_cards. Both margins are fixed (every position gets a card, every type has
+    ``packs`` copies), so the chi-square has (positions - 1) x 31 degrees of freedom. The
+    largest cell is held to the Bonferroni bound of ALPHA over all cells, two-sided."""
+    n_cards, types = counts.shape
+    deals = int(counts[0].sum())
+    p = packs / n_cards
+    expected = deals * p
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    p_value = stats.chi2.sf(chi2, (n_cards - 1) * (types - 1))
+    z = np.abs(counts - expected) / sqrt(deals * p * (1 - p))
+    return p_value, float(z.max()), float(stats.norm.isf(ALPHA / 2 / counts.size))
+
+
+@pytest.mark.parametrize("variant, seed", [("ordinary", 20261201), ("rubicon", 20261202)])
+def test_R1_2_R2_1_R3_1_the_shuffle_puts_every_card_anywhere_alike(variant, seed):
+    """Card by position over SHUFFLES deals of the 64-card (128-card) deck: the chi-square
+    and the largest cell pass at ALPHA. The largest cell is the sharp check: a card type landing
+    10 % too often (or too rarely) at one position is 7.9 standard deviations off at this
+    size, past the bound (5.0 for 2048 cells, 5.2 for 4096); the same counts with such an
+    error are refused."""
+    rules = preset(variant)
+    counts = position_counts(rules.n_cards, seed, SHUFFLES)
+    assert (counts.sum(axis=1) == SHUFFLES).all()                      # one card per position
+    assert (counts.sum(axis=0) == SHUFFLES * rules.packs).all()       # whole packs (R1.2)
+    p_value, z_max, bound = uniformity(counts, rules.packs)
+    assert p_value > ALPHA and z_max < bound, (p_value, z_max, bound)
+    # the check can fail: 10 % of the aces of spades dealt first go to another position
+    biased = counts.copy()
+    moved = biased[0, 0] // 10
+    biased[0, 0] -= moved
+    biased[1, 0] += moved
+    biased[0, 1] += moved                   # the positions keep one card each
+    biased[1, 1] -= moved
+    assert uniformity(biased, rules.packs)[1] > bound

@@ -1,9 +1,14 @@
 """A run's result depends only on the seed and the hand index (DESIGN.md)."""
 import numpy as np
 import pandas as pd
+import pytest
 
-from analyzer.rules import preset
 from analyzer.driver import CHUNK
+from analyzer.engine import api
+from analyzer.engine import layout as L
+from analyzer.policies.registry import resolve_policy
+from analyzer.records import play_records, policy_arrays
+from analyzer.rules import preset
 from analyzer.simulate import simulate
 
 
@@ -30,12 +35,47 @@ def test_other_seed_other_hands():
     assert not np.array_equal(a, b)
 
 
-def test_policies_see_the_same_deals():
-    """Common random numbers: the deal of hand i does not depend on the policies."""
-    from analyzer.handlog import dealt_spec
-    rules = preset("ordinary")
-    assert dealt_spec(rules, 5, 17).hands == dealt_spec(rules, 5, 17).hands
-    assert dealt_spec(rules, 5, 17).hands != dealt_spec(rules, 5, 18).hands
+PAIRINGS = [("random", "random"), ("hints", "greedy"), ("expert:samples=2", "random")]
+
+
+def deal_as_played(rules, pairing, seed, hand):
+    """Hand ``hand`` of a run seeded ``seed``, dealt as simulate deals it (api.deal) and played
+    to the end by ``pairing``: (each seat's cards at the deal, the turn-up, the face-down talon
+    in the order the hand drew it, the cards played), read from the state and its events. The
+    hand's record is checked to be the one simulate's kernel writes for it."""
+    arr = rules.to_array()
+    specs = [resolve_policy(p) for p in pairing]
+    funcs, params = policy_arrays(specs)
+    st = api.deal(arr, seed, hand, log_events=True)
+    dealt = [sorted(np.repeat(np.arange(32), st.P[s, L.P_HAND:L.P_HAND + 32]).tolist())
+             for s in range(rules.players)]
+    assert api.play_out(arr, st, funcs, params) == L.ST_DONE
+    record = np.zeros(L.REC_W, np.int32)
+    api.write_record(arr, st, hand % rules.players, L.ST_DONE, record)
+    assert np.array_equal(record, play_records(arr, seed, hand, 1, specs)[0])
+    ev = st.ev[:st.G[L.G_NEV]]
+    turn_up = [int(e[2]) for e in ev if e[0] == L.E_TURNUP]
+    drawn = [int(e[2]) for e in ev if e[0] == L.E_DRAW]
+    if turn_up:             # the last card drawn is the turn-up, or the seven exchanged for it
+        drawn = drawn[:-1]
+    played = [(int(e[1]), int(e[2])) for e in ev if e[0] == L.E_PLAY]
+    return (dealt, turn_up, drawn), played
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_policies_see_the_same_deals(variant):
+    """Common random numbers: hand i of a seed is dealt alike whoever plays it. Three pairings
+    play hands of one seed, each differently, and their hands, turn-up and talon, as drawn in
+    the play, are the same; another seed deals other cards."""
+    rules = preset(variant)
+    for hand in (0, 1, 17):
+        played = [deal_as_played(rules, p, 5, hand) for p in PAIRINGS]
+        deal = played[0][0]
+        assert [len(h) for h in deal[0]] == [rules.hand_size] * 2
+        assert len(deal[2]) == rules.n_cards - 2 * rules.hand_size - len(deal[1])
+        assert all(p[0] == deal for p in played[1:]), hand
+        assert len({tuple(p[1]) for p in played}) == len(PAIRINGS), "the pairings played alike"
+        assert deal_as_played(rules, PAIRINGS[0], 6, hand)[0] != deal
 
 
 def test_remainder_without_division_is_exact():

@@ -303,20 +303,24 @@ def test_R2_6_second_player_winning_may_declare():
 
 
 def test_R2_6_loser_may_not_declare():
-    h1 = "KD QD 7D 8D 9D 9D 7H 7H"
+    # the loser holds the diamond marriage and the seven of trumps (clubs, the turn-up 9C is
+    # no seven, nobody has exchanged): only R2.6 stands in the way of either move
+    h1 = "KD QD 7D 8D 9D 7C 7H 7H"
     o = run(make_spec(H0_DECL, h1, moves=["0 plays AS", "1 plays 7D", "1 declares marriage_D KD QD"]))
     illegal(o, "R2.6")
     assert o.scores == [0, 0]
     o = run(make_spec(H0_DECL, h1, moves=["0 plays AS", "1 plays 7D", "1 exchanges 7C"]))
-    illegal(o)
+    illegal(o, "R2.6")
+    assert o.scores == [0, 0]
 
 
 def test_R2_6_no_declaration_before_a_trick_is_won():
     illegal(run(make_spec(H0_DECL, LOW1, moves=["0 declares marriage_H KH QH"])), "R2.6")
     # nor by the winner once the next trick has begun
+    # (he holds K♥ Q♥ and won the last trick, but has led to the next one since)
     o = run(make_spec(H0_DECL, LOW1, moves=["0 plays AS", "1 plays 7D", "0 plays 8H",
                                             "0 declares marriage_H KH QH"]))
-    illegal(o)
+    illegal(o, "R2.6")
 
 
 def test_R2_6_only_one_combination_after_a_trick():
@@ -343,9 +347,10 @@ def test_R2_7_declared_cards_can_be_played_from_the_table():
 
 def test_R2_7_declared_card_is_no_longer_in_the_hand():
     moves = ["0 plays AS", "1 plays 7D", "0 declares marriage_H KH QH"]
+    # his only K♥ is on the table: played as from the hand, it is a card he does not hold there
     o = run(make_spec(H0_DECL, LOW1, moves=moves + ["0 plays KH"]))
-    illegal(o)
-    assert "KH" in o.error
+    illegal(o, "R2.4")
+    assert "does not hold KH" in o.error
     # a card not on the table cannot be played from it
     o = run(make_spec(H0_DECL, LOW1, moves=moves + ["0 plays KS from table"]))
     illegal(o, "R2.7")
@@ -539,8 +544,10 @@ def test_R2_11_four_of_any_suits_and_table_a_points():
         "0 plays AS", "1 plays 7D", "0 declares four_kings KS KS KH KD"]))
     outcome_ok(o)
     assert o.scores == [80, 0]
-    illegal(run(make_spec("AS KS KS KH KD 8H 9H 9D", LOW1, "9C", moves=[
-        "0 plays AS", "1 plays 7D", "0 declares four_kings KS KH KD KC"])))
+    # three suits of kings held, not the K♣ the declaration names
+    o = illegal(run(make_spec("AS KS KS KH KD 8H 9H 9D", LOW1, "9C", moves=[
+        "0 plays AS", "1 plays 7D", "0 declares four_kings KS KH KD KC"])), "R2.11")
+    assert "does not hold" in o.error
     for combo, cards_, pts in [("four_aces", "AS AH AD AC", 100), ("four_queens", "QS QH QD QC", 60),
                                ("four_knaves", "JS JH JD JC", 40)]:
         h0 = "KS " + cards_ + " 8S 8S 9D"
@@ -799,8 +806,11 @@ def test_R2_17_bezique_knave_not_in_four_knaves_american():
     h0 = "AS AH JD QS JS JH JC 8H"
     moves = ["0 plays AS", "1 plays 7D", "0 declares bezique QS JD", "0 plays AH", "1 plays 7H",
              "0 declares four_knaves JS JH JD JC"]
-    o = illegal(run(make_spec(h0, LOW1, moves=moves, rules=preset("ordinary", **AMERICAN))))
+    o = illegal(run(make_spec(h0, LOW1, moves=moves, rules=preset("ordinary", **AMERICAN))), "R2.17")
     assert o.scores == [40, 0]
+    o = run(make_spec(h0, LOW1, moves=moves))                     # default (french): allowed
+    outcome_ok(o)
+    assert o.scores == [80, 0]
 
 
 def test_R2_17_american_four_refusal_names_R2_17():

@@ -15,9 +15,9 @@ import model
 import numpy as np
 import pytest
 from helpers import events, run
+from model import legal_follows
 from rubicon_helpers import (
     DONE,
-    ILLEGAL,
     INCOMPLETE,
     LOW1,
     RUB,
@@ -390,12 +390,14 @@ def test_R3_3_declaration_before_the_last_draw_allowed_not_after():
     # R2.18: the winner of the last first-stage trick may declare before drawing
     o = ok(d.run(["0 declares marriage_H KH QH"]))
     assert declared(o) == [(0, "marriage_H", 40)] and o.trump == SUITS.index("H")
+    # R2.18: after the last draw no combination may be declared. Without that declaration,
+    # seat 0 leads the second stage, wins its first trick and still holds K♥ Q♥, never
+    # declared: right after a trick won (R2.6), only the stage refuses the marriage
     d.draw()
-    # after the last draw no combination may be declared (the table cards are back in hand)
-    nxt = d.leader
-    lead = d.hands[nxt][0]
-    o = run(d.spec(d.moves + [f"{nxt} plays {lead}", "0 declares marriage_H KH QH"]))
-    assert o.status == ILLEGAL
+    assert d.stage == 2 and d.leader == 0 and {"KH", "QH", "AS"} <= set(d.hands[0])
+    assert d.trick("AS", sorted(legal_follows(d.hands[1], "AS", d.trump))[0]) == 0
+    o = illegal(d.run(["0 declares marriage_H KH QH"]), "R2.18")
+    assert declared(o) == [] and o.trump == -1
 
 
 def test_R3_3_table_cards_go_back_to_the_hand_for_the_second_stage():

@@ -323,10 +323,14 @@ def test_R3_7_no_claim_before_scoring_in_that_window():
 
 
 def test_R3_7_only_the_trick_winner_claims():
+    # the loser holds the diamond marriage and the window has a score: only the window's
+    # being the winner's refuses (R2.6, which R3.3 applies to Rubicon)
     h1 = "KD QD 7C 7C 8D 8D 8C 8C 9C"
-    illegal(play(H_CLAIM, h1, ["0 plays AS", "1 plays 8D", "0 declares marriage_H KH QH",
-                               "1 claims marriage_D"]))
-    illegal(play(H_CLAIM, h1, ["0 plays AS", "1 plays 8D", "1 claims KD QD"]))
+    scored = ["0 plays AS", "1 plays 8D", "0 declares marriage_H KH QH"]
+    for claim in ("marriage_D", "KD QD"):
+        o = illegal(play(H_CLAIM, h1, scored + [f"1 claims {claim}"]), "R2.6")
+        assert "seat 1" in o.error and claims(o) == []
+    ok(play(H_CLAIM, h1, scored + ["0 claims marriage_S"]))       # the winner may
 
 
 def test_R3_7_still_one_score_per_trick():
@@ -369,10 +373,16 @@ def test_R3_7_claim_formed_with_table_cards_scores_without_a_card_from_the_hand(
 
 
 def test_R3_7_claim_ends_when_one_of_its_cards_is_played():
+    # Law 46: the claimed Q♠ played, the K♠ left on the table is no marriage: nothing but
+    # the missing queen refuses it (R2.11); the claim is not kept as a thing of its own
+    # (docs/rules.md item 17), so another Q♠ held takes the played one's place
     first = CLAIM_WINDOW + ["0 claims marriage_S"]
-    o = illegal(play(H_CLAIM, LOW1, first + ["0 plays QS from table", "1 plays 7C",
-                                             "0 declares marriage_S KS QS"]))
-    assert o.scores == [40, 0]
+    again = ["0 plays QS from table", "1 plays 7C", "0 declares marriage_S KS QS"]
+    o = illegal(play(H_CLAIM, LOW1, first + again), "R2.11")
+    assert "does not hold marriage_S" in o.error and o.scores == [40, 0]
+    assert table_cards(o) == ["KH", "KS", "QH"]
+    o = ok(play("AS AD AC KH QH KS QS QS 9C", LOW1, first + again))
+    assert declared(o)[-1] == (0, "marriage_S", 20) and o.scores == [60, 0]
 
 
 def test_R3_7_a_claim_needs_cards_from_the_hand():

@@ -30,13 +30,15 @@ def test_example_policy_plays_and_never_exchanges():
     assert res.records[:, REC_EXCHANGES].sum() > 0
 
 
-def test_example_policy_on_the_command_line():
+def test_example_policy_on_the_command_line(tmp_path):
     for command in (["simulate", "--hands", "2000", "--threads", "1"], ["trace"]):
         res = CliRunner().invoke(main, command + ["--policy", f"{EXAMPLE}:no_exchange", "--policy", "random"])
         assert res.exit_code == 0, res.output
+    out = tmp_path / "compare"
     res = CliRunner().invoke(main, ["compare", f"{EXAMPLE}:no_exchange", "random", "--hands", "500",
-                                    "--threads", "1", "--out", "/tmp/bezique-test-compare"])
+                                    "--threads", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
+    assert (out / "pairs.csv").exists()
 
 
 def test_plain_python_function_is_compiled_once(tmp_path):

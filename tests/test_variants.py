@@ -6,6 +6,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers import DONE, cards, illegal, run
 
 from analyzer.cards import parse_card
 from analyzer.engine.game_kernel import claim_winner, game_winner
@@ -14,7 +15,6 @@ from analyzer.engine.state import add_hand
 from analyzer.engine.tricks import legal_play_bits, list_bits
 from analyzer.replay_file import HandSpec, ReplayError, parse_move, parse_replay
 from analyzer.rules import RuleError, check_whole_rounds, preset
-from tests.helpers import DONE, cards, illegal, run
 
 
 def spec_n(hands: list[str], rules, turn_up: str | None = "9C", talon: str = "", moves=(),

@@ -92,6 +92,7 @@ def _hand_counts(P, s, req_t, nreq):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _binomial(n, k):
+    """n choose k (0 when k > n)."""
     r = 1
     for j in range(k):
         r = r * (n - j) // (j + 1)
@@ -123,37 +124,30 @@ def _instances_of(P, s, c):
 
 
 @njit(cache=True, _nrt=False)
-def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, elig):
-    """Whether the table copies at or below ``lvl`` form more sets for ``c`` than there are whole
-    instances of ``c`` among them: then one set is not a set that has scored ``c`` (d)."""
-    if pooled:
-        total = 0
-        for i in range(4):
-            total += packed_count(elig, i)
-        sets = _binomial(total, 4)
-    else:
-        sets = 1
-        for i in range(nreq):
-            sets *= _binomial(packed_count(elig, i), req_n[i])
+def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, elig):
+    """Whether the table copies at or below ``lvl`` (``elig``, packed) form more sets for ``c``
+    than there are whole instances of ``c`` among them: then one set is not a set that has
+    scored ``c`` (d). Fixed requirements (a free four: :func:`_scored_fours`)."""
+    sets = 1
     wanted = 0
     for i in range(nreq):
+        sets *= _binomial(packed_count(elig, i), req_n[i])
         wanted += pack_count(req_n[i], i)
-    mine = _instances_of(P, s, c)
     scored = 0
-    for p in range(MAX_INST):
-        if (mine >> p) & 1 == 0:
-            continue
+    mine = _instances_of(P, s, c)
+    while mine:
+        p = trailing_zeros(mine)
         counts = 0
         fits = True
         for k in range(P[s, P_NTABLE]):
             if (T[s, k, T_INST] >> p) & 1:
-                i = _index(T[s, k, T_CARD], req_t, nreq, pooled)
+                i = _index(T[s, k, T_CARD], req_t, nreq, False)
                 if i < 0 or T[s, k, T_M + cls] > lvl:
                     fits = False
                     break
                 counts += pack_count(1, i)
-        if fits and (pooled or counts == wanted):
-            scored += 1
+        scored += fits and counts == wanted
+        mine &= mine - 1
     return sets > scored
 
 
@@ -220,7 +214,7 @@ def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
         return False, False, X_NO_RESTORATION
     if elig_short:                       # a hand card in the set: never a set that scored
         return True, True, -1
-    if _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, elig):
+    if _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, elig):
         return True, False, -1
     if hand != 0:
         return True, True, -1
