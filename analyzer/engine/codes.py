@@ -10,7 +10,10 @@ value back into ``R2.20``. Points and limits are not here: they are data of the 
 """
 from numba import njit
 
-from ..cards import ACE, CLUBS, DIAMONDS, HEARTS, KING, KNAVE, QUEEN, SEVEN, SPADES, TEN  # noqa: F401
+from ..cards import (  # noqa: F401 (the engine's names for the cards and combination ids)
+    ACE, BEZIQUE, CLUBS, DIAMONDS, FIRST_FOUR, FIRST_SEQUENCE, FOUR_RANKS, HEARTS, KING, KNAVE, MARRIAGE,
+    QUEEN, SEVEN, SPADES, TEN,
+)
 from .layout import A_CLAIM, A_DECLARE, A_PLAY_TABLE, N_COMBOS
 
 # --- cards (type = suit * 8 + rank) ----------------------------------------------------------
@@ -90,14 +93,9 @@ def packed_count(packed, i):
 
 # --- combination ids (analyzer.cards.COMBO_NAMES) and classes (R2.11) --------------------------
 # marriages 0-3 and sequences 4-7 by suit, béziques 8-11 single .. quadruple, fours 12-15 of
-# aces, kings, queens, knaves
-MARRIAGE = 0                 # + suit
-FIRST_SEQUENCE = 4           # + suit
-BEZIQUE = 8                  # the single bézique; + level - 1 the double, treble, quadruple
-FIRST_FOUR = 12              # + i: the four of FOUR_RANKS[i]
+# aces, kings, queens, knaves (MARRIAGE, FIRST_SEQUENCE, BEZIQUE, FIRST_FOUR: analyzer.cards)
 FOUR_ACES, FOUR_KINGS = FIRST_FOUR, FIRST_FOUR + 1
 CLS_M, CLS_B, CLS_F = 0, 1, 2    # marriage < sequence; bézique < double < ...; a four
-FOUR_RANKS = (ACE, KING, QUEEN, KNAVE)
 
 # Bit sets over combination ids (bit c: combination c)
 MARRIAGES = 0x000F

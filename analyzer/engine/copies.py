@@ -232,6 +232,8 @@ def _requirements(rules, P, s, c, four_cards, req_t, req_n):
     return 4, True
 
 
+# 9 arguments: the state's arrays (P, T) and a combination's requirement (req_t, req_n) apart, as
+# every hot kernel of the window takes them: numba passes arrays without building a tuple
 @njit(cache=True, _nrt=False)
 def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
     """Choose the copies for ``c`` (already legal; see the module docstring for the order).

@@ -432,6 +432,7 @@ def _number_of(sv, mask, seat, t):
     return -1
 
 
+# 9 arguments: a position given by its parts (the solver is also called on positions built by hand)
 @njit(cache=True, _nrt=False, nogil=True)
 def solve_cards(rules, trump, hands, leader, lead_card, scores, brisques, sv, out_best):
     """The exact value for seat 0 of a two-handed second stage (R2.20-R2.22, R3.8-R3.9).

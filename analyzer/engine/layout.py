@@ -89,7 +89,8 @@ PARAM_FULL_OBS = POLICY_PARAMS - 1   # > 0: the policy is given its seat's publi
  G_ERR_RULE, G_ERR_DETAIL, G_ERR_ACTION, G_ERR_DECISION, G_TRUMP_TRICK, G_TRUMP_HOW,
  G_WINDOW_SEAT, G_PHASE, G_TO_ACT, G_TRICK_POS, G_LEAD, G_BEST, G_BEST_SEAT, G_DECLARED,
  G_CARTE_FIRST, G_CARTE_I, G_FULL_OBS, G_GAME_CLAIM) = range(32)     # G_FULL_OBS: bit s: fill seat s's public record
-# G_GAME_CLAIM (V3): -1, or the seat that claimed the game + 4 if the claim was right
+# G_GAME_CLAIM (V3): -1, or the seat that claimed the game + GAME_CLAIM_RIGHT if the claim was right
+GAME_CLAIM_RIGHT = 4
 G_TRICK_CARDS = 32       # 4: the cards played to the trick in progress, in order
 G_DRAWN = 36             # 4: the cards drawn in the last round of draws, winner's first (-1: the deal)
 G_SIZE = 40

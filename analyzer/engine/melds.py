@@ -279,6 +279,7 @@ def _type_counts(rules, P, T, s, card, cls, lvl):
     return hand + P[s, P_TABLE + card], hand, level_ok, elig, fresh
 
 
+# 9 arguments: the state's arrays (G, P, T) and the requirement (req_t, req_n) apart, as in select_copies
 @njit(cache=True, _nrt=False)
 def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
     """Why ``c`` (with the four's cards named in ``four_cards``, or -1) cannot be declared:

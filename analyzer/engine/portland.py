@@ -123,6 +123,8 @@ def _instances_of(P, s, c):
     return out
 
 
+# 10 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
+# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
 def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, elig):
     """Whether the table copies at or below ``lvl`` (``elig``, packed) form more sets for ``c``
@@ -194,6 +196,8 @@ def _scored_fours(P, T, s, c, lvl):
     return scored
 
 
+# 10 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
+# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False, inline="always")
 def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
     """Whether seat ``s`` may declare ``c`` (class ``cls``, level ``lvl``) with cards it holds,
@@ -221,6 +225,8 @@ def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
     return False, False, X_SCORED_SET
 
 
+# 11 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
+# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
 def claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, laid):
     """R3.7: whether the table copies with the cards ``laid`` (-1 ends the list) beside them form
@@ -282,6 +288,8 @@ def _key(facts, touched):
     return (raised << 10) + ((16 - fresh) << 5) + 15 - ((facts >> 16) & 0xFF)
 
 
+# 11 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
+# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
 def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
     """The copies seat ``s`` uses to declare ``c`` (already legal; the order is the module's):
@@ -402,6 +410,8 @@ def _scored_set(P, T, s, c, slots):
     return common != 0
 
 
+# 10 arguments: the seat's arrays (P, T, s) and the slices of select's work (candidates, picked, cost,
+# kind) apart: they are views of the state's one scratch array, sliced once by select
 @njit(cache=True, _nrt=False)
 def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled):
     """The cheapest set of candidate slots with as many of each requirement as ``picked`` that is
@@ -432,6 +442,7 @@ def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled)
     return best
 
 
+# 10 arguments: as _best_unscored_set, the requirement and the slices of select's work apart
 @njit(cache=True, _nrt=False)
 def _with_a_hand_card(P, s, req_t, nreq, pooled, cost, kind, chosen, from_hand, n_chosen):
     """Replace the costliest chosen copy of a type the hand holds (a pooled four: of any suit) by a

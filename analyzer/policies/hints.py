@@ -31,6 +31,8 @@ to be his (I play last), and a trick winner with nothing to declare now (none le
 bézique held back by H6) lets his partner declare when the V5 option allows it; under panache
 (V2) a four counts the suits of a rank one can hold, not the copies.
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -91,6 +93,10 @@ from ..engine.codes import (
 from ..engine.combos import combo_points
 from ..engine.tricks import beats
 from .builtin import partner_winning
+from .params import (  # noqa: F401 (HINT_NAMES, N_HINTS: the hints' names, read with HINT_TEXT)
+    H1, H2, H3, H4, H5, H6, H7, H8, HINT_NAMES, N_HINTS, P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP,
+    P_RUBICON_RATE, new_params,
+)
 from .endgame import exact_endgame_action, is_exact_decision
 from ..rules import (
     R_BRISQUE_POINTS,
@@ -102,8 +108,6 @@ from ..rules import (
     R_TRUMP_SEQ_POINTS,
 )
 
-# parameter slots
-H1, H2, H3, H4, H5, H6, H7, H8 = range(8)
 # What the hints weigh, before their weights scale them; a card's baseline keep value is its
 # rank strength, 7 for an ace down to 0 for a seven (keep_value)
 ACE_KEEP = 15.0          # H3: keeping an ace while four aces is likely
@@ -113,12 +117,6 @@ POINT_UNIT = 20.0        # H5: its bonuses in units of a common marriage's 20 po
 BEZIQUE_DEFER = 1000.0   # H6: taken off the bézique's points, so that any other declaration is first
 BRISQUE_SWING = 2        # H2: a brisque in the trick taken is one won and one the other does not win
 PENDING_SHARE = 4.0      # H1: winning a trick is worth a pending declaration's points over this
-N_HINTS = 8
-P_DEFER_TALON = 8        # H6: hold the bézique back while more cards than this are left to draw
-P_RUBICON_RATE = 9       # H7: points a player can still hope to score per card left in the talon
-P_RUBICON_GAP = 10       # H7: how far behind the opponent before giving up
-P_ENDGAME = 11           # > 0: a two-handed second stage is played by the exact solver
-HINT_NAMES = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
 HINT_TEXT = (
     "declare the best combination after each trick won, win tricks to declare; Rubicon: claims",
     "make your aces and tens: win brisque tricks cheaply, never give brisques away",
@@ -133,7 +131,7 @@ HINT_TEXT = (
 
 def default_params() -> np.ndarray:
     """Every hint on with weight 1, and the tuning constants."""
-    p = np.zeros(32)
+    p = new_params()
     p[:N_HINTS] = 1.0
     p[P_DEFER_TALON] = 10.0
     p[P_RUBICON_RATE] = 20.0
@@ -272,17 +270,25 @@ def pending_declaration(rules, trump, held, in_hand, have):
     return best
 
 
+class Bonuses(NamedTuple):
+    """What the hints add to a card's keep value at one decision (:func:`hint_bonuses`)."""
+
+    ace: float          # H3: an ace, while four aces is likely
+    bez: float          # H5: the Q♠ or J♦, by the chance of bézique and double bézique
+    seq: float          # H5: a card of the trump sequence, by the chance of completing it
+    dead: int           # H4: bit t set when every combination card type t could join is dead
+    pending: int        # H1: the points of the best declaration a trick won would allow
+
+
 @njit(cache=True, _nrt=False)
 def hint_bonuses(obs, rules, params):
-    """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus, H4's dead
-    cards as a bit set, :func:`pending_declaration`) for H1/H3/H4/H5; all 0 in the second
-    stage."""
+    """The :class:`Bonuses` of one decision (H1, H3, H4, H5); all 0 in the second stage."""
     counting = params[H4] > 0
     ace = 0.0
     bez = 0.0
     seq = 0.0
     if obs[OBS_STAGE] != 1:
-        return ace, bez, seq, 0, 0
+        return Bonuses(ace, bez, seq, 0, 0)
     trump = obs[OBS_TRUMP]
     fours, held, obtainable, in_hand, have, unseen = outlook(obs, counting, rules[R_PANACHE] != 0)
     seats = max(obs[OBS_N_SEATS], 2)                # (0 in an observation built by hand: 2)
@@ -303,12 +309,13 @@ def hint_bonuses(obs, rules, params):
                 if (held >> card_of(trump, r)) & 1 == 0:
                     missing += 1
             seq = params[H5] * float(rules[R_TRUMP_SEQ_POINTS]) * share ** missing / POINT_UNIT
-    return ace, bez, seq, dead, pending_declaration(rules, trump, held, in_hand, have)
+    return Bonuses(ace, bez, seq, dead, pending_declaration(rules, trump, held, in_hand, have))
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def keep_value(obs, rules, params, t, ace, bez, seq, dead):
-    """What keeping card ``t`` is worth to me (play heuristics); bonuses from hint_bonuses."""
+def keep_value(obs, rules, params, t, bonus):
+    """What keeping card ``t`` is worth to me (play heuristics), with the decision's
+    :class:`Bonuses`."""
     trump = obs[OBS_TRUMP]
     v = float(SEVEN) - card_rank(t)                # baseline: rank strength, ace 7 .. seven 0
     if is_brisque(t):
@@ -318,12 +325,12 @@ def keep_value(obs, rules, params, t, ace, bez, seq, dead):
     if obs[OBS_STAGE] != 1:
         return v
     if card_rank(t) == ACE:
-        v += ace
+        v += bonus.ace
     if t == QS or t == JD:
-        v += bez
+        v += bonus.bez
     if card_suit(t) == trump and card_rank(t) <= KNAVE:
-        v += seq
-    if params[H4] > 0 and (dead >> t) & 1:
+        v += bonus.seq
+    if params[H4] > 0 and (bonus.dead >> t) & 1:
         v -= DEAD_CARD_COST * params[H4]           # H4: every combination it could join is dead
     return v
 
@@ -331,9 +338,9 @@ def keep_value(obs, rules, params, t, ace, bez, seq, dead):
 @njit(cache=True, _nrt=False)
 def keep_values(obs, rules, params, out):
     """Fill ``out[t]`` with :func:`keep_value` for every card type (for inspection)."""
-    ace, bez, seq, dead, pending = hint_bonuses(obs, rules, params)
+    bonus = hint_bonuses(obs, rules, params)
     for t in range(32):
-        out[t] = keep_value(obs, rules, params, t, ace, bez, seq, dead)
+        out[t] = keep_value(obs, rules, params, t, bonus)
 
 
 @njit(cache=True, _nrt=False)
@@ -404,7 +411,7 @@ def _sure_winner(obs, card):
 
 
 @njit(cache=True, _nrt=False)
-def _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead):
+def _follow_partner(obs, legal, n_legal, rules, params, bonus):
     """Following when my partner's card wins the trick (V5): the trick is ours already, so
     winning it gains nothing (H1's and H2's reasons to win are dropped) and the card I keep
     least is played. A brisque counts as given away (H2) unless I play last, when it goes to
@@ -415,7 +422,7 @@ def _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead):
     best_v = -1e9
     for i in range(n_legal):
         card = played_card(legal[i])
-        v = -keep_value(obs, rules, params, card, ace, bez, seq, dead)
+        v = -keep_value(obs, rules, params, card, bonus)
         if is_brisque(card):
             v += brisque if last else -brisque
         if v > best_v:
@@ -437,7 +444,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
     if decision == D_MELD:
         return _meld_choice(obs, legal, n_legal, rules, params)
-    ace, bez, seq, dead, pending = hint_bonuses(obs, rules, params)
+    bonus = hint_bonuses(obs, rules, params)
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
@@ -448,7 +455,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         sure_v = -1e9
         for i in range(n_legal):
             card = played_card(legal[i])
-            v = keep_value(obs, rules, params, card, ace, bez, seq, dead)
+            v = keep_value(obs, rules, params, card, bonus)
             if v < best_v:
                 best_v = v
                 best = legal[i]
@@ -460,21 +467,21 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
             return sure                                # H8: cash a sure winner, the lowest one
         return best
     if partner_winning(obs):
-        return _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead)
+        return _follow_partner(obs, legal, n_legal, rules, params, bonus)
     # following: compare winning cheaply with giving the cheapest card
     top = obs[OBS_BEST_CARD]
     brisque = float(rules[R_BRISQUE_POINTS])
     trick_brisques = 1 if is_brisque(top) else 0
     gain = brisque * params[H2] * trick_brisques * BRISQUE_SWING     # taking it swings 20 per brisque
     if stage == 1 and params[H1] > 0:
-        gain += params[H1] * pending / PENDING_SHARE
+        gain += params[H1] * bonus.pending / PENDING_SHARE
     if stage == 2 and params[H8] > 0:
         gain += brisque * params[H8] * trick_brisques
     best = legal[0]
     best_v = -1e9
     for i in range(n_legal):
         card = played_card(legal[i])
-        v = -keep_value(obs, rules, params, card, ace, bez, seq, dead)
+        v = -keep_value(obs, rules, params, card, bonus)
         if beats(card, top, trump):
             v += gain + (brisque * params[H2] if is_brisque(card) else 0.0)
         elif is_brisque(card):
