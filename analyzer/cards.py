@@ -23,6 +23,15 @@ COMBO_NAMES = (
     "four_aces", "four_kings", "four_queens", "four_knaves",
 )
 N_COMBOS = len(COMBO_NAMES)
+# where each kind starts in COMBO_NAMES: marriages and sequences by suit (+ suit), béziques by
+# level (+ level - 1), fours in the order of FOUR_RANKS (+ index)
+MARRIAGE, FIRST_SEQUENCE, BEZIQUE, FIRST_FOUR = 0, 4, 8, 12
+FOUR_RANKS = (ACE, KING, QUEEN, KNAVE)
+
+
+def is_four_combo(combo: int) -> bool:
+    """Whether combination ``combo`` is a four (of aces, kings, queens or knaves)."""
+    return combo >= FIRST_FOUR
 
 
 class CardError(ValueError):

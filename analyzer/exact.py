@@ -27,6 +27,7 @@ from .cards import (
     card_id,
     card_str,
     parse_card,
+    rank_of,
 )
 from .rules import RuleSet
 
@@ -217,7 +218,7 @@ def exact_events(rules: RuleSet) -> list[dict]:
             p_some_player_dealt(rules, bezique_need(1)), hit_some_hand(bezique_need(1)))
     if rules.trump == "turn_up":
         add("deal", "turn_up_seven", "the turn-up is a seven (R2.2)", p_turnup_seven(rules),
-            lambda d, t: t % 8 == SEVEN)
+            lambda d, t: rank_of(t) == SEVEN)
     return events
 
 

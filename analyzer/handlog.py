@@ -12,7 +12,7 @@ import numpy as np
 
 from .actions import illegal_return
 from .backends import run_interruptibly
-from .cards import COMBO_NAMES, card_str, combo_cards
+from .cards import COMBO_NAMES, card_id, card_str, combo_cards, is_four_combo, rank_of
 from .engine import layout as L
 from .engine.batch import run_single
 from .engine.layout import (
@@ -169,9 +169,9 @@ def _events(ev: np.ndarray, count: int) -> list[dict]:
         elif kind == E_TRICK:
             out.append({"event": "trick", "seat": seat, "trick": a + 1, "brisques": b})
         elif kind == E_DECLARE:
-            if a >= 12:
-                rank = combo_cards(a)[0] % 8
-                cards = [s * 8 + rank for s in range(4) for _ in range((c >> (4 * s)) & 15)]
+            if is_four_combo(a):
+                rank = rank_of(combo_cards(a)[0])
+                cards = [card_id(s, rank) for s in range(4) for _ in range((c >> (4 * s)) & 15)]
             else:
                 cards = combo_cards(a)
             out.append({"event": "declare", "seat": seat, "combination": COMBO_NAMES[a],

@@ -1,7 +1,7 @@
 """A played hand's event log (HandOutcome.events) as readable text."""
 from __future__ import annotations
 
-from .cards import card_str, cards_str, parse_card
+from .cards import SUITS, card_str, cards_str, parse_card, suit_of
 from .handlog import HandOutcome, status_name
 
 
@@ -20,7 +20,7 @@ def format_log(outcome: HandOutcome, symbols: bool = False) -> str:
     for e in outcome.events:
         k = e["event"]
         if k == "turn_up":
-            lines.append(f"turn-up {cs(e['card'])}: trumps are {'SHDC'[parse_card(e['card']) // 8]}")
+            lines.append(f"turn-up {cs(e['card'])}: trumps are {SUITS[suit_of(parse_card(e['card']))]}")
         elif k == "turn_up_seven":
             score[e["seat"]] += e["points"]
             lines.append(f"  seat {e['seat']} (dealer) scores {e['points']} for the turned-up seven{run()}")

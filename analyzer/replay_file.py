@@ -22,7 +22,9 @@ from .cards import (
     cards_str,
     combo_cards,
     combo_id,
+    is_four_combo,
     parse_card,
+    rank_of,
 )
 from .engine.deals import deal_deck, packet_seat
 from .engine.layout import (MAX_TALON, S_CARDS, S_CARTE, S_CLAIM, S_DECLARE, S_EXCHANGE, S_GAME_CLAIM, S_MAX_CARDS,
@@ -165,7 +167,7 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
             named = [parse_card(x) for x in rest[1:]]
             if named:
                 _check_combo_cards(c, named, index, seat)
-                if c >= 12:
+                if is_four_combo(c):
                     row[S_CARDS:S_CARDS + 4] = named
     except CardError as e:
         raise ReplayError(f"move {index}: {e}") from None
@@ -174,9 +176,9 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
 
 def _check_combo_cards(c: int, named: list[int], index: int, seat: int) -> None:
     where = "Table A"
-    if c >= 12:
-        rank = combo_cards(c)[0] % 8
-        if len(named) != 4 or any(x % 8 != rank for x in named):
+    if is_four_combo(c):
+        rank = rank_of(combo_cards(c)[0])
+        if len(named) != 4 or any(rank_of(x) != rank for x in named):
             raise RuleViolation(f"move {index}: seat {seat}: {cards_str(named)} is not {COMBO_NAMES[c]} "
                                 f"(four cards of one rank) ({where})")
     elif Counter(named) != Counter(combo_cards(c)):

@@ -273,4 +273,4 @@ def test_keep_values_match_the_card_by_card_reading(policy):
         # share ** missing: numba multiplies, Python calls pow, so allow the last bit
         np.testing.assert_allclose(got, _ref_keep_values(o, params), rtol=1e-12, atol=1e-12,
                                    err_msg=f"position {i}")
-        assert hint_bonuses(o, ORD, params)[4] == _ref_pending(o), f"position {i}"
+        assert hint_bonuses(o, ORD, params).pending == _ref_pending(o), f"position {i}"

@@ -150,7 +150,7 @@ def test_V2_panache_duplicates_of_a_suit_do_not_help_a_four():
     o = obs_for(hand="AS AS AH AD 7C 8C 9C", decision=L.D_LEAD)
     params = resolve_policy("hints").params
     ordinary, panache = preset("ordinary").to_array(), preset("panache").to_array()
-    assert hint_bonuses(o, ordinary, params)[4] == 100 and hint_bonuses(o, panache, params)[4] == 0
+    assert hint_bonuses(o, ordinary, params).pending == 100 and hint_bonuses(o, panache, params).pending == 0
     o2 = obs_for(hand="AS AS 7C 8C 9C", decision=L.D_LEAD)
     plain, pan = np.zeros(32), np.zeros(32)
     keep_values(o2, ordinary, params, plain)

@@ -133,6 +133,7 @@ def run_batch(rules, seed, start, count, policies, params, records, err):
     return 0
 
 
+# 10 arguments: an entry point compiled to SINGLE_SIG, called from Python with the arrays of one hand
 @njit(SINGLE_SIG, cache=True, nogil=True)
 def run_single(rules, deck, dealer, totals, policies, params, seed, hand, script, nscript):
     """Play one hand from ``deck`` with an event log, the game totals before it ``totals`` (by

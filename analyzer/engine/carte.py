@@ -2,7 +2,7 @@
 from numba import njit
 
 from ..rules import R_CARTE_BLANCHE, R_CARTE_POINTS
-from .codes import COURT_HIGH, COURT_LOW
+from .codes import COURT_HIGH, COURT_LOW, card_of, card_rank
 from .layout import E_CARTE, P_CARTE, P_CARTE_PTS, P_HAND, P_KNOWN, P_SCORE
 from .state import record_event
 
@@ -12,7 +12,7 @@ CARTE_REPEAT = 2        # rules[R_CARTE_BLANCHE]: 1 once (the dealt hand), 2 rep
 @njit(cache=True, _nrt=False, inline="always")
 def is_court(card):
     """K, Q or J."""
-    return COURT_LOW <= card % 8 <= COURT_HIGH
+    return COURT_LOW <= card_rank(card) <= COURT_HIGH
 
 
 @njit(cache=True, _nrt=False)
@@ -22,7 +22,7 @@ def carte_eligible(P, s, drawn):
     if drawn < 0:
         for suit in range(4):
             for rank in range(COURT_LOW, COURT_HIGH + 1):
-                if P[s, P_HAND + suit * 8 + rank] > 0:
+                if P[s, P_HAND + card_of(suit, rank)] > 0:
                     return False
         return True
     return P[s, P_CARTE] == 1 and not is_court(drawn)

@@ -18,10 +18,31 @@ from ..rules import (
     TRUMP_RUBICON,
 )
 
-from .codes import CLS_B, CLS_F, CLS_M, FOUR_RANKS, JD, KING, QS, QUEEN  # noqa: F401
-
-ALL_COMBOS = (1 << 16) - 1
-SEQUENCES = 0xF0
+from .codes import (  # noqa: F401  (ALL_COMBOS, SEQUENCES, four_rank: the engine imports them from here)
+    ALL_COMBOS,
+    BEZIQUES,
+    CLS_B,
+    CLS_F,
+    CLS_M,
+    FIRST_FOUR,
+    FIRST_SEQUENCE,
+    FOUR_RANKS,
+    JD,
+    KING,
+    KNAVE,
+    QS,
+    QUEEN,
+    SEQUENCES,
+    bezique_level,
+    card_of,
+    combo_suit,
+    four_rank,
+    is_bezique,
+    is_four,
+    is_marriage,
+    is_sequence,
+    is_suited,
+)
 
 
 def _combo_masks():
@@ -31,12 +52,12 @@ def _combo_masks():
         suit, rank = divmod(t, 8)
         if rank in (KING, QUEEN):
             masks[t] |= 1 << suit
-        if rank <= 4:
-            masks[t] |= 1 << (4 + suit)
+        if rank <= KNAVE:
+            masks[t] |= 1 << (FIRST_SEQUENCE + suit)
         if t in (QS, JD):
-            masks[t] |= 0xF00
+            masks[t] |= BEZIQUES
         if rank in FOUR_RANKS:
-            masks[t] |= 1 << (12 + FOUR_RANKS.index(rank))
+            masks[t] |= 1 << (FIRST_FOUR + FOUR_RANKS.index(rank))
     return masks
 
 
@@ -46,9 +67,9 @@ COMBO_MASK = _combo_masks()
 @njit(cache=True, _nrt=False)
 def combo_class(c):
     """Class of combination ``c``: CLS_M, CLS_B or CLS_F."""
-    if c < 8:
+    if is_suited(c):
         return CLS_M
-    if c < 12:
+    if is_bezique(c):
         return CLS_B
     return CLS_F
 
@@ -56,12 +77,12 @@ def combo_class(c):
 @njit(cache=True, _nrt=False)
 def combo_level(c):
     """Step of ``c`` within its class (marriage 1, sequence 2, bézique n = n, a four 1)."""
-    if c < 4:
+    if is_marriage(c):
         return 1
-    if c < 8:
+    if is_sequence(c):
         return 2
-    if c < 12:
-        return c - 7
+    if is_bezique(c):
+        return bezique_level(c)
     return 1
 
 
@@ -69,24 +90,24 @@ def combo_level(c):
 def combo_requirements(c, req_t, req_n):
     """Fill the card types and counts a fixed combination needs; return how many types.
 
-    Fours (c >= 12) have free suits and return 0: see :func:`four_rank`.
+    Fours have free suits and return 0: see :func:`four_rank`.
     """
-    if c < 4:
-        req_t[0] = c * 8 + KING
-        req_t[1] = c * 8 + QUEEN
+    if is_marriage(c):
+        req_t[0] = card_of(combo_suit(c), KING)
+        req_t[1] = card_of(combo_suit(c), QUEEN)
         req_n[0] = 1
         req_n[1] = 1
         return 2
-    if c < 8:
-        for i in range(5):
-            req_t[i] = (c - 4) * 8 + i
+    if is_sequence(c):
+        for i in range(KNAVE + 1):       # A, 10, K, Q, J: the ranks up to the knave
+            req_t[i] = card_of(combo_suit(c), i)
             req_n[i] = 1
         return 5
-    if c < 12:
+    if is_bezique(c):
         req_t[0] = QS
         req_t[1] = JD
-        req_n[0] = c - 7
-        req_n[1] = c - 7
+        req_n[0] = bezique_level(c)
+        req_n[1] = bezique_level(c)
         return 2
     return 0
 
@@ -95,28 +116,21 @@ def combo_requirements(c, req_t, req_n):
 def panache_requirements(rules, c, req_t, req_n):
     """V2: under panache a four is one card of each suit: fill its four types (count 1) and
     return 4; otherwise return 0 (a four's suits are free)."""
-    if c < 12 or not rules[R_PANACHE]:
+    if not is_four(c) or not rules[R_PANACHE]:
         return 0
     rank = four_rank(c)
     for suit in range(4):
-        req_t[suit] = suit * 8 + rank
+        req_t[suit] = card_of(suit, rank)
         req_n[suit] = 1
     return 4
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def four_rank(c):
-    """The rank of four ``c`` (c >= 12): FOUR_RANKS[c - 12], by arithmetic (ace 0, then
-    king, queen, knave 2, 3, 4)."""
-    return 0 if c == 12 else c - 11
 
 
 @njit(cache=True, _nrt=False)
 def combo_points(rules, trump, c):
     """Points ``c`` scores now (a marriage or sequence fixing trumps counts as trump)."""
-    if c < 4 and (trump == c or trump < 0):
+    if is_marriage(c) and (trump == combo_suit(c) or trump < 0):
         return rules[R_ROYAL_POINTS]
-    if 4 <= c < 8 and (trump == c - 4 or trump < 0):
+    if is_sequence(c) and (trump == combo_suit(c) or trump < 0):
         return rules[R_TRUMP_SEQ_POINTS]
     return rules[R_POINTS + c]
 
@@ -124,13 +138,12 @@ def combo_points(rules, trump, c):
 @njit(cache=True, _nrt=False)
 def combo_allowed(rules, trump, c):
     """Whether ``c`` exists in this rule set right now (Table A / Table B)."""
-    if 4 <= c < 8:
-        suit = c - 4
-        if trump == suit:
+    if is_sequence(c):
+        if trump == combo_suit(c):
             return True
         if trump < 0:
             return rules[R_TRUMP_MODE] == TRUMP_RUBICON   # R3.2; V1 forbids it
         return rules[R_PLAIN_SEQ] > 0
-    if 8 <= c < 12:
-        return c - 7 <= rules[R_PACKS]
+    if is_bezique(c):
+        return bezique_level(c) <= rules[R_PACKS]
     return True

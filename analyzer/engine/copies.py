@@ -20,14 +20,22 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_AMERICAN, R_REDECLARE
+from .codes import card_of, card_rank, card_suit, is_four, pack_count
 from .combos import CLS_B, CLS_F, combo_class, combo_level, combo_requirements, four_rank, panache_requirements
 from .portland import play_key
 from .portland import select as portland_select
 from .layout import (
     MAX_INST,
+    MAX_TABLE,
     P_HAND,
     P_INST_USED,
     P_NTABLE,
+    REQ_W,
+    SEL_CHOSEN,
+    SEL_FROM_HAND,
+    SEL_KEYS,
+    SEL_KIND,
+    SEL_LEFT,
     T_B,
     T_CARD,
     T_F,
@@ -140,7 +148,7 @@ def req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl):
         for i in range(nreq):
             if req_t[i] == card:
                 if slot_eligible(rules, T, s, k, cls, lvl):
-                    one = np.int64(1) << (8 * i)
+                    one = pack_count(np.int64(1), i)
                     elig += one
                     if T[s, k, T_SCORED] == 0:
                         fresh += one
@@ -156,8 +164,8 @@ def four_table_counts(rules, T, P, s, rank):
     fresh = 0
     for k in range(P[s, P_NTABLE]):
         card = T[s, k, T_CARD]
-        if card & 7 == rank and slot_eligible(rules, T, s, k, CLS_F, 1):
-            one = np.int64(1) << (8 * (card >> 3))
+        if card_rank(card) == rank and slot_eligible(rules, T, s, k, CLS_F, 1):
+            one = pack_count(np.int64(1), card_suit(card))
             elig += one
             if T[s, k, T_SCORED] == 0:
                 fresh += one
@@ -202,7 +210,7 @@ def _requirements(rules, P, s, c, four_cards, req_t, req_n):
     """Fill the types and counts ``c`` needs; a four with free suits gets its four suits with
     count 0 (4 cards in all; under panache, V2, one of each). Returns (number of types,
     whether the suits are free)."""
-    if c < 12:
+    if not is_four(c):
         return combo_requirements(c, req_t, req_n), False
     if four_cards[0] < 0 and panache_requirements(rules, c, req_t, req_n):
         return 4, False
@@ -219,44 +227,47 @@ def _requirements(rules, P, s, c, four_cards, req_t, req_n):
         return nreq, False
     rank = four_rank(c)
     for suit in range(4):
-        req_t[suit] = suit * 8 + rank
+        req_t[suit] = card_of(suit, rank)
         req_n[suit] = 0
     return 4, True
 
 
+# 9 arguments: the state's arrays (P, T) and a combination's requirement (req_t, req_n) apart, as
+# every hot kernel of the window takes them: numba passes arrays without building a tuple
 @njit(cache=True, _nrt=False)
 def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
     """Choose the copies for ``c`` (already legal; see the module docstring for the order).
 
     ``four_cards`` names the four cards of a four (replays); -1 leaves the suits free. Fills
-    ``req_t/req_n`` with the card types and counts used, ``work[0:8]`` with the chosen table
-    slots and ``work[8:16]`` with the copies of each type taken from the hand. Returns
-    (number of types, number of table slots chosen, cards from the hand)."""
+    ``req_t/req_n`` with the card types and counts used, and ``work`` (layout SEL_*) with the
+    chosen table slots (SEL_CHOSEN) and the copies of each type taken from the hand
+    (SEL_FROM_HAND). Returns (number of types, number of table slots chosen, cards from the
+    hand)."""
     cls = combo_class(c)
     lvl = combo_level(c)
     nreq, free = _requirements(rules, P, s, c, four_cards, req_t, req_n)
-    chosen = work[0:8]
-    from_hand = work[8:16]
+    chosen = work[SEL_CHOSEN:SEL_CHOSEN + REQ_W]
+    from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
     if rules[R_REDECLARE] == REDECLARE_PORTLAND:
         n_chosen, total_hand = portland_select(P, T, s, c, cls, lvl, req_t, req_n, nreq, free, work)
         if free:
             nreq = _suits_used(T, s, req_t, req_n, chosen, n_chosen, from_hand)
         return nreq, n_chosen, total_hand
-    left = work[16:24]            # copies still wanted, per type (free four: left[0] in all)
-    keys = work[24:40]            # per table slot: spend_key, -1 never scored, -2 of no use
-    kind = work[40:56]            # per table slot: the index of its type in req_t
+    left = work[SEL_LEFT:SEL_LEFT + REQ_W]        # copies still wanted, per type (free four: left[0] in all)
+    keys = work[SEL_KEYS:SEL_KEYS + MAX_TABLE]    # per table slot: spend_key, -1 never scored, -2 of no use
+    kind = work[SEL_KIND:SEL_KIND + MAX_TABLE]    # per table slot: the index of its type in req_t
     for i in range(nreq):
         left[i] = req_n[i]
         from_hand[i] = 0          # first: eligible scored copies per type (free four: in all)
     if free:
         left[0] = 4
-    rank = req_t[0] & 7
+    rank = card_rank(req_t[0])
     ntable = P[s, P_NTABLE]
     for k in range(ntable):
         keys[k] = -2
         card = T[s, k, T_CARD]
         if free:
-            i = card >> 3 if card & 7 == rank else -1
+            i = card_suit(card) if card_rank(card) == rank else -1
         else:
             i = req_index(req_t, nreq, card)
         kind[k] = i
@@ -362,7 +373,7 @@ def _suits_used(T, s, req_t, req_n, chosen, n_chosen, from_hand):
     for i in range(4):
         req_n[i] = from_hand[i]
     for j in range(n_chosen):
-        req_n[T[s, chosen[j], T_CARD] >> 3] += 1
+        req_n[card_suit(T[s, chosen[j], T_CARD])] += 1
     k = 0
     for i in range(4):
         if req_n[i] > 0:

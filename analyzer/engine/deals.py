@@ -9,14 +9,14 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_N_CARDS, R_PACKS, SHORT_EIGHT
-from .rng import STREAM_DEAL, shuffled_deck, stream_state
+from .rng import STREAM_DEAL, short_deck, shuffled_deck, stream_state
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def deck_copies(rules, t):
     """Copies of card type ``t`` in the deck: one per pack, one fewer of the eight thrown out
     by three players with two packs (V4, RuleSet.copies)."""
-    return rules[R_PACKS] - (rules[R_N_CARDS] & 31 == 31 and t == SHORT_EIGHT)
+    return rules[R_PACKS] - (short_deck(rules[R_N_CARDS]) and t == SHORT_EIGHT)
 
 
 @njit(cache=True, _nrt=False)
@@ -34,6 +34,7 @@ def packet_seat(dealer, players, k):
     return (dealer + 1 + k) % players
 
 
+# 9 arguments: called from Python (analyzer.exact) with the deck's shape and the output arrays
 @njit(cache=True)
 def dealt_counts(n_cards, players, hand_size, turn_up, seed, start, count, hands, turnups):
     """Fill ``hands[i, seat, type]`` (card counts) and ``turnups[i]`` (-1 if none) for hands

@@ -35,7 +35,7 @@ from numba.extending import intrinsic
 
 from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_LAST_TRICK, R_N_CARDS, R_PACKS, R_PLAYERS
 from .bits import trailing_zeros
-from .codes import TEN
+from .codes import card_of, card_rank, card_suit, is_brisque, played_card
 from .games import game_value
 from .deals import deal_deck
 from .hand import apply, deal_into, is_over, legal_actions
@@ -68,8 +68,9 @@ from .layout import (
     P_W,
     PH_PLAY,
     T_W,
+    WORK_SIZE,
 )
-from .state import WORK_SIZE, HandState, copy_into
+from .state import HandState, copy_into
 
 INF = 1 << 40
 MAX_IDX = 24             # card numbers of the two hands (at most 10 + 10 cards)
@@ -152,11 +153,6 @@ def new_solver(bits):
                          np.zeros(MAX_B * 2, np.int64))
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _is_brisque(t):
-    return (t & 7) <= TEN
-
-
 @njit(cache=True, _nrt=False)
 def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
     """Number the cards of ``hands`` into ``sv`` and fill its tables for one position; start a
@@ -169,7 +165,7 @@ def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
     for s in range(2):
         for rank in range(8):
             for suit in range(4):
-                t = suit * 8 + rank
+                t = card_of(suit, rank)
                 for c in range(hands[s, t]):
                     bit = np.int64(1) << n
                     ct[n] = t
@@ -177,13 +173,13 @@ def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
                     meta[_M_SUIT + suit] |= bit
                     if c > 0:
                         meta[_M_DUP] |= bit
-                    if rank <= TEN:
+                    if is_brisque(t):
                         meta[_M_BRISQ] |= bit
                     n += 1
     for t in range(32):
         m = 0
         for i in range(n):
-            if ct[i] >> 3 == t >> 3 and (ct[i] & 7) < (t & 7):
+            if card_suit(ct[i]) == card_suit(t) and card_rank(ct[i]) < card_rank(t):
                 m |= np.int64(1) << i
         meta[_M_HIGHER + t] = m
     rubicon = rules[R_BRISQUES_SCORED] == 0
@@ -198,7 +194,7 @@ def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
     if not rubicon:
         return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1])
     r = _popcount(meta[_M_BRISQ])
-    if lead_card >= 0 and _is_brisque(lead_card):
+    if lead_card >= 0 and is_brisque(lead_card):
         r += 1
     for b in range(r + 1):
         for w in range(2):
@@ -227,7 +223,7 @@ def _replies(sv, mask, leader, lead_t):
     meta = sv.meta
     tr = sv.par[_X_TRUMP]
     hf = mask & meta[_M_SEAT + 1 - leader]
-    held = hf & meta[_M_SUIT + (lead_t >> 3)]
+    held = hf & meta[_M_SUIT + card_suit(lead_t)]
     win = np.int64(0)
     if held != 0:
         higher = held & meta[_M_HIGHER + lead_t]
@@ -269,7 +265,7 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     par[X_NODES] += 1
     rubicon = par[_X_RUBICON]
     r = _popcount(mask & meta[_M_BRISQ])
-    if lead_t >= 0 and _is_brisque(lead_t):
+    if lead_t >= 0 and is_brisque(lead_t):
         r += 1
     if rubicon:
         lo = sv.fmin[acc * MAX_B + r]
@@ -346,14 +342,14 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     f = 1 - leader
     maxi = f == 0
     best = -INF if maxi else INF
-    lb = 1 if _is_brisque(lead_t) else 0
+    lb = 1 if is_brisque(lead_t) else 0
     for phase in range(2):
         rest = win if phase == 0 else legal & ~win      # winners, then the others
         w = f if phase == 0 else leader
         while rest != 0:
             j = _high_bit(rest)                         # weakest first
             rest &= ~(np.int64(1) << j)
-            nb = lb + (1 if _is_brisque(ct[j]) else 0)
+            nb = lb + (1 if is_brisque(ct[j]) else 0)
             child = mask & ~(np.int64(1) << j)
             if rubicon:
                 a2 = acc + nb if w == 0 else acc
@@ -398,7 +394,7 @@ def _play_value(sv, mask, leader, lead_t, i, alpha, beta):
     f = 1 - leader
     _legal, win = _replies(sv, mask, leader, lead_t)
     w = f if (win >> i) & 1 else leader
-    nb = (1 if _is_brisque(lead_t) else 0) + (1 if _is_brisque(sv.ct[i]) else 0)
+    nb = (1 if is_brisque(lead_t) else 0) + (1 if is_brisque(sv.ct[i]) else 0)
     child = mask & ~(np.int64(1) << i)
     if par[_X_RUBICON]:
         a2 = nb if w == 0 else 0
@@ -436,6 +432,7 @@ def _number_of(sv, mask, seat, t):
     return -1
 
 
+# 9 arguments: a position given by its parts (the solver is also called on positions built by hand)
 @njit(cache=True, _nrt=False, nogil=True)
 def solve_cards(rules, trump, hands, leader, lead_card, scores, brisques, sv, out_best):
     """The exact value for seat 0 of a two-handed second stage (R2.20-R2.22, R3.8-R3.9).
@@ -509,7 +506,7 @@ def solve_actions(rules, st, values):
     mask, base = _prepare(rules, st.G[G_TRUMP], hands, lead, st.P[:2, P_SCORE],
                           st.P[:2, P_BRISQ], sv)
     for k in range(n):
-        i = _number_of(sv, mask, seat, st.legal[k] & 31)
+        i = _number_of(sv, mask, seat, played_card(st.legal[k]))
         v = base + _play_value(sv, mask, leader, lead, i, -INF, INF)
         values[k] = v if seat == 0 else -v
     return n
@@ -540,7 +537,7 @@ def solve_obs(rules, obs, legal, n_legal, values):
     mask, base = _prepare(rules, obs[OBS_TRUMP], hands, lead, scores, brisques, sv)
     best_k = 0
     for k in range(n_legal):
-        i = _number_of(sv, mask, 0, legal[k] & 31)
+        i = _number_of(sv, mask, 0, played_card(legal[k]))
         values[k] = base + _play_value(sv, mask, leader, lead, i, -INF, INF)
         if values[k] > values[best_k]:
             best_k = k

@@ -16,6 +16,7 @@ from .games import game_winner
 from .hand import deal_into
 from .variant_moves import set_game_totals
 from .layout import (
+    GAME_CLAIM_RIGHT,
     G_GAME_CLAIM,
     G_LAST_WINNER,
     MAX_SEATS,
@@ -47,12 +48,13 @@ def side_of(seat, n):
 
 @njit(cache=True, nogil=True)
 def claim_winner(claim):
-    """V3, two players: the winner of a game claimed (G_GAME_CLAIM: the claimer + 4 if he was
-    right): the claimer if right, else his opponent."""
-    claimer = claim % 4
-    return claimer if claim >= 4 else 1 - claimer
+    """V3, two players: the winner of a game claimed (G_GAME_CLAIM: the claimer + GAME_CLAIM_RIGHT if
+    he was right): the claimer if right, else his opponent."""
+    claimer = claim % GAME_CLAIM_RIGHT
+    return claimer if claim >= GAME_CLAIM_RIGHT else 1 - claimer
 
 
+# 10 arguments: an entry point compiled to GAMES_SIG, called from Python with a chunk's arrays
 @njit(GAMES_SIG, cache=True, nogil=True)
 def run_games(rules, seed, start, count, policies, params, records, games, chance, err):
     """Play games ``start`` .. ``start + count - 1`` to ``target`` (the rules' target), one
@@ -133,8 +135,8 @@ def run_games(rules, seed, start, count, policies, params, records, games, chanc
         row_g[:] = 0
         row_g[GR_HANDS] = k
         row_g[GR_WINNER] = winner
-        row_g[GR_CLAIM] = claim % 4 if claim >= 0 else -1
-        row_g[GR_CLAIM_RIGHT] = claim >= 4
+        row_g[GR_CLAIM] = claim % GAME_CLAIM_RIGHT if claim >= 0 else -1
+        row_g[GR_CLAIM_RIGHT] = claim >= GAME_CLAIM_RIGHT
         for k2 in range(sides):
             row_g[GR_TOTALS + k2] = totals[k2]
         if winner >= 0:                      # the hands before the last, by their outcome

@@ -27,7 +27,21 @@ from ..rules import (
 )
 from .bits import trailing_zeros
 from .carte import carte_eligible, is_court, show_carte
-from .codes import JD, QS, SEVEN, TEN
+from .codes import (
+    JD,
+    QS,
+    SEVEN,
+    card_of,
+    card_rank,
+    card_suit,
+    claim_action,
+    claimed_combo,
+    declare_action,
+    declared_combo,
+    is_brisque,
+    played_card,
+    plays_from_table,
+)
 from .combos import ALL_COMBOS
 
 from .deals import packet_seat
@@ -35,10 +49,8 @@ from .layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
     A_CLAIM_GAME,
-    A_DECLARE,
     A_EXCHANGE,
     A_PARTNER,
-    A_PLAY_TABLE,
     A_STOP,
     D_CARTE,
     D_CLAIM,
@@ -54,6 +66,7 @@ from .layout import (
     E_TRICK,
     E_TURNUP,
     E_TURNUP_SEVEN,
+    FOUR_W,
     G_BEST,
     G_BEST_SEAT,
     G_CARTE_FIRST,
@@ -121,8 +134,13 @@ from .layout import (
     PH_MELD,
     PH_OVER,
     PH_PLAY,
+    REQ_W,
     ST_DONE,
     ST_INCOMPLETE,
+    TRUMP_BY_TURNUP,
+    W_FOUR,
+    W_REQ_N,
+    W_REQ_T,
 )
 from .melds import (
     claim,
@@ -185,11 +203,11 @@ def deal_into(rules, st, deck, dealer):
             m += 1
         talon[m] = turnup           # R2.1: the turn-up is the last card drawn
         m += 1
-        G[G_TRUMP] = turnup // 8
-        G[G_TRUMP_HOW] = 0
+        G[G_TRUMP] = card_suit(turnup)
+        G[G_TRUMP_HOW] = TRUMP_BY_TURNUP
         G[G_TRUMP_TRICK] = 0
         record_event(ev, G, E_TURNUP, dealer, turnup, 0, 0, 0)
-        if turnup % 8 == SEVEN and rules[R_SEVEN]:     # R2.2
+        if card_rank(turnup) == SEVEN and rules[R_SEVEN]:     # R2.2
             P[dealer, P_SEVEN] += rules[R_SEVEN_POINTS]
             P[dealer, P_SCORE] += rules[R_SEVEN_POINTS]
             record_event(ev, G, E_TURNUP_SEVEN, dealer, turnup, rules[R_SEVEN_POINTS], 0, 0)
@@ -248,9 +266,9 @@ def can_exchange(rules, G, P, talon, s):
     """R2.9: seat ``s`` holds the seven of trumps and may take the turn-up."""
     if not rules[R_SEVEN] or G[G_STAGE] != 1 or G[G_TRUMP] < 0 or G[G_EXCHANGES] > 0:
         return False
-    if talon[G[G_TALON_LEN] - 1] % 8 == SEVEN:
+    if card_rank(talon[G[G_TALON_LEN] - 1]) == SEVEN:
         return False
-    return P[s, P_HAND + G[G_TRUMP] * 8 + SEVEN] > 0
+    return P[s, P_HAND + card_of(G[G_TRUMP], SEVEN)] > 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -260,8 +278,8 @@ def _window_actions(rules, st):
     checking (P_MELD_CAND) up to date."""
     G, P, T, legal = st.G, st.P, st.T, st.legal
     s = G[G_WINDOW_SEAT]
-    req_t = st.work[0:8]
-    req_n = st.work[8:16]
+    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
+    req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
     declared = G[G_DECLARED]
     nleg = 0
     cand = combo_screen_mask(P, s, P[s, P_MELD_CAND])
@@ -272,7 +290,7 @@ def _window_actions(rules, st):
             c = trailing_zeros(rest)
             rest &= rest - 1
             if combo_check(rules, G, P, T, s, c, req_t, req_n)[0]:
-                legal[nleg] = A_DECLARE + c
+                legal[nleg] = declare_action(c)
                 nleg += 1
                 found |= 1 << c
         P[s, P_MELD_CAND] = found
@@ -290,7 +308,7 @@ def _window_actions(rules, st):
             c = trailing_zeros(rest)
             rest &= rest - 1
             if claim_possible(rules, G, P, T, s, c, req_t, req_n):
-                legal[nleg] = A_CLAIM + c
+                legal[nleg] = claim_action(c)
                 nleg += 1
     legal[nleg] = A_STOP
     return nleg + 1
@@ -374,11 +392,11 @@ def apply(rules, st, a):
         elif a == A_PARTNER:
             pass_to_partner(st)
         elif a >= A_CLAIM:
-            claim(rules, st, st.G[G_WINDOW_SEAT], a - A_CLAIM)
+            claim(rules, st, st.G[G_WINDOW_SEAT], claimed_combo(a))
         else:
-            four = st.work[20:24]
+            four = st.work[W_FOUR:W_FOUR + FOUR_W]
             four[:] = -1
-            declare_named(rules, st, a - A_DECLARE, four)
+            declare_named(rules, st, declared_combo(a), four)
     elif phase == PH_CARTE:
         i = st.G[G_CARTE_I]
         if a == A_CARTE_BLANCHE:
@@ -443,16 +461,16 @@ def _play(rules, st, a):
     i = G[G_TRICK_POS]
     stage = G[G_STAGE]
     trump = G[G_TRUMP]
-    card = a & 31
-    if a >= A_PLAY_TABLE:
+    card = played_card(a)
+    if plays_from_table(a):
         play_from_table(rules, P, st.T, obs, n, s, card)
     else:
         add_hand(P, obs, s, card, -1)
     mark_played(obs, n, card)
     G[G_TRICK_CARDS + i] = card
     on_play(P, s, card, stage)
-    record_event(ev, G, E_PLAY, s, card, 1 if a >= A_PLAY_TABLE else 0, G[G_TRICK], 0)
-    if stage == 1 and rules[R_SEVEN] and card == trump * 8 + SEVEN:   # R2.10
+    record_event(ev, G, E_PLAY, s, card, 1 if plays_from_table(a) else 0, G[G_TRICK], 0)
+    if stage == 1 and rules[R_SEVEN] and card == card_of(trump, SEVEN):   # R2.10
         P[s, P_SEVEN] += rules[R_SEVEN_POINTS]
         P[s, P_SCORE] += rules[R_SEVEN_POINTS]
         record_event(ev, G, E_SEVEN, s, card, rules[R_SEVEN_POINTS], 0, 0)
@@ -472,7 +490,7 @@ def _play(rules, st, a):
     winner = G[G_BEST_SEAT]
     nb = 0
     for j in range(n):
-        if G[G_TRICK_CARDS + j] & 7 <= TEN:     # a brisque: an ace or a ten
+        if is_brisque(G[G_TRICK_CARDS + j]):
             nb += 1
     P[winner, P_BRISQ] += nb
     P[winner, P_WON] += n
@@ -504,7 +522,7 @@ def _play(rules, st, a):
 def _exchange(rules, st, s):
     """R2.9: seat ``s`` exchanges the seven of trumps for the turn-up and scores 10."""
     G, P, obs, talon = st.G, st.P, st.obs, st.talon
-    seven = G[G_TRUMP] * 8 + SEVEN
+    seven = card_of(G[G_TRUMP], SEVEN)
     last = G[G_TALON_LEN] - 1
     taken = talon[last]
     talon[last] = seven

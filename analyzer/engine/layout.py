@@ -57,7 +57,7 @@ OBS_FULL = 216           # 1 while the public record below is filled for this de
 OBS_LEADER_REL = 217     # relative seat of the player who leads (led) the trick
                          # 218: spare
 OBS_TRUMP_TRICK = 219    # trick at which trumps were fixed (-1: not yet)
-OBS_TRUMP_HOW = 220      # 0 turn-up, 1 first marriage, 2 a sequence
+OBS_TRUMP_HOW = 220      # how trumps were fixed: TRUMP_BY_* below
 OBS_TALON_LEN = 221      # cards in the talon at the deal (turn-up included)
 OBS_DRAWN = 222          # the card this seat drew last (-1: none yet)
 OBS_CARTE_FIRST_REL = 223    # relative seat asked first in a carte-blanche round
@@ -89,10 +89,14 @@ PARAM_FULL_OBS = POLICY_PARAMS - 1   # > 0: the policy is given its seat's publi
  G_ERR_RULE, G_ERR_DETAIL, G_ERR_ACTION, G_ERR_DECISION, G_TRUMP_TRICK, G_TRUMP_HOW,
  G_WINDOW_SEAT, G_PHASE, G_TO_ACT, G_TRICK_POS, G_LEAD, G_BEST, G_BEST_SEAT, G_DECLARED,
  G_CARTE_FIRST, G_CARTE_I, G_FULL_OBS, G_GAME_CLAIM) = range(32)     # G_FULL_OBS: bit s: fill seat s's public record
-# G_GAME_CLAIM (V3): -1, or the seat that claimed the game + 4 if the claim was right
+# G_GAME_CLAIM (V3): -1, or the seat that claimed the game + GAME_CLAIM_RIGHT if the claim was right
+GAME_CLAIM_RIGHT = 4
 G_TRICK_CARDS = 32       # 4: the cards played to the trick in progress, in order
 G_DRAWN = 36             # 4: the cards drawn in the last round of draws, winner's first (-1: the deal)
 G_SIZE = 40
+
+# how trumps were fixed (G_TRUMP_HOW, OBS_TRUMP_HOW, REC_TRUMP_HOW)
+TRUMP_BY_TURNUP, TRUMP_BY_MARRIAGE, TRUMP_BY_SEQUENCE = 0, 1, 2
 
 # phases of a hand (G_PHASE): whose decision comes next, and of what kind
 PH_CARTE, PH_PLAY, PH_MELD, PH_OVER, PH_CLAIM = 0, 1, 2, 3, 4
@@ -175,6 +179,24 @@ T_CARD, T_M, T_B, T_F, T_SCORED, T_IM, T_IB, T_IF, T_INST = range(9)
 T_W = 9
 OBS_GAME = OBS_SLOTS + 4 * MAX_TABLE * T_W   # 4: game totals before this hand, by relative seat
 OBS_SIZE = OBS_GAME + 4
+
+# --- the kernels' int64 scratch (HandState.work) ------------------------------
+# A declaration's requirements, a four's named cards and the choice of copies live in fixed
+# regions, so that the window, a declaration and a replay allocate nothing.
+REQ_W = 8                # card types a combination may need (a sequence: 5; a named four: 4)
+W_REQ_T = 0              # REQ_W: the card types a combination needs (req_t)
+W_REQ_N = W_REQ_T + REQ_W    # REQ_W: the copies of each (req_n)
+W_FOUR = 20              # FOUR_W: the cards of a four a replay names (-1: the engine chooses)
+FOUR_W = 4
+W_SELECT = 28            # SEL_W: the work of copies.select_copies and portland.select:
+SEL_CHOSEN = 0           #   REQ_W: the table slots chosen (a combination has at most 8 cards)
+SEL_FROM_HAND = 8        #   REQ_W: per requirement, the copies taken from the hand
+SEL_LEFT = 16            #   REQ_W: per requirement, the copies still wanted
+SEL_KEYS = 24            #   MAX_TABLE: per table slot, its order of spending (portland: its cost)
+SEL_KIND = SEL_KEYS + MAX_TABLE  # MAX_TABLE: per table slot, the requirement it meets (-1: none)
+SEL_W = SEL_KIND + MAX_TABLE
+WORK_SIZE = 88
+assert W_REQ_N + REQ_W <= W_FOUR and W_FOUR + FOUR_W <= W_SELECT and W_SELECT + SEL_W <= WORK_SIZE
 
 # --- script rows (replay) ----------------------------------------------------
 S_PLAY, S_DECLARE, S_EXCHANGE, S_CLAIM, S_CARTE, S_HOLD, S_PARTNER, S_GAME_CLAIM = range(8)

@@ -5,6 +5,30 @@ from numba import njit
 
 from ..rules import R_AMERICAN, R_PANACHE, R_REDECLARE
 from .codes import R2_11, R2_12, R2_14, R2_15, R2_17, R3_6, TABLE_A, TABLE_B, V2
+from .codes import (
+    ACE,
+    BEZIQUES,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    KING,
+    KNAVE,
+    MARRIAGE,
+    QUEEN,
+    SPADES,
+    TEN,
+    bezique_of,
+    card_of,
+    card_rank,
+    card_suit,
+    combo_suit,
+    four_of,
+    is_four,
+    is_marriage,
+    is_suited,
+    packed_count,
+    sequence_of,
+)
 from .combos import (
     CLS_B,
     CLS_F,
@@ -34,10 +58,12 @@ from .copies import (
     use_slot,
 )
 from .layout import (
+    N_COMBOS,
     E_CLAIM,
     E_DECLARE,
     E_LAID,
     E_TRUMP,
+    FOUR_W,
     G_NSEATS,
     G_TRICK,
     G_TRUMP,
@@ -56,10 +82,20 @@ from .layout import (
     P_TABLE,
     P_TABLE_DECL,
     P_TABLE_MASK,
+    REQ_W,
+    SEL_CHOSEN,
+    SEL_FROM_HAND,
+    SEL_W,
     T_B,
     T_CARD,
     T_M,
     T_SCORED,
+    TRUMP_BY_MARRIAGE,
+    TRUMP_BY_SEQUENCE,
+    W_FOUR,
+    W_REQ_N,
+    W_REQ_T,
+    W_SELECT,
     X_AMERICAN,
     X_CLAIM_CARD,
     X_INFERIOR,
@@ -98,23 +134,24 @@ def combo_screen_mask(P, s, cand):
     Marriages and sequences come from the held-card bitmask; béziques and fours, which
     need counts, are only counted when ``cand`` asks for them."""
     held = card_mask(P, s, P_HAND_MASK) | card_mask(P, s, P_TABLE_MASK)
-    married = (held >> 2) & (held >> 3)                 # bit 8 * suit: K and Q held
-    sequence = married & held & (held >> 1) & (held >> 4)
+    married = (held >> KING) & (held >> QUEEN)          # bit of the suit's ace: K and Q held
+    sequence = married & (held >> ACE) & (held >> TEN) & (held >> KNAVE)
     m = 0
     for suit in range(4):
-        m |= ((married >> (8 * suit)) & 1) << suit
-        m |= ((sequence >> (8 * suit)) & 1) << (4 + suit)
-    if cand & 0xF00:
+        m |= ((married >> card_of(suit, ACE)) & 1) << (MARRIAGE + suit)
+        m |= ((sequence >> card_of(suit, ACE)) & 1) << sequence_of(suit)
+    if cand & BEZIQUES:
         q = min(_held(P, s, QS), _held(P, s, JD))
         for lvl in range(1, 5):
             if q >= lvl:
-                m |= 1 << (7 + lvl)
+                m |= 1 << bezique_of(lvl)
     for i in range(4):
-        if (cand >> (12 + i)) & 1:
-            rank = four_rank(12 + i)
-            if (_held(P, s, rank) + _held(P, s, 8 + rank) + _held(P, s, 16 + rank)
-                    + _held(P, s, 24 + rank)) >= 4:
-                m |= 1 << (12 + i)
+        c = four_of(i)
+        if (cand >> c) & 1:
+            rank = four_rank(c)
+            if (_held(P, s, card_of(SPADES, rank)) + _held(P, s, card_of(HEARTS, rank))
+                    + _held(P, s, card_of(DIAMONDS, rank)) + _held(P, s, card_of(CLUBS, rank))) >= 4:
+                m |= 1 << c
     return m & cand
 
 
@@ -141,8 +178,8 @@ def types_check(rules, P, T, s, c, req_t, req_n, nreq):
     table_fresh = False
     for i in range(nreq):
         card = req_t[i]
-        e = (elig >> (8 * i)) & 0xFF
-        f = (fresh >> (8 * i)) & 0xFF
+        e = packed_count(elig, i)
+        f = packed_count(fresh, i)
         if e + P[s, P_HAND + card] < req_n[i]:
             return False, False
         if f + P[s, P_HAND + card] > 0:
@@ -157,7 +194,7 @@ def four_suits(c, req_t):
     """A four with free suits: ``req_t`` gets its rank in the four suits; returns 4."""
     rank = four_rank(c)
     for suit in range(4):
-        req_t[suit] = suit * 8 + rank
+        req_t[suit] = card_of(suit, rank)
     return 4
 
 
@@ -171,20 +208,20 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
     nreq = panache_requirements(rules, c, req_t, req_n)     # V2: one four per suit
     if nreq:
         return types_check(rules, P, T, s, c, req_t, req_n, nreq)
-    if c >= 12 and rules[R_REDECLARE] == REDECLARE_PORTLAND:
+    if is_four(c) and rules[R_REDECLARE] == REDECLARE_PORTLAND:
         legal, from_hand, _why = portland.check(P, T, s, c, CLS_F, 1, req_t, req_n, four_suits(c, req_t), True)
         return legal, from_hand
-    if c >= 12:
+    if is_four(c):
         rank = four_rank(c)
         elig, fresh = four_table_counts(rules, T, P, s, rank)
         total = 0
         new = 0
         on_table = 0
         for suit in range(4):
-            in_hand = P[s, P_HAND + suit * 8 + rank]
-            e = (elig >> (8 * suit)) & 0xFF
+            in_hand = P[s, P_HAND + card_of(suit, rank)]
+            e = packed_count(elig, suit)
             total += e + in_hand
-            new += ((fresh >> (8 * suit)) & 0xFF) + in_hand
+            new += packed_count(fresh, suit) + in_hand
             on_table += e
         return total >= 4 and new >= 1, fresh == 0 or on_table < 4
     nreq = combo_requirements(c, req_t, req_n)
@@ -242,6 +279,7 @@ def _type_counts(rules, P, T, s, card, cls, lvl):
     return hand + P[s, P_TABLE + card], hand, level_ok, elig, fresh
 
 
+# 9 arguments: the state's arrays (G, P, T) and the requirement (req_t, req_n) apart, as in select_copies
 @njit(cache=True, _nrt=False)
 def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
     """Why ``c`` (with the four's cards named in ``four_cards``, or -1) cannot be declared:
@@ -251,13 +289,13 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
         return (TABLE_B if rubicon else TABLE_A), X_NOT_A_COMBINATION
     cls = combo_class(c)
     lvl = combo_level(c)
-    free = c >= 12 and four_cards[0] < 0 and not rules[R_PANACHE]
+    free = is_four(c) and four_cards[0] < 0 and not rules[R_PANACHE]
     if free:                    # the four suits pooled: four cards of the rank in all
         nreq = 1
         req_n[0] = 4
-    elif c >= 12 and four_cards[0] < 0:
+    elif is_four(c) and four_cards[0] < 0:
         nreq = panache_requirements(rules, c, req_t, req_n)
-    elif c >= 12:
+    elif is_four(c):
         nreq = named_four(four_cards, req_t, req_n)
         if rules[R_PANACHE] and nreq < 4:
             return V2, X_PANACHE
@@ -271,7 +309,7 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
     for i in range(nreq):
         held, hand, level_ok, elig, fresh = 0, 0, 0, 0, 0
         for suit in range(4 if free else 1):
-            card = suit * 8 + four_rank(c) if free else req_t[i]
+            card = card_of(suit, four_rank(c)) if free else req_t[i]
             h, n, lo, e, f = _type_counts(rules, P, T, s, card, cls, lvl)
             held += h
             hand += n
@@ -283,10 +321,10 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
         whole |= hand + elig < req_n[i]
         new += hand + fresh
         hand_cards += hand
-    if short_held and c >= 12 and rules[R_PANACHE]:
+    if short_held and is_four(c) and rules[R_PANACHE]:
         return V2, X_PANACHE
     if short_held:
-        return R2_11, (X_NOT_WHOLE_FOUR if c >= 12 else X_NOT_HELD)
+        return R2_11, (X_NOT_WHOLE_FOUR if is_four(c) else X_NOT_HELD)
     if rules[R_REDECLARE] == REDECLARE_PORTLAND:
         if free:
             nreq = four_suits(c, req_t)
@@ -297,10 +335,10 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
         if rules[R_AMERICAN] and cls != CLS_B:
             for k in range(P[s, P_NTABLE]):
                 card = T[s, k, T_CARD]
-                if T[s, k, T_B] > 0 and (card % 8 == four_rank(c) if free
+                if T[s, k, T_B] > 0 and (card_rank(card) == four_rank(c) if free
                                          else req_index(req_t, nreq, card) >= 0):
                     return R2_17, X_AMERICAN
-        return (R2_15, X_REUSE_FOUR) if c >= 12 else (R2_14, X_REUSE_CLASS)
+        return (R2_15, X_REUSE_FOUR) if is_four(c) else (R2_14, X_REUSE_CLASS)
     if inferior:
         return R3_6, X_INFERIOR
     if whole:
@@ -337,13 +375,13 @@ def _lay(st, s, card):
 def claim(rules, st, s, c):
     """R3.7 "and - to score": seat ``s`` lays on the table, never scored, the hand cards that
     ``c`` needs beside the table cards it can use."""
-    req_t = st.work[0:8]
-    four = st.work[20:24]
+    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
+    four = st.work[W_FOUR:W_FOUR + FOUR_W]
     four[:] = -1
-    chosen = st.work[28:84]
-    nreq, n_chosen, total_hand = select_copies(rules, st.P, st.T, s, c, four, req_t, st.work[8:16],
-                                               chosen)
-    from_hand = chosen[8:16]
+    work = st.work[W_SELECT:W_SELECT + SEL_W]
+    nreq, n_chosen, total_hand = select_copies(rules, st.P, st.T, s, c, four, req_t,
+                                               st.work[W_REQ_N:W_REQ_N + REQ_W], work)
+    from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
     st.P[s, P_CLAIMS] += 1
     record_event(st.ev, st.G, E_CLAIM, s, c, total_hand, 0, 0)
     for i in range(nreq):
@@ -379,26 +417,26 @@ def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
             break
         found = False
         combos = COMBO_MASK[t]
-        for c in range(16):
+        for c in range(N_COMBOS):
             if found or (combos >> c) & 1 == 0 or not combo_allowed(rules, G[G_TRUMP], c):
                 continue
             cls = combo_class(c)
             lvl = combo_level(c)
             if rules[R_REDECLARE] == REDECLARE_PORTLAND:
-                pooled = c >= 12 and not rules[R_PANACHE]
+                pooled = is_four(c) and not rules[R_PANACHE]
                 if pooled:
                     nreq = four_suits(c, req_t)
-                elif c >= 12:
+                elif is_four(c):
                     nreq = panache_requirements(rules, c, req_t, req_n)
                 else:
                     nreq = combo_requirements(c, req_t, req_n)
                 found = portland.claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, cards)
-            elif c >= 12:
+            elif is_four(c):
                 have = 0
                 suits = 0
                 rank = four_rank(c)
                 for suit in range(4):
-                    card = suit * 8 + rank
+                    card = card_of(suit, rank)
                     k = _count(cards, card) + _type_counts(rules, P, T, s, card, cls, lvl)[3]
                     have += k
                     suits += k > 0
@@ -437,14 +475,14 @@ def declare(rules, st, s, c, four_cards):
     """
     G, P, T, obs, ev = st.G, st.P, st.T, st.obs, st.ev
     n = G[G_NSEATS]
-    req_t = st.work[0:8]
-    req_n = st.work[8:16]
-    work = st.work[28:84]
+    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
+    req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
+    work = st.work[W_SELECT:W_SELECT + SEL_W]
     cls = combo_class(c)
     lvl = combo_level(c)
     nreq, n_chosen, total_hand = select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work)
-    chosen = work[0:8]
-    from_hand = work[8:16]
+    chosen = work[SEL_CHOSEN:SEL_CHOSEN + REQ_W]
+    from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
     mode = rules[R_REDECLARE]
     inst = new_instance(P, s) if mode == REDECLARE_REPLACE or mode == REDECLARE_PORTLAND else -1
     if mode == REDECLARE_PORTLAND:
@@ -467,18 +505,18 @@ def declare(rules, st, s, c, four_cards):
     P[s, P_TABLE_DECL] += total_hand == 0
     if cls == CLS_B:
         on_bezique_scored(G, P, s, lvl)
-    suits = 0
-    if c >= 12:
+    suits = 0                    # a four's copies per suit, 4 bits each (the event's record)
+    if is_four(c):
         for i in range(nreq):
-            suits += req_n[i] << (4 * (req_t[i] // 8))
+            suits += req_n[i] << (4 * card_suit(req_t[i]))
     record_event(ev, G, E_DECLARE, s, c, pts, suits, total_hand)
-    if trump < 0 and c < 8:      # R3.2: the first marriage (or a sequence) fixes trumps
+    if trump < 0 and is_suited(c):   # R3.2: the first marriage (or a sequence) fixes trumps
         for v in range(G[G_NSEATS]):
             P[v, P_MELD_CAND] |= SEQUENCES
-        G[G_TRUMP] = c % 4
+        G[G_TRUMP] = combo_suit(c)
         G[G_TRUMP_TRICK] = G[G_TRICK]
-        G[G_TRUMP_HOW] = 1 if c < 4 else 2
-        record_event(ev, G, E_TRUMP, s, c % 4, G[G_TRUMP_HOW], G[G_TRICK], 0)
+        G[G_TRUMP_HOW] = TRUMP_BY_MARRIAGE if is_marriage(c) else TRUMP_BY_SEQUENCE
+        record_event(ev, G, E_TRUMP, s, combo_suit(c), G[G_TRUMP_HOW], G[G_TRICK], 0)
     return pts
 
 

@@ -26,27 +26,22 @@ before, the best set that is not.
 from numba import njit
 
 from .bits import trailing_zeros
-from .layout import MAX_INST, P_HAND, P_INST_COMBO, P_INST_USED, P_NTABLE, P_RESTORE, T_CARD, T_F, T_INST, T_M
+from .codes import CLS_B, CLS_F, CLS_M, CLUBS, DIAMONDS, HEARTS, SPADES
+from .codes import PACKED_MAX, card_of, card_rank, card_suit, is_bezique, is_suited, pack_count, packed_count
+from .layout import MAX_INST, MAX_TABLE, P_HAND, P_INST_COMBO, P_INST_USED, P_NTABLE, P_RESTORE, T_CARD, T_F, T_INST, T_M
+from .layout import REQ_W, SEL_CHOSEN, SEL_FROM_HAND, SEL_KEYS, SEL_KIND, SEL_LEFT
 from .layout import X_INFERIOR, X_NO_RESTORATION, X_SCORED_SET
-
-LOW_BYTE = 0xFF
-
 
 @njit(cache=True, _nrt=False, inline="always")
 def _index(card, req_t, nreq, pooled):
     """The requirement ``card`` meets: its index in ``req_t`` (pooled: its suit, if it has the
     four's rank), -1 if none."""
     if pooled:
-        return card >> 3 if card & 7 == req_t[0] & 7 else -1
+        return card_suit(card) if card_rank(card) == card_rank(req_t[0]) else -1
     for i in range(nreq):
         if req_t[i] == card:
             return i
     return -1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _field(packed, i):
-    return (packed >> (8 * i)) & LOW_BYTE
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -60,9 +55,9 @@ def _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled):
         if i >= 0:
             have = T[s, k, T_M + cls]
             if have <= lvl:
-                elig += 1 << (8 * i)
+                elig += pack_count(1, i)
                 if have < lvl:
-                    fresh += 1 << (8 * i)
+                    fresh += pack_count(1, i)
     return elig, fresh
 
 
@@ -74,14 +69,14 @@ def _enough(counts, hand, req_n, nreq, pooled):
         total = 0
         extra = 0
         for i in range(4):
-            total += _field(counts, i)
-            extra += _field(hand, i)
+            total += packed_count(counts, i)
+            extra += packed_count(hand, i)
         return total + extra >= 4, total < 4
     ok = True
     short = False
     for i in range(nreq):
-        have = _field(counts, i)
-        ok &= have + _field(hand, i) >= req_n[i]
+        have = packed_count(counts, i)
+        ok &= have + packed_count(hand, i) >= req_n[i]
         short |= have < req_n[i]
     return ok, short
 
@@ -91,7 +86,7 @@ def _hand_counts(P, s, req_t, nreq):
     """The hand's copies of each required type, 8 bits each."""
     hand = 0
     for i in range(nreq):
-        hand += min(P[s, P_HAND + req_t[i]], LOW_BYTE) << (8 * i)
+        hand += pack_count(min(P[s, P_HAND + req_t[i]], PACKED_MAX), i)
     return hand
 
 
@@ -128,6 +123,8 @@ def _instances_of(P, s, c):
     return out
 
 
+# 10 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
+# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
 def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, elig):
     """Whether the table copies at or below ``lvl`` (``elig``, packed) form more sets for ``c``
@@ -136,8 +133,8 @@ def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, elig):
     sets = 1
     wanted = 0
     for i in range(nreq):
-        sets *= _binomial(_field(elig, i), req_n[i])
-        wanted += req_n[i] << (8 * i)
+        sets *= _binomial(packed_count(elig, i), req_n[i])
+        wanted += pack_count(req_n[i], i)
     scored = 0
     mine = _instances_of(P, s, c)
     while mine:
@@ -150,7 +147,7 @@ def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, elig):
                 if i < 0 or T[s, k, T_M + cls] > lvl:
                     fits = False
                     break
-                counts += 1 << (8 * i)
+                counts += pack_count(1, i)
         scored += fits and counts == wanted
         mine &= mine - 1
     return sets > scored
@@ -162,11 +159,12 @@ def _check_four(P, T, s, c, lvl, rank):
     elig = 0
     fresh = 0
     for k in range(P[s, P_NTABLE]):
-        if T[s, k, T_CARD] & 7 == rank:
+        if card_rank(T[s, k, T_CARD]) == rank:
             have = T[s, k, T_F]
             elig += have <= lvl
             fresh += have < lvl
-    hand = P[s, P_HAND + rank] + P[s, P_HAND + 8 + rank] + P[s, P_HAND + 16 + rank] + P[s, P_HAND + 24 + rank]
+    hand = (P[s, P_HAND + card_of(SPADES, rank)] + P[s, P_HAND + card_of(HEARTS, rank)]
+            + P[s, P_HAND + card_of(DIAMONDS, rank)] + P[s, P_HAND + card_of(CLUBS, rank)])
     if fresh + hand >= 4:
         return True, fresh < 4, -1
     if elig + hand < 4:
@@ -198,6 +196,8 @@ def _scored_fours(P, T, s, c, lvl):
     return scored
 
 
+# 10 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
+# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False, inline="always")
 def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
     """Whether seat ``s`` may declare ``c`` (class ``cls``, level ``lvl``) with cards it holds,
@@ -205,7 +205,7 @@ def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
     code of a refusal: X_INFERIOR, X_NO_RESTORATION or X_SCORED_SET). The caller has checked that
     the combination exists now and that the seat holds its cards."""
     if pooled:
-        return _check_four(P, T, s, c, lvl, req_t[0] & 7)
+        return _check_four(P, T, s, c, lvl, card_rank(req_t[0]))
     elig, fresh = _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled)
     hand = _hand_counts(P, s, req_t, nreq)
     fresh_ok, fresh_short = _enough(fresh, hand, req_n, nreq, pooled)
@@ -225,6 +225,8 @@ def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
     return False, False, X_SCORED_SET
 
 
+# 11 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
+# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
 def claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, laid):
     """R3.7: whether the table copies with the cards ``laid`` (-1 ends the list) beside them form
@@ -236,7 +238,7 @@ def claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, laid):
             break
         i = _index(laid[j], req_t, nreq, pooled)
         if i >= 0:
-            extra += 1 << (8 * i)
+            extra += pack_count(1, i)
     elig, fresh = _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled)
     if _enough(fresh, extra, req_n, nreq, pooled)[0]:
         return True
@@ -245,7 +247,8 @@ def claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, laid):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _class_of(c):
-    return 0 if c < 8 else (1 if c < 12 else 2)
+    """combos.combo_class, inline."""
+    return CLS_M if is_suited(c) else (CLS_B if is_bezique(c) else CLS_F)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -285,17 +288,19 @@ def _key(facts, touched):
     return (raised << 10) + ((16 - fresh) << 5) + 15 - ((facts >> 16) & 0xFF)
 
 
+# 11 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
+# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
 def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
     """The copies seat ``s`` uses to declare ``c`` (already legal; the order is the module's):
-    fills ``work[0:8]`` with the table slots chosen and ``work[8:16]`` with the hand cards taken
-    per requirement. Returns (table slots chosen, hand cards taken). ``work[16:56]`` is
-    scratch."""
-    chosen = work[0:8]
-    from_hand = work[8:16]
-    left = work[16:24]
-    cost = work[24:40]                   # per table slot: its level, then _slot_facts
-    kind = work[40:56]                   # per table slot: the requirement it meets (-1: none)
+    fills ``work`` (layout SEL_*) with the table slots chosen (SEL_CHOSEN) and the hand cards
+    taken per requirement (SEL_FROM_HAND). Returns (table slots chosen, hand cards taken). The
+    rest of ``work`` is scratch."""
+    chosen = work[SEL_CHOSEN:SEL_CHOSEN + REQ_W]
+    from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
+    left = work[SEL_LEFT:SEL_LEFT + REQ_W]
+    cost = work[SEL_KEYS:SEL_KEYS + MAX_TABLE]   # per table slot: its level, then _slot_facts
+    kind = work[SEL_KIND:SEL_KIND + MAX_TABLE]   # per table slot: the requirement it meets (-1: none)
     ntable = P[s, P_NTABLE]
     elig = 0
     fresh = 0
@@ -306,9 +311,9 @@ def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
             have = T[s, k, T_M + cls]
             cost[k] = have
             if have <= lvl:
-                elig += 1 << (8 * i)
+                elig += pack_count(1, i)
                 if have < lvl:
-                    fresh += 1 << (8 * i)
+                    fresh += pack_count(1, i)
     hand = _hand_counts(P, s, req_t, nreq)
     top = lvl - 1 if _enough(fresh, hand, req_n, nreq, pooled)[0] else lvl
     counts = fresh if top < lvl else elig
@@ -321,11 +326,11 @@ def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
     if pooled:
         total = 0
         for i in range(4):
-            total += _field(counts, i)
+            total += packed_count(counts, i)
         choice = total > 4
     else:
         for i in range(nreq):
-            choice |= _field(counts, i) > req_n[i]
+            choice |= packed_count(counts, i) > req_n[i]
     candidates = 0
     for k in range(ntable):
         if kind[k] >= 0 and cost[k] <= top:
@@ -405,6 +410,8 @@ def _scored_set(P, T, s, c, slots):
     return common != 0
 
 
+# 10 arguments: the seat's arrays (P, T, s) and the slices of select's work (candidates, picked, cost,
+# kind) apart: they are views of the state's one scratch array, sliced once by select
 @njit(cache=True, _nrt=False)
 def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled):
     """The cheapest set of candidate slots with as many of each requirement as ``picked`` that is
@@ -414,7 +421,7 @@ def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled)
     size = 0
     for k in range(P[s, P_NTABLE]):
         if (picked >> k) & 1:
-            want += 1 << (8 * (0 if pooled else kind[k]))
+            want += pack_count(1, 0 if pooled else kind[k])
             size += 1
     best = -1
     best_cost = 0
@@ -426,7 +433,7 @@ def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled)
         for k in range(P[s, P_NTABLE]):
             if (sub >> k) & 1:
                 n += 1
-                counts += 1 << (8 * (0 if pooled else kind[k]))
+                counts += pack_count(1, 0 if pooled else kind[k])
                 total += _key(cost[k], 0)
         if n == size and counts == want and (best < 0 or total < best_cost) and not _scored_set(P, T, s, c, sub):
             best = sub
@@ -435,6 +442,7 @@ def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled)
     return best
 
 
+# 10 arguments: as _best_unscored_set, the requirement and the slices of select's work apart
 @njit(cache=True, _nrt=False)
 def _with_a_hand_card(P, s, req_t, nreq, pooled, cost, kind, chosen, from_hand, n_chosen):
     """Replace the costliest chosen copy of a type the hand holds (a pooled four: of any suit) by a

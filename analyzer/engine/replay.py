@@ -10,20 +10,19 @@ from numba import njit
 from ..rules import R_CLAIMS, R_DECLARE_ALL, R_FIXED_POINT, R_PANACHE, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
 from .carte import carte_eligible, show_carte
 from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R2_21, R3_4, R3_5, R3_7, SEVEN, V2, V3, V5
+from .codes import card_of, claim_action, declare_action, is_four, play_action
 from .hand import apply, claim_game, claim_named, decision, declare_named, is_over, legal_actions, to_act
 from .layout import (
     A_CARTE_BLANCHE,
-    A_CLAIM,
     A_CLAIM_CARDS,
     A_CLAIM_GAME,
-    A_DECLARE,
     A_EXCHANGE,
     A_PARTNER,
-    A_PLAY_TABLE,
     A_STOP,
     D_CARTE,
     D_CLAIM,
     D_MELD,
+    FOUR_W,
     G_BEST,
     G_CARTE_FIRST,
     G_DECLARED,
@@ -41,6 +40,7 @@ from .layout import (
     PH_CARTE,
     PH_MELD,
     PH_PLAY,
+    REQ_W,
     S_CARDS,
     S_CARTE,
     S_CLAIM,
@@ -53,6 +53,9 @@ from .layout import (
     ST_DONE,
     ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
+    W_FOUR,
+    W_REQ_N,
+    W_REQ_T,
     X_AFTER_END,
     X_NO_GAME_CLAIM,
     X_NO_PARTNER,
@@ -80,7 +83,7 @@ def exchange_failure(rules, G, P, s):
         return R3_4, X_NO_EXCHANGE           # Rubicon: no exchange
     if G[G_STAGE] != 1:
         return R2_18, X_AFTER_LAST_DRAW
-    if not rules[R_SEVEN] or G[G_TRUMP] < 0 or P[s, P_HAND + G[G_TRUMP] * 8 + SEVEN] == 0:
+    if not rules[R_SEVEN] or G[G_TRUMP] < 0 or P[s, P_HAND + card_of(G[G_TRUMP], SEVEN)] == 0:
         return R2_9, X_NO_SEVEN
     if G[G_EXCHANGES] > 0:
         return R2_9, X_ALREADY_EXCHANGED
@@ -173,7 +176,7 @@ def replay(rules, st, script, nscript):
             if kind == S_CARTE:
                 return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R3_5, X_NO_CARTE_BLANCHE,
                                     A_CARTE_BLANCHE, dec)
-            a = c + A_PLAY_TABLE * script[pos, 3]
+            a = play_action(c, script[pos, 3])
             if seat != s:
                 return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R2_3, X_NOT_YOUR_TURN, a, dec)
             if not is_legal(st.legal, nleg, plays, a):
@@ -185,18 +188,18 @@ def replay(rules, st, script, nscript):
         if kind == S_EXCHANGE:
             a = A_EXCHANGE
         elif kind == S_CLAIM:
-            a = A_CLAIM + c if c >= 0 else A_CLAIM_CARDS
+            a = claim_action(c) if c >= 0 else A_CLAIM_CARDS
         else:
-            a = A_DECLARE + c
+            a = declare_action(c)
         if G[G_STAGE] != 1:
             return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R2_18, X_AFTER_LAST_DRAW, a, dec)
         if dec != D_MELD or seat != s:
             return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R2_6, X_NOT_WINNER, a, dec)
-        if kind == S_EXCHANGE and c >= 0 and c != G[G_TRUMP] * 8 + SEVEN:
+        if kind == S_EXCHANGE and c >= 0 and c != card_of(G[G_TRUMP], SEVEN):
             return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R2_9, X_NO_SEVEN, a, dec)
         named = script[pos, S_CARDS:]
-        req_t = st.work[0:8]
-        req_n = st.work[8:16]
+        req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
+        req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
         if a == A_CLAIM_CARDS:                       # R3.7: the claim names its cards
             if not rules[R_CLAIMS] or G[G_PHASE] != PH_MELD or G[G_DECLARED] == 0:
                 return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R3_7, X_CLAIM_NOT_ALLOWED, a, dec)
@@ -219,10 +222,10 @@ def replay(rules, st, script, nscript):
             return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)
         pos += 1
         if kind == S_DECLARE:
-            four = st.work[20:24]
-            for j in range(4):
-                four[j] = named[j] if c >= 12 else -1
-            if c >= 12 and four[0] >= 0:            # the four's cards are named
+            four = st.work[W_FOUR:W_FOUR + FOUR_W]
+            for j in range(FOUR_W):
+                four[j] = named[j] if is_four(c) else -1
+            if is_four(c) and four[0] >= 0:         # the four's cards are named
                 nreq = named_four(four, req_t, req_n)
                 if rules[R_PANACHE] and nreq < 4:   # V2: four different suits
                     return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, V2, X_PANACHE, a, dec)

@@ -63,13 +63,20 @@ def below(state, n):
     return np.int64(x % np.uint64(n))
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def short_deck(n):
+    """Whether a deck of ``n`` cards is whole packs of 32 less one: three players with two
+    packs throw out an eight (V4)."""
+    return n & 31 == 31
+
+
 @njit(cache=True, _nrt=False)
 def shuffled_deck(n, state, out):
     """Fill ``out[:n]`` with ``n`` cards shuffled (Fisher-Yates): whole packs, or with 63
     the two packs of three-handed bézique less the eight of clubs (V4)."""
     for i in range(n):
         out[i] = i % 32
-    if n & 31 == 31:              # the last pack stops at type 30: its 8♣ is the card thrown
+    if short_deck(n):             # the last pack stops at type 30: its 8♣ is the card thrown
         out[n - 1] = 31           # out, its 7♣ (type 31) takes the place
     for i in range(n - 1, 0, -1):
         j = below(state, i + 1)

@@ -25,6 +25,7 @@ from .layout import (
     OBS_SIZE,
     P_W,
     T_W,
+    WORK_SIZE,
 )
 from .layout import (
     OBS_HAND,
@@ -42,8 +43,6 @@ from .layout import (
     T_INST,
 )
 
-WORK_SIZE = 88           # int64 scratch of the kernels: req_t/req_n [0:16], a four's cards
-                         # [20:24], the choice of copies [28:84] (copies.select_copies)
 
 
 class HandState(NamedTuple):

@@ -7,6 +7,7 @@ import numpy as np
 from numba import njit
 
 from ..rules import R_BRISQUE_POINTS
+from .codes import BEZIQUE, FIRST_SEQUENCE, MARRIAGE
 from .games import DRAW, rubicon_game
 from .layout import (
     N_COMBOS,
@@ -44,6 +45,8 @@ CATEGORY_NAMES = ("royal_marriage", "common_marriage", "trump_sequence", "plain_
                   "bezique", "double_bezique", "treble_bezique", "quadruple_bezique",
                   "four_aces", "four_kings", "four_queens", "four_knaves")
 N_CATEGORIES = len(CATEGORY_NAMES)
+CAT_ROYAL, CAT_COMMON, CAT_TRUMP_SEQ, CAT_PLAIN_SEQ, CAT_BEZIQUE = range(5)   # then as the ids run
+assert CATEGORY_NAMES[CAT_TRUMP_SEQ] == "trump_sequence" and CATEGORY_NAMES[CAT_BEZIQUE] == "bezique"
 
 
 def _categories() -> np.ndarray:
@@ -51,7 +54,12 @@ def _categories() -> np.ndarray:
     cat = np.zeros((5, N_COMBOS), np.int64)
     for row in range(5):
         for c in range(N_COMBOS):
-            cat[row, c] = 2 * (c // 4) + (c % 4 != row - 1) if c < 8 else c - 4
+            if c < FIRST_SEQUENCE:           # a marriage: royal in trumps, else common
+                cat[row, c] = CAT_ROYAL + (c - MARRIAGE != row - 1)
+            elif c < BEZIQUE:                # a sequence: in trumps, else plain
+                cat[row, c] = CAT_TRUMP_SEQ + (c - FIRST_SEQUENCE != row - 1)
+            else:                            # béziques by level, fours by rank: in id order
+                cat[row, c] = CAT_BEZIQUE + c - BEZIQUE
     return cat
 
 
@@ -145,14 +153,19 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
                 by_trump[s, trump + 1, c] += rec[i, nd + c]
             # hands with each category declared at least once (CATEGORY_NAMES' order)
             fixed = trump >= 0
-            royal = fixed * rec[i, nd + max(trump, 0)]
-            in_trumps = fixed * rec[i, nd + 4 + max(trump, 0)]
-            cat_hands[s, 0] += royal > 0
-            cat_hands[s, 1] += rec[i, nd] + rec[i, nd + 1] + rec[i, nd + 2] + rec[i, nd + 3] > royal
-            cat_hands[s, 2] += in_trumps > 0
-            cat_hands[s, 3] += rec[i, nd + 4] + rec[i, nd + 5] + rec[i, nd + 6] + rec[i, nd + 7] > in_trumps
-            for c in range(8, N_COMBOS):
-                cat_hands[s, c - 4] += rec[i, nd + c] > 0
+            royal = fixed * rec[i, nd + MARRIAGE + max(trump, 0)]
+            in_trumps = fixed * rec[i, nd + FIRST_SEQUENCE + max(trump, 0)]
+            marriages = 0
+            sequences = 0
+            for suit in range(4):
+                marriages += rec[i, nd + MARRIAGE + suit]
+                sequences += rec[i, nd + FIRST_SEQUENCE + suit]
+            cat_hands[s, CAT_ROYAL] += royal > 0
+            cat_hands[s, CAT_COMMON] += marriages > royal
+            cat_hands[s, CAT_TRUMP_SEQ] += in_trumps > 0
+            cat_hands[s, CAT_PLAIN_SEQ] += sequences > in_trumps
+            for c in range(BEZIQUE, N_COMBOS):
+                cat_hands[s, CAT_BEZIQUE + c - BEZIQUE] += rec[i, nd + c] > 0
         if n_best == 1:
             for s in range(n_seats):
                 wins[s] += rec[i, REC_SEAT + s * REC_SEAT_W + RS_SCORE] == best

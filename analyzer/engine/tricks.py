@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit
 
 from .bits import trailing_zeros
-from .codes import R2_4, R2_7, R2_19, R2_20
+from .codes import R2_4, R2_7, R2_19, R2_20, card_of, card_rank, card_suit, played_card, plays_from_table, suit_bits
 from .layout import (
     A_PLAY_TABLE,
     P_HAND,
@@ -27,10 +27,9 @@ def beats(card, best, trump):
 
     Of two identical cards the first played wins, so equal rank never beats.
     """
-    # x >> 3 and x & 7 equal x // 8 and x % 8 for every int, without the floor fix-ups
-    if card >> 3 == best >> 3:
-        return card & 7 < best & 7
-    return card >> 3 == trump
+    if card_suit(card) == card_suit(best):
+        return card_rank(card) < card_rank(best)
+    return card_suit(card) == trump
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -47,12 +46,12 @@ def legal_play_bits(P, s, stage, lead, best, trump):
         return hand | (card_mask(P, s, P_TABLE_MASK) << A_PLAY_TABLE)
     if lead < 0:
         return hand
-    for suit in (lead >> 3, trump):          # follow suit, else trump (R2.20)
+    for suit in (card_suit(lead), trump):    # follow suit, else trump (R2.20)
         if suit < 0:
             break
-        held = hand & (0xFF << (suit * 8))
+        held = hand & suit_bits(suit)
         if held != 0:
-            if best >> 3 == suit:
+            if card_suit(best) == suit:
                 higher = held & ((np.int64(1) << best) - 1)   # lower type = higher card
                 if higher != 0:
                     return higher
@@ -74,8 +73,8 @@ def list_bits(bits, legal):
 @njit(cache=True, _nrt=False)
 def play_failure(P, s, stage, lead, best, trump, action):
     """Why playing ``action`` is illegal: (rule id, detail code)."""
-    card = action % 32
-    if action >= A_PLAY_TABLE:
+    card = played_card(action)
+    if plays_from_table(action):
         if stage == 2:
             return R2_19, X_TABLE_TAKEN_BACK
         if P[s, P_TABLE + card] == 0:
@@ -85,17 +84,17 @@ def play_failure(P, s, stage, lead, best, trump, action):
         return R2_4, X_NOT_HELD
     if stage == 1 or lead < 0:
         return 0, 0
-    led = lead // 8
+    led = card_suit(lead)
     has_suit = False
-    for t in range(led * 8, led * 8 + 8):
-        if P[s, P_HAND + t] > 0:
+    for rank in range(8):
+        if P[s, P_HAND + card_of(led, rank)] > 0:
             has_suit = True
     if has_suit:
-        if card // 8 != led:
+        if card_suit(card) != led:
             return R2_20, X_MUST_FOLLOW
         return R2_20, X_MUST_WIN
     if trump >= 0:
-        if card // 8 != trump:
+        if card_suit(card) != trump:
             return R2_20, X_MUST_TRUMP
         return R2_20, X_MUST_OVERTRUMP
     return 0, 0

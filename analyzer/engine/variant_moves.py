@@ -5,6 +5,7 @@ from numba import njit
 
 from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_FIXED_POINT
 from .layout import (
+    GAME_CLAIM_RIGHT,
     E_BRISQUES,
     E_GAME_CLAIM,
     E_PARTNER,
@@ -51,7 +52,7 @@ def claim_game(rules, st):
     G = st.G
     s = G[G_TO_ACT]
     right = claim_is_right(rules, st, s)
-    G[G_GAME_CLAIM] = s + 4 * right
+    G[G_GAME_CLAIM] = s + GAME_CLAIM_RIGHT * right
     record_event(st.ev, G, E_GAME_CLAIM, s, right, 0, 0, 0)
     count_brisques(rules, st)
     G[G_STATUS] = ST_DONE

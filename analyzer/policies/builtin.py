@@ -13,7 +13,6 @@ from ..engine.layout import (
     A_CARTE_BLANCHE,
     A_CLAIM,
     A_CLAIM_GAME,
-    A_DECLARE,
     A_EXCHANGE,
     A_PARTNER,
     A_STOP,
@@ -31,7 +30,24 @@ from ..engine.layout import (
     OBS_TRUMP,
     POLICY_SIG,
 )
-from ..engine.codes import JD, QS
+from ..engine.codes import (
+    ACE,
+    FOUR_RANKS,
+    JD,
+    KINGS,
+    QS,
+    QUEENS,
+    SEVEN,
+    card_of,
+    card_rank,
+    card_suit,
+    claimed_combo,
+    declared_combo,
+    is_brisque,
+    is_claim,
+    is_declare,
+    played_card,
+)
 from ..engine.combos import combo_points
 from ..engine.rng import below
 from ..engine.tricks import beats
@@ -58,17 +74,17 @@ def court_holdings(obs, panache):
     help a four; ``married``: bit t for a king or queen t whose marriage partner is held)."""
     pairs = 0
     held = 0
-    for rank in (0, 2, 3, 4):
+    for rank in FOUR_RANKS:
         n = 0
         for suit in range(4):
-            t = suit * 8 + rank
+            t = card_of(suit, rank)
             copies = obs[OBS_HAND + t] + obs[OBS_TABLE + t]
             n += min(copies, 1) if panache else copies
             if copies > 0:
                 held |= 1 << t
         if n >= 2:
             pairs |= 1 << rank
-    married = ((held & 0x08080808) >> 1) | ((held & 0x04040404) << 1)   # K <-> Q of a suit
+    married = ((held & QUEENS) >> 1) | ((held & KINGS) << 1)   # K <-> Q of a suit (adjacent ranks)
     return pairs, married
 
 
@@ -82,10 +98,10 @@ def keep_value(card, stage, trump, pairs, married):
     seven of trumps, which scores 10 when played in the first stage.
     ``pairs`` and ``married`` come from :func:`court_holdings` (once per decision).
     """
-    rank = card & 7           # card % 8 and card // 8 without the floor-division fix-ups
-    suit = card >> 3
-    v = 7 - rank
-    if rank <= 1:
+    rank = card_rank(card)
+    suit = card_suit(card)
+    v = SEVEN - rank
+    if is_brisque(card):
         v += 10
     if suit == trump:
         v += 8
@@ -93,7 +109,7 @@ def keep_value(card, stage, trump, pairs, married):
         if card == QS or card == JD:
             v += 5
         v += 4 * ((married >> card) & 1) + 3 * ((pairs >> rank) & 1)
-        if suit == trump and rank == 7:
+        if suit == trump and rank == SEVEN:
             v -= 6
     return v
 
@@ -112,8 +128,8 @@ def _greedy_meld(obs, legal, n_legal, rules):
             return a
         if a == A_PARTNER:
             partner = True
-        elif A_DECLARE <= a < A_DECLARE + 16 or A_CLAIM <= a < A_CLAIM + 16:
-            c = (a - A_DECLARE) if a < A_CLAIM else (a - A_CLAIM)
+        elif is_declare(a) or is_claim(a):
+            c = declared_combo(a) if a < A_CLAIM else claimed_combo(a)
             # declaring now beats claiming for later
             pts = combo_points(rules, obs[OBS_TRUMP], c) * (2 if a < A_CLAIM else 1)
             if pts > best_pts:
@@ -150,15 +166,15 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
     lead = obs[OBS_LEAD_CARD]
     if lead < 0 and stage == 2:
         for i in range(n_legal):
-            card = legal[i] & 31
-            if card & 7 == 0 and card >> 3 != trump:
+            card = played_card(legal[i])
+            if card_rank(card) == ACE and card_suit(card) != trump:
                 return legal[i]
     pairs, married = court_holdings(obs, rules[R_PANACHE]) if stage == 1 else (0, 0)
     cheapest = legal[0]
     cheapest_v = 1000
     if lead < 0:
         for i in range(n_legal):
-            v = keep_value(legal[i] & 31, stage, trump, pairs, married)
+            v = keep_value(played_card(legal[i]), stage, trump, pairs, married)
             if v < cheapest_v:
                 cheapest_v = v
                 cheapest = legal[i]
@@ -167,7 +183,7 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
     win = -1
     win_v = 1000
     for i in range(n_legal):
-        card = legal[i] & 31
+        card = played_card(legal[i])
         v = keep_value(card, stage, trump, pairs, married)
         if v < cheapest_v:
             cheapest_v = v
@@ -175,7 +191,7 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
         if v < win_v and beats(card, top, trump):
             win_v = v
             win = legal[i]
-    if win >= 0 and not partner_winning(obs) and (top & 7 <= 1 or lead & 7 <= 1
+    if win >= 0 and not partner_winning(obs) and (is_brisque(top) or is_brisque(lead)
                                                   or win_v <= cheapest_v + 2):
         return win
     return cheapest

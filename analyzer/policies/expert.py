@@ -24,6 +24,8 @@ E_PRUNE_Z: after every PRUNE_BLOCK samples an action more than this many standar
 (of its paired difference) behind the best is dropped, so the samples go to the close calls
 (0: every action gets every sample).
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 
@@ -45,13 +47,13 @@ from ..engine.layout import (
 )
 from ..engine.observe import rebuild, sample_hidden
 from ..engine.rng import below, next_u64, stream_state
-from ..engine.state import STATE_TYPE, copy_into, new_state
+from ..engine.state import STATE_TYPE, HandState, copy_into, new_state
 from .builtin import greedy_policy
 from .endgame import exact_endgame_action, is_exact_decision
 from .hints import default_params as hints_defaults
 from .hints import hints_policy
+from .params import E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES
 
-E_SAMPLES, E_ROLLOUT, E_ENDGAME, E_EXACT, E_PRUNE_Z = 16, 17, 18, 19, 20
 PRUNE_BLOCK = 8            # samples between two looks at the actions' differences
 DEFAULT_PRUNE_Z = 2.0
 ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_HINTS = 0, 1, 2
@@ -133,13 +135,38 @@ def _prune(vals, k, alive, n_legal, z):
     return best
 
 
+class SearchWork(NamedTuple):
+    """One decision's search: its budget and the arrays it works in (:func:`new_search`)."""
+
+    samples: int            # determinizations at most
+    z: float                # an action this many standard errors behind the best is dropped
+    vals: np.ndarray        # [sample, action]: the action's value for the searching seat
+    alive: np.ndarray       # [action]: still searched
+    base: HandState         # a sampled world, rebuilt from the observation
+    work: HandState         # that world after one action, played out
+    hidden: np.ndarray      # [seat, card type]: the unseen cards a sample gives each seat
+    talon: np.ndarray       # the sample's talon, and below what sample_hidden works in
+    drawn: np.ndarray
+    pool: np.ndarray
+    sizes: np.ndarray
+
+
+@njit(cache=True)
+def new_search(samples, z, n_legal):
+    """A :class:`SearchWork` for up to ``samples`` samples of ``n_legal`` actions."""
+    return SearchWork(samples, z, np.full((max(samples, 1), n_legal), np.nan), np.ones(n_legal, np.bool_),
+                      new_state(False), new_state(False), np.zeros((MAX_SEATS, 32), np.int32),
+                      np.zeros(MAX_TALON, np.int32), np.full(MAX_SEATS, -1, np.int64),
+                      np.zeros(MAX_TALON, np.int32), np.zeros(4, np.int64))
+
+
 @njit(cache=True, _nrt=False)
-def _sample_and_play(rules, obs, legal, n_legal, params, rng, samples, z, vals, alive, base,
-                     work, hidden, talon, drawn, pool, sizes):
-    """Up to ``samples`` determinizations in blocks of PRUNE_BLOCK; after each block the
-    actions clearly worse than the best are dropped (``z`` > 0; with ``z`` = 0 every action,
-    even a forced one, gets every sample). ``vals[k, i]``: the value of
-    action i in sample k. Returns (samples played, the best action's index)."""
+def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
+    """Up to ``sw.samples`` determinizations in blocks of PRUNE_BLOCK; after each block the
+    actions clearly worse than the best are dropped (``sw.z`` > 0; with ``z`` = 0 every
+    action, even a forced one, gets every sample). ``sw.vals[k, i]``: the value of action i in
+    sample k. Returns (samples played, the best action's index)."""
+    samples, z, vals, alive, base, work = sw.samples, sw.z, sw.vals, sw.alive, sw.base, sw.work
     me = obs[OBS_SEAT]
     n = obs[OBS_N_SEATS]
     n_alive = 0
@@ -150,9 +177,9 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, samples, z, vals, 
     while k < samples and (n_alive > 1 or z <= 0):      # z = 0: every sample (analysis)
         stop = min(samples, k + PRUNE_BLOCK)
         while k < stop:
-            hidden[:] = 0
-            sample_hidden(rules, obs, rng, hidden, talon, drawn, pool, sizes)
-            rebuild(rules, obs, hidden, talon, drawn, base)
+            sw.hidden[:] = 0
+            sample_hidden(rules, obs, rng, sw.hidden, sw.talon, sw.drawn, sw.pool, sw.sizes)
+            rebuild(rules, obs, sw.hidden, sw.talon, sw.drawn, base)
             seed = next_u64(rng)
             for i in range(n_legal):
                 if not alive[i]:
@@ -182,14 +209,9 @@ def search(rules, obs, legal, n_legal, params, rng, samples, z):
     ``z`` standard errors behind the best is dropped early. Returns (the best action's index,
     ``vals`` [samples played, n_legal]: each action's value for that seat per sample, NaN where
     it was dropped)."""
-    vals = np.full((max(samples, 1), n_legal), np.nan)
-    alive = np.ones(n_legal, np.bool_)
-    k, best = _sample_and_play(rules, obs, legal, n_legal, params, rng, samples, z, vals, alive,
-                               new_state(False), new_state(False),
-                               np.zeros((MAX_SEATS, 32), np.int32), np.zeros(MAX_TALON, np.int32),
-                               np.full(MAX_SEATS, -1, np.int64), np.zeros(MAX_TALON, np.int32),
-                               np.zeros(4, np.int64))
-    return best, vals[:k]
+    sw = new_search(samples, z, n_legal)
+    k, best = _sample_and_play(rules, obs, legal, n_legal, params, rng, sw)
+    return best, sw.vals[:k]
 
 
 @njit(POLICY_SIG, cache=True)

@@ -31,14 +31,14 @@ to be his (I play last), and a trick winner with nothing to declare now (none le
 bézique held back by H6) lets his partner declare when the V5 option allows it; under panache
 (V2) a four counts the suits of a rank one can hold, not the copies.
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..engine.layout import (
     A_CARTE_BLANCHE,
-    A_CLAIM,
     A_CLAIM_GAME,
-    A_DECLARE,
     A_EXCHANGE,
     A_PARTNER,
     A_STOP,
@@ -60,10 +60,43 @@ from ..engine.layout import (
     OBS_TRUMP,
     POLICY_SIG,
 )
-from ..engine.codes import FOUR_RANKS, JD, KING, QS, TEN
+from ..engine.codes import (
+    ACE,
+    BEZIQUE,
+    COMBO_CARDS,
+    DIAMONDS,
+    FOUR_RANKS,
+    JD,
+    KING,
+    KINGS,
+    KNAVE,
+    MARRIAGE,
+    QS,
+    QUEENS,
+    SEVEN,
+    SPADES,
+    bezique_of,
+    card_of,
+    card_rank,
+    card_suit,
+    declared_combo,
+    four_of,
+    is_brisque,
+    is_claim,
+    is_declare,
+    pack_count,
+    packed_count,
+    played_card,
+    rank_bits,
+    sequence_bits,
+)
 from ..engine.combos import combo_points
 from ..engine.tricks import beats
 from .builtin import partner_winning
+from .params import (  # noqa: F401 (HINT_NAMES, N_HINTS: the hints' names, read with HINT_TEXT)
+    H1, H2, H3, H4, H5, H6, H7, H8, HINT_NAMES, N_HINTS, P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP,
+    P_RUBICON_RATE, new_params,
+)
 from .endgame import exact_endgame_action, is_exact_decision
 from ..rules import (
     R_BRISQUE_POINTS,
@@ -75,18 +108,15 @@ from ..rules import (
     R_TRUMP_SEQ_POINTS,
 )
 
-# parameter slots
-H1, H2, H3, H4, H5, H6, H7, H8 = range(8)
-FOUR_RANK_IDS = FOUR_RANKS    # aces, kings, queens, knaves
-MARRIAGE, BEZIQUE, FOURS = 0, 8, 12     # combination ids (cards.COMBO_NAMES): a plain marriage's
-                                        # points, the bézique's (double next), four aces' (then K, Q, J)
-POINT_UNIT = 20.0             # H5's bonuses in units of a common marriage's 20 points
-N_HINTS = 8
-P_DEFER_TALON = 8        # H6: hold the bézique back while more cards than this are left to draw
-P_RUBICON_RATE = 9       # H7: points a player can still hope to score per card left in the talon
-P_RUBICON_GAP = 10       # H7: how far behind the opponent before giving up
-P_ENDGAME = 11           # > 0: a two-handed second stage is played by the exact solver
-HINT_NAMES = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
+# What the hints weigh, before their weights scale them; a card's baseline keep value is its
+# rank strength, 7 for an ace down to 0 for a seven (keep_value)
+ACE_KEEP = 15.0          # H3: keeping an ace while four aces is likely
+TRUMP_KEEP = 4.0         # H2: keeping a trump, which wins brisques later
+DEAD_CARD_COST = 2.0     # H4: what a card loses when every combination it could join is dead
+POINT_UNIT = 20.0        # H5: its bonuses in units of a common marriage's 20 points
+BEZIQUE_DEFER = 1000.0   # H6: taken off the bézique's points, so that any other declaration is first
+BRISQUE_SWING = 2        # H2: a brisque in the trick taken is one won and one the other does not win
+PENDING_SHARE = 4.0      # H1: winning a trick is worth a pending declaration's points over this
 HINT_TEXT = (
     "declare the best combination after each trick won, win tricks to declare; Rubicon: claims",
     "make your aces and tens: win brisque tricks cheaply, never give brisques away",
@@ -101,7 +131,7 @@ HINT_TEXT = (
 
 def default_params() -> np.ndarray:
     """Every hint on with weight 1, and the tuning constants."""
-    p = np.zeros(32)
+    p = new_params()
     p[:N_HINTS] = 1.0
     p[P_DEFER_TALON] = 10.0
     p[P_RUBICON_RATE] = 20.0
@@ -162,9 +192,8 @@ def _scan(obs, counting):
                         + obs[OBS_TABLE + 64 + t] + obs[OBS_TABLE + 96 + t])
         seen += h + gone
         n = max(packs - gone, h) if counting else max(packs, h)     # h + live_copies
-        shift = (t & 7) << 3
-        have += h << shift
-        total += n << shift
+        have += pack_count(h, card_rank(t))
+        total += pack_count(n, card_rank(t))
         held |= np.int64(h > 0) << t
         obtainable |= np.int64(n > 0) << t
     return have, total, held, obtainable, in_hand, max(32 * packs - seen, 1)
@@ -176,14 +205,14 @@ def _suits_per_rank(bits):
     (the per-rank counts of :func:`_scan`, every copy after a suit's first ignored)."""
     counts = np.int64(0)
     for t in range(32):
-        counts += ((np.int64(bits) >> t) & 1) << ((t & 7) << 3)
+        counts += pack_count((np.int64(bits) >> t) & 1, card_rank(t))
     return counts
 
 
 @njit(cache=True, _nrt=False)
 def outlook(obs, counting, panache=False):
     """What can still be made, from one pass over the cards (live copies counted as
-    :func:`live_copies` does). Returns (``fours``: bit i when four of FOUR_RANK_IDS[i] can
+    :func:`live_copies` does). Returns (``fours``: bit i when four of FOUR_RANKS[i] can
     still be completed (H3/H4); ``held``: bit t for a card type I hold; ``obtainable``:
     bit t for one I hold or may still get; ``in_hand``: bit t for one in my hand;
     ``have``: copies held of each rank, 8 bits per rank; the cards I have not seen, at
@@ -198,8 +227,7 @@ def outlook(obs, counting, panache=False):
         total = _suits_per_rank(obtainable)
     fours = 0
     for i in range(4):
-        shift = 8 * FOUR_RANK_IDS[i]
-        if (total >> shift) & 0xFF >= 4 and (have >> shift) & 0xFF >= 1:
+        if packed_count(total, FOUR_RANKS[i]) >= 4 and packed_count(have, FOUR_RANKS[i]) >= 1:
             fours |= 1 << i
     return fours, held, obtainable, in_hand, have, unseen
 
@@ -211,16 +239,16 @@ def _dead_cards(fours, obtainable, seq_open, seq_cards):
     alive = 0
     for i in range(4):
         if (fours >> i) & 1:
-            alive |= 0x01010101 << FOUR_RANK_IDS[i]
-    alive |= (obtainable & 0x08080808) >> 1        # a king whose queen can still be had
-    alive |= (obtainable & 0x04040404) << 1        # a queen whose king can still be had
+            alive |= rank_bits(FOUR_RANKS[i])
+    alive |= (obtainable & QUEENS) >> 1            # a king whose queen can still be had
+    alive |= (obtainable & KINGS) << 1             # a queen whose king can still be had
     if (obtainable >> JD) & 1:
         alive |= 1 << QS                           # Q♠ while a J♦ can be had
     if (obtainable >> QS) & 1:
         alive |= 1 << JD
     if seq_open:
         alive |= seq_cards
-    return 0x1F1F1F1F & ~alive
+    return COMBO_CARDS & ~alive
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -229,81 +257,90 @@ def pending_declaration(rules, trump, held, in_hand, have):
     marriage counts as royal only once trumps are fixed); the bit sets and counts of
     :func:`outlook`."""
     best = 0
-    marriages = held & (held >> 1) & (in_hand | (in_hand >> 1)) & 0x04040404   # bit of the K
+    marriages = held & (held >> 1) & (in_hand | (in_hand >> 1)) & KINGS   # bit of the K
     if marriages:
-        royal = trump >= 0 and (marriages >> (8 * trump + KING)) & 1
+        royal = trump >= 0 and (marriages >> card_of(trump, KING)) & 1
         best = rules[R_ROYAL_POINTS] if royal else rules[R_POINTS + MARRIAGE]
     if (held >> QS) & (held >> JD) & ((in_hand >> QS) | (in_hand >> JD)) & 1:
         best = rules[R_POINTS + BEZIQUE]
     for i in range(4):
-        rank = FOUR_RANK_IDS[i]
-        if (have >> (8 * rank)) & 0xFF >= 4 and in_hand & (0x01010101 << rank):
-            best = max(best, rules[R_POINTS + FOURS + i])
+        rank = FOUR_RANKS[i]
+        if packed_count(have, rank) >= 4 and in_hand & rank_bits(rank):
+            best = max(best, rules[R_POINTS + four_of(i)])
     return best
+
+
+class Bonuses(NamedTuple):
+    """What the hints add to a card's keep value at one decision (:func:`hint_bonuses`)."""
+
+    ace: float          # H3: an ace, while four aces is likely
+    bez: float          # H5: the Q♠ or J♦, by the chance of bézique and double bézique
+    seq: float          # H5: a card of the trump sequence, by the chance of completing it
+    dead: int           # H4: bit t set when every combination card type t could join is dead
+    pending: int        # H1: the points of the best declaration a trick won would allow
 
 
 @njit(cache=True, _nrt=False)
 def hint_bonuses(obs, rules, params):
-    """Per decision: (ace bonus, bézique-card bonus, trump-sequence-card bonus, H4's dead
-    cards as a bit set, :func:`pending_declaration`) for H1/H3/H4/H5; all 0 in the second
-    stage."""
+    """The :class:`Bonuses` of one decision (H1, H3, H4, H5); all 0 in the second stage."""
     counting = params[H4] > 0
     ace = 0.0
     bez = 0.0
     seq = 0.0
     if obs[OBS_STAGE] != 1:
-        return ace, bez, seq, 0, 0
+        return Bonuses(ace, bez, seq, 0, 0)
     trump = obs[OBS_TRUMP]
     fours, held, obtainable, in_hand, have, unseen = outlook(obs, counting, rules[R_PANACHE] != 0)
     seats = max(obs[OBS_N_SEATS], 2)                # (0 in an observation built by hand: 2)
     share = min(1.0, obs[OBS_TALON_LEFT] / (seats * unseen))    # of the unseen cards, my draws
-    aces = have & 0xFF
-    seq_cards = 0x1F << (8 * trump) if trump >= 0 else 0
+    aces = packed_count(have, ACE)
+    seq_cards = sequence_bits(trump) if trump >= 0 else 0
     seq_open = trump >= 0 and obtainable & seq_cards == seq_cards
     dead = _dead_cards(fours, obtainable, seq_open, seq_cards) if counting else 0
     if params[H3] > 0 and aces >= 2 and fours & 1:
-        ace = 15.0 * params[H3]
+        ace = ACE_KEEP * params[H3]
     if params[H5] > 0:
         bez = params[H5] * (float(rules[R_POINTS + BEZIQUE]) * bezique_chance(obs, 1, counting, share)
-                            + float(rules[R_POINTS + BEZIQUE + 1]) * bezique_chance(obs, 2, counting, share)
+                            + float(rules[R_POINTS + bezique_of(2)]) * bezique_chance(obs, 2, counting, share)
                             ) / POINT_UNIT
         if seq_open:                               # always open without counting
             missing = 0
-            for r in range(5):
-                if (held >> (trump * 8 + r)) & 1 == 0:
+            for r in range(KNAVE + 1):             # A, 10, K, Q, J
+                if (held >> card_of(trump, r)) & 1 == 0:
                     missing += 1
             seq = params[H5] * float(rules[R_TRUMP_SEQ_POINTS]) * share ** missing / POINT_UNIT
-    return ace, bez, seq, dead, pending_declaration(rules, trump, held, in_hand, have)
+    return Bonuses(ace, bez, seq, dead, pending_declaration(rules, trump, held, in_hand, have))
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def keep_value(obs, rules, params, t, ace, bez, seq, dead):
-    """What keeping card ``t`` is worth to me (play heuristics); bonuses from hint_bonuses."""
+def keep_value(obs, rules, params, t, bonus):
+    """What keeping card ``t`` is worth to me (play heuristics), with the decision's
+    :class:`Bonuses`."""
     trump = obs[OBS_TRUMP]
-    v = 7.0 - (t & 7)                              # baseline: rank strength
-    if t & 7 <= TEN:
+    v = float(SEVEN) - card_rank(t)                # baseline: rank strength, ace 7 .. seven 0
+    if is_brisque(t):
         v += float(rules[R_BRISQUE_POINTS]) * params[H2]    # H2: a brisque given away costs 20
-    if t >> 3 == trump:
-        v += 4.0 * params[H2]                      # trumps win brisques later
+    if card_suit(t) == trump:
+        v += TRUMP_KEEP * params[H2]               # trumps win brisques later
     if obs[OBS_STAGE] != 1:
         return v
-    if t & 7 == 0:
-        v += ace
+    if card_rank(t) == ACE:
+        v += bonus.ace
     if t == QS or t == JD:
-        v += bez
-    if t >> 3 == trump and t & 7 <= 4:
-        v += seq
-    if params[H4] > 0 and (dead >> t) & 1:
-        v -= 2.0 * params[H4]                      # H4: every combination it could join is dead
+        v += bonus.bez
+    if card_suit(t) == trump and card_rank(t) <= KNAVE:
+        v += bonus.seq
+    if params[H4] > 0 and (bonus.dead >> t) & 1:
+        v -= DEAD_CARD_COST * params[H4]           # H4: every combination it could join is dead
     return v
 
 
 @njit(cache=True, _nrt=False)
 def keep_values(obs, rules, params, out):
     """Fill ``out[t]`` with :func:`keep_value` for every card type (for inspection)."""
-    ace, bez, seq, dead, pending = hint_bonuses(obs, rules, params)
+    bonus = hint_bonuses(obs, rules, params)
     for t in range(32):
-        out[t] = keep_value(obs, rules, params, t, ace, bez, seq, dead)
+        out[t] = keep_value(obs, rules, params, t, bonus)
 
 
 @njit(cache=True, _nrt=False)
@@ -344,18 +381,18 @@ def _own_meld_choice(obs, legal, n_legal, rules, params):
         a = legal[i]
         if a == A_EXCHANGE:
             return a
-        if A_DECLARE <= a < A_DECLARE + 16:
-            c = a - A_DECLARE
+        if is_declare(a):
+            c = declared_combo(a)
             if first == A_STOP:
                 first = a
             v = float(combo_points(rules, trump, c))
-            if c == 8 and params[H6] > 0 and (trump == 0 or trump == 2):
+            if c == BEZIQUE and params[H6] > 0 and (trump == SPADES or trump == DIAMONDS):
                 bezique = a
-                v -= 1000.0                           # H6: everything else first
+                v -= BEZIQUE_DEFER                    # H6: everything else first
             if v > best_v:
                 best_v = v
                 best = a
-        elif A_CLAIM <= a < A_CLAIM + 16 and params[H1] > 0 and best == A_STOP:
+        elif is_claim(a) and params[H1] > 0 and best == A_STOP:
             best = a                                  # H1 (Rubicon): "and ... to score"
     if params[H1] <= 0:
         return first
@@ -367,15 +404,14 @@ def _own_meld_choice(obs, legal, n_legal, rules, params):
 @njit(cache=True, _nrt=False)
 def _sure_winner(obs, card):
     """No higher card of its suit is left out of my hand (played or on my side)."""
-    suit = card >> 3
-    for t in range(suit * 8, card):
+    for t in range(card_of(card_suit(card), ACE), card):
         if obs[OBS_PACKS] - obs[OBS_PLAYED + t] - obs[OBS_HAND + t] > 0:
             return False
     return True
 
 
 @njit(cache=True, _nrt=False)
-def _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead):
+def _follow_partner(obs, legal, n_legal, rules, params, bonus):
     """Following when my partner's card wins the trick (V5): the trick is ours already, so
     winning it gains nothing (H1's and H2's reasons to win are dropped) and the card I keep
     least is played. A brisque counts as given away (H2) unless I play last, when it goes to
@@ -385,9 +421,9 @@ def _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead):
     best = legal[0]
     best_v = -1e9
     for i in range(n_legal):
-        card = legal[i] & 31
-        v = -keep_value(obs, rules, params, card, ace, bez, seq, dead)
-        if card & 7 <= TEN:
+        card = played_card(legal[i])
+        v = -keep_value(obs, rules, params, card, bonus)
+        if is_brisque(card):
             v += brisque if last else -brisque
         if v > best_v:
             best_v = v
@@ -408,7 +444,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
     if decision == D_MELD:
         return _meld_choice(obs, legal, n_legal, rules, params)
-    ace, bez, seq, dead, pending = hint_bonuses(obs, rules, params)
+    bonus = hint_bonuses(obs, rules, params)
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
@@ -418,37 +454,37 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
         sure = -1
         sure_v = -1e9
         for i in range(n_legal):
-            card = legal[i] & 31
-            v = keep_value(obs, rules, params, card, ace, bez, seq, dead)
+            card = played_card(legal[i])
+            v = keep_value(obs, rules, params, card, bonus)
             if v < best_v:
                 best_v = v
                 best = legal[i]
-            if stage == 2 and params[H8] > 0 and _sure_winner(obs, card) and card >> 3 != trump:
-                if card & 7 > sure_v:
+            if stage == 2 and params[H8] > 0 and _sure_winner(obs, card) and card_suit(card) != trump:
+                if card_rank(card) > sure_v:
                     sure = legal[i]
-                    sure_v = card & 7
+                    sure_v = card_rank(card)
         if stage == 2 and params[H8] > 0 and sure >= 0:
             return sure                                # H8: cash a sure winner, the lowest one
         return best
     if partner_winning(obs):
-        return _follow_partner(obs, legal, n_legal, rules, params, ace, bez, seq, dead)
+        return _follow_partner(obs, legal, n_legal, rules, params, bonus)
     # following: compare winning cheaply with giving the cheapest card
     top = obs[OBS_BEST_CARD]
     brisque = float(rules[R_BRISQUE_POINTS])
-    trick_brisques = 1 if top & 7 <= TEN else 0
-    gain = brisque * params[H2] * trick_brisques * 2     # taking it swings 20 per brisque
+    trick_brisques = 1 if is_brisque(top) else 0
+    gain = brisque * params[H2] * trick_brisques * BRISQUE_SWING     # taking it swings 20 per brisque
     if stage == 1 and params[H1] > 0:
-        gain += params[H1] * pending / 4.0
+        gain += params[H1] * bonus.pending / PENDING_SHARE
     if stage == 2 and params[H8] > 0:
         gain += brisque * params[H8] * trick_brisques
     best = legal[0]
     best_v = -1e9
     for i in range(n_legal):
-        card = legal[i] & 31
-        v = -keep_value(obs, rules, params, card, ace, bez, seq, dead)
+        card = played_card(legal[i])
+        v = -keep_value(obs, rules, params, card, bonus)
         if beats(card, top, trump):
-            v += gain + (brisque * params[H2] if card & 7 <= TEN else 0.0)
-        elif card & 7 <= TEN:
+            v += gain + (brisque * params[H2] if is_brisque(card) else 0.0)
+        elif is_brisque(card):
             v -= brisque * params[H2]                    # H2: never give a brisque away
         if v > best_v:
             best_v = v

@@ -7,22 +7,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.layout import POLICY_PARAMS
-
 from .builtin import greedy_policy, random_policy
-from .expert import (
-    E_ENDGAME,
-    E_EXACT,
-    E_PRUNE_Z,
-    E_ROLLOUT,
-    E_SAMPLES,
-    ROLLOUT_NAMES,
-    expert_policy,
-)
+from .expert import ROLLOUT_NAMES, expert_policy
 from .expert import default_params as expert_defaults
-from .hints import HINT_NAMES, HINT_TEXT, N_HINTS, P_ENDGAME, default_params, hints_policy
-
-N_PARAMS = POLICY_PARAMS
+from .hints import HINT_TEXT, default_params, hints_policy
+from .params import (
+    E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, HINT_NAMES, N_HINTS, P_ENDGAME, new_params,
+)
+from .params import POLICY_PARAMS as N_PARAMS  # noqa: F401 (the vector's size, for records)
 EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batches
 HINTS_EXACT_CHUNK = 1024    # an exact second stage costs ~10 hints hands
 
@@ -39,7 +31,7 @@ class PolicySpec:
 
     name: str
     function: object
-    params: np.ndarray = field(default_factory=lambda: np.zeros(N_PARAMS))
+    params: np.ndarray = field(default_factory=new_params)
     description: str = ""
     hands_per_chunk: int | None = None
     source: str | None = None     # what resolves to it in another process (default: name)

@@ -17,7 +17,8 @@ from pathlib import Path
 import numba
 
 from ..backends import WAKE_EVERY, check_stop
-from ..engine.layout import POLICY_PARAMS, POLICY_SIG
+from ..engine.layout import POLICY_SIG
+from .params import new_params
 
 PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng")
 
@@ -78,7 +79,7 @@ def _check_sample_return(py, ref: str) -> None:
     s = api.to_act(st)
     n, _ = api.legal_actions(rules, st)
     api.observe(rules, st, s)
-    args = (st.obs[s].copy(), st.legal.copy(), n, rules, np.zeros(POLICY_PARAMS), st.rngs[s].copy())
+    args = (st.obs[s].copy(), st.legal.copy(), n, rules, new_params(), st.rngs[s].copy())
     box = []
 
     def trial():

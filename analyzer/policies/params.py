@@ -1,0 +1,52 @@
+"""The policy parameter vector: which slot is what, for every policy.
+
+A policy kernel is called with one float64 vector of ``POLICY_PARAMS`` slots (its settings: the
+hint weights of ``hints``, the budget of ``expert``'s search). The engine fixes the vector's size
+and reads one slot itself, ``PARAM_FULL_OBS`` (engine/layout.py); every other slot belongs to a
+policy and is named here, and only here. A policy that builds on another (``expert`` rolls out
+with ``hints``) keeps the other's slots, so the slots of all policies are disjoint. To add a
+policy: give its slots a free range below, add them to ``SLOTS`` and read them by name.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.layout import PARAM_FULL_OBS, POLICY_PARAMS
+
+# --- hints (policies/hints.py), also the roll-out policy of expert ---------------------------
+H1, H2, H3, H4, H5, H6, H7, H8 = range(8)      # the weight of each of the rulebook's hints
+N_HINTS = 8
+HINT_NAMES = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
+P_DEFER_TALON = 8        # H6: hold the bézique back while more cards than this are left to draw
+P_RUBICON_RATE = 9       # H7: points a player can still hope to score per card left in the talon
+P_RUBICON_GAP = 10       # H7: how far behind the opponent before giving up
+P_ENDGAME = 11           # > 0: a two-handed second stage is played by the exact solver
+# 12-15: free
+
+# --- expert (policies/expert.py) --------------------------------------------------------------
+E_SAMPLES = 16           # sampled deals of the unseen cards per decision
+E_ROLLOUT = 17           # the roll-out policy: expert.ROLLOUT_* (greedy, random, hints)
+E_ENDGAME = 18           # > 0: roll-outs solve a two-handed second stage exactly
+E_EXACT = 19             # > 0: the search's own second-stage decisions are solved exactly
+E_PRUNE_Z = 20           # drop an action this many standard errors below the best (0: never)
+# 21-30: free; 31: PARAM_FULL_OBS (the engine's)
+
+# every named slot: (slot, policy, what it holds)
+SLOTS = {
+    **{name: (i, "hints", f"weight of hint {name}") for i, name in enumerate(HINT_NAMES)},
+    "P_DEFER_TALON": (P_DEFER_TALON, "hints", "H6: cards left to draw above which the bézique waits"),
+    "P_RUBICON_RATE": (P_RUBICON_RATE, "hints", "H7: points hoped for per card left in the talon"),
+    "P_RUBICON_GAP": (P_RUBICON_GAP, "hints", "H7: the deficit past which a player gives up"),
+    "P_ENDGAME": (P_ENDGAME, "hints", "> 0: exact second stage"),
+    "E_SAMPLES": (E_SAMPLES, "expert", "samples per decision"),
+    "E_ROLLOUT": (E_ROLLOUT, "expert", "roll-out policy"),
+    "E_ENDGAME": (E_ENDGAME, "expert", "> 0: roll-outs solve the second stage exactly"),
+    "E_EXACT": (E_EXACT, "expert", "> 0: exact second-stage decisions"),
+    "E_PRUNE_Z": (E_PRUNE_Z, "expert", "pruning threshold in standard errors"),
+    "PARAM_FULL_OBS": (PARAM_FULL_OBS, "engine", "> 0: the policy is given its seat's public record"),
+}
+
+
+def new_params() -> np.ndarray:
+    """A parameter vector with every slot 0."""
+    return np.zeros(POLICY_PARAMS)
