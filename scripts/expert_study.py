@@ -26,7 +26,7 @@ from tqdm import tqdm
 from analyzer.compare import compare_pair
 from analyzer.output import write_table
 from analyzer.plots.figure import new_figure, save_chart
-from analyzer.policies.hints import HINT_NAMES
+from analyzer.policies.params import HINT_NAMES
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 

@@ -11,8 +11,8 @@ from analyzer.compare import compare_pair
 from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.endgame import solve_actions
-from analyzer.policies.expert import E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, expert_policy, search
-from analyzer.policies.hints import P_ENDGAME
+from analyzer.policies.expert import expert_policy, search
+from analyzer.policies.params import E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, P_ENDGAME
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.records import as_structured, play_records, policy_arrays
 from analyzer.rules import preset

@@ -114,7 +114,7 @@ def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
 
 
 def test_expert_rolls_out_with_a_tuned_preset():
-    from analyzer.policies.expert import E_ROLLOUT
+    from analyzer.policies.params import E_ROLLOUT
     from analyzer.policies.registry import PolicyError, resolve_policy
     from analyzer.tune_hints import HINTS, load_preset
     spec = resolve_policy("expert:rollout=tuned-ordinary,samples=8")
