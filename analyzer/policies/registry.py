@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.layout import POLICY_PARAMS
-
 from .builtin import greedy_policy, random_policy
 from .expert import (
     E_ENDGAME,
@@ -21,6 +20,8 @@ from .expert import (
 )
 from .expert import default_params as expert_defaults
 from .hints import HINT_NAMES, HINT_TEXT, N_HINTS, P_ENDGAME, default_params, hints_policy
+from .presets import load_preset, preset_names
+from .user import UserPolicyError, is_user_policy, load_user_policy
 
 N_PARAMS = POLICY_PARAMS
 EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batches
@@ -48,7 +49,6 @@ class PolicySpec:
     @property
     def user_file(self) -> str | None:
         """The .py file of a user policy (``path/file.py:function``), else None."""
-        from .user import is_user_policy
         return self.source.rpartition(":")[0] if self.source and is_user_policy(self.source) else None
 
     def __reduce__(self):
@@ -137,13 +137,12 @@ def hints_spec(name: str) -> PolicySpec:
 
 def _tuned_weights(name: str, key: str) -> list[float]:
     """The weights H1..H8 of the tuned preset ``key`` stored in the package."""
-    from ..tune_hints import HINTS, load_preset, preset_names
     try:
         preset = load_preset(key)
     except KeyError:
         raise PolicyError(f"{name!r}: no tuned preset {key!r}; stored: "
                           f"{', '.join(preset_names()) or 'none'}") from None
-    return [float(preset["weights"][h]) for h in HINTS]
+    return [float(preset["weights"][h]) for h in HINT_NAMES]
 
 
 def _settings(name: str):
@@ -239,7 +238,6 @@ def check_rules(specs, rules) -> None:
 def resolve_policy(name: str) -> PolicySpec:
     """Return the :class:`PolicySpec` for a policy given on the command line: a built-in
     name, or ``path/to/file.py:function`` for a user policy."""
-    from .user import UserPolicyError, is_user_policy, load_user_policy
     if name in POLICIES:
         return POLICIES[name]
     if name.startswith("hints:"):

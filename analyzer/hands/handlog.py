@@ -1,7 +1,7 @@
 """One hand played with its event log: a simulated deal (trace) or a given one (replay).
 
-Reading replay files is :mod:`analyzer.replay_file`, the log as text
-:mod:`analyzer.log_text`, as JSON :mod:`analyzer.hand_json`; their names stay
+Reading replay files is :mod:`analyzer.hands.replay_file`, the log as text
+:mod:`analyzer.hands.log_text`, as JSON :mod:`analyzer.hands.hand_json`; their names stay
 importable from here.
 """
 from __future__ import annotations
@@ -10,25 +10,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .actions import illegal_return
-from .backends import run_interruptibly
-from .cards import COMBO_NAMES, card_str, combo_cards
-from .engine import layout as L
-from .engine.batch import run_single
-from .engine.layout import (
+from ..actions import illegal_return
+from ..cards import COMBO_NAMES, card_str, combo_cards
+from ..engine import layout as L
+from ..engine.batch import run_single
+from ..engine.layout import (
     E_BRISQUES,
     E_CARTE,
     E_CLAIM,
     E_DECLARE,
     E_DRAW,
     E_EXCHANGE,
+    E_GAME_CLAIM,
     E_LAID,
     E_LAST_TRICK,
+    E_PARTNER,
     E_PLAY,
     E_SEVEN,
     E_STAGE2,
-    E_PARTNER,
-    E_GAME_CLAIM,
     E_TRICK,
     E_TRUMP,
     E_TURNUP,
@@ -47,9 +46,10 @@ from .engine.layout import (
     ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
 )
-from .policies.registry import resolve_policy
-from .records import policy_arrays, user_policies
-from .simulate import SimulationError
+from ..policies.registry import resolve_policy
+from ..run.backends import run_interruptibly
+from ..run.driver import SimulationError
+from ..run.records import policy_arrays, user_policies
 from .replay_file import (  # noqa: F401 (HandSpec is used here; the others are re-exported)
     FORMAT,
     HandSpec,
