@@ -1,4 +1,4 @@
-"""A run's result depends only on the seed and the hand index (DESIGN.md)."""
+"""A run's result depends only on the seed and the hand index (docs/ARCHITECTURE.md, "From hands to tables")."""
 import numpy as np
 import pandas as pd
 import pytest
