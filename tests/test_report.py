@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from analyzer import study_tables
+from analyzer.tables import study_tables
 from analyzer.cli import main
 from cli_examples import examples
 from analyzer.run.tallies import Tallies

@@ -27,7 +27,7 @@ from analyzer.engine.layout import (
     RS_SEVEN,
     RS_TABLE_DECL,
 )
-from analyzer import study_tables
+from analyzer.tables import study_tables
 from analyzer.game import rubicon_results
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS, preset

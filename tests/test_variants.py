@@ -296,9 +296,10 @@ def test_section_4_rubicon_is_two_handed():
         preset("rubicon", players=3)
 
 
-def test_R2_24_the_games_module_mirrors_the_kernel_bins():
+def test_R2_24_the_games_module_takes_the_kernel_bins():
     import analyzer.engine.game_kernel as k
     import analyzer.studies.games as g
-    assert (g.AFTER_HANDS, g.DIFF_BINS, g.DIFF_STEP, g.GAME_HANDS) == (k.AFTER_HANDS, k.DIFF_BINS,
-                                                                         k.DIFF_STEP, k.GAME_HANDS)
+    import analyzer.tables.game_tables as t
+    assert (g.AFTER_HANDS, g.DIFF_BINS, g.GAME_HANDS) == (k.AFTER_HANDS, k.DIFF_BINS, k.GAME_HANDS)
+    assert (t.AFTER_HANDS, t.DIFF_BINS, t.DIFF_STEP) == (k.AFTER_HANDS, k.DIFF_BINS, k.DIFF_STEP)
     assert g.RECORD_ROWS >= k.GAME_HANDS and g.MAX_SEATS == k.MAX_SEATS
