@@ -6,6 +6,7 @@ importable from here.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -247,8 +248,8 @@ _MOVED = {"format_log": "log_text", "outcome_json": "hand_json", "replay_json": 
 
 
 def __getattr__(name):
-    # Imported on first use: those modules import this one (HandOutcome, status_name).
+    # Imported on first use (the tests read these names here): those modules import this one
+    # (HandOutcome, status_name), so they cannot be imported at the top.
     if name in _MOVED:
-        import importlib
         return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,10 +14,12 @@ worker resolves and compiles them once (from the numba cache when it has one).
 """
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -187,13 +189,8 @@ def connect_dask(workers: int | None = None, scheduler: str | None = None) -> Da
         raise ValueError("give exactly one of workers and scheduler")
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    import logging
-    import warnings
-
-    from distributed import (  # keeps import analyzer light: Dask loads when asked for
-        Client,
-        LocalCluster,
-    )
+    # keeps import analyzer light: Dask loads when a cluster is asked for
+    from distributed import Client, LocalCluster
 
     logging.getLogger("distributed").setLevel(logging.ERROR)   # no chatter about the cluster's life
     cluster = client = None
