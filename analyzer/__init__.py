@@ -17,33 +17,39 @@ The Python API mirrors the ``bezique`` commands::
         analyzer.simulate(rules, ["hints", "greedy"], hands=10**6, seed=1)
 
 Charts are in :mod:`analyzer.plots` (matplotlib Figures). Importing this package loads
-neither matplotlib nor the compiled engine: that happens when a run starts.
+neither matplotlib nor the compiled engine: each name below loads its module on first use.
 """
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING
 
-from .backends import dask_backend
-from .checkpoint import keep_checkpoints
-from .compare import Comparison, ablate, compare
 from .rules import RuleSet, preset
-from .games import GamesResult, simulate_games
-from .simulate import Result, simulate
+from .run.backends import dask_backend
 
 if TYPE_CHECKING:
-    from .analysis import Analysis
-    from .exact import odds_table as odds
-    from .report import Study, study
-    from .tune_hints import tune
+    from .run.checkpoint import keep_checkpoints
+    from .studies.analysis import Analysis
+    from .studies.compare import Comparison, ablate, compare
+    from .studies.exact import odds_table as odds
+    from .studies.games import GamesResult, simulate_games
+    from .studies.report import Study, study
+    from .studies.simulate import Result, simulate
+    from .studies.tune_hints import tune
 
-_LATER = {"odds": ("exact", "odds_table"), "Study": ("report", "Study"), "study": ("report", "study"),
-          "tune": ("tune_hints", "tune")}
+# name -> (module, its name there): the modules bring pandas, scipy, the engine and the policies
+_LATER = {"keep_checkpoints": ("run.checkpoint", "keep_checkpoints"),
+          "Comparison": ("studies.compare", "Comparison"), "ablate": ("studies.compare", "ablate"),
+          "compare": ("studies.compare", "compare"), "odds": ("studies.exact", "odds_table"),
+          "GamesResult": ("studies.games", "GamesResult"), "simulate_games": ("studies.games", "simulate_games"),
+          "Study": ("studies.report", "Study"), "study": ("studies.report", "study"),
+          "Result": ("studies.simulate", "Result"), "simulate": ("studies.simulate", "simulate"),
+          "tune": ("studies.tune_hints", "tune")}
 
 
 def __getattr__(name: str):
-    # the names whose modules bring pandas, scipy or the engine load on first use, so that
-    # `bezique` answers a bad argument before those imports
+    # keeps import analyzer light: each name's module loads on first use, so that `bezique`
+    # answers a bad argument before pandas or numba load
     if name in _LATER:
         module, attr = _LATER[name]
         value = getattr(importlib.import_module(f".{module}", __name__), attr)
@@ -52,14 +58,14 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-
 def analyze(replay, at: int | None = None, samples: int = 400, seed: int = 1,
             rollout: str = "greedy") -> "Analysis":
     """Value every legal action of the seat to act in a position (``bezique analyze``):
     ``replay`` a replay file's path or a parsed HandSpec, ``at`` the moves played (default
-    all). Returns an :class:`analyzer.analysis.Analysis` (``.actions`` best first)."""
-    from .analysis import analyze_file, analyze_position
-    from .replay_file import HandSpec
+    all). Returns an :class:`analyzer.studies.analysis.Analysis` (``.actions`` best first)."""
+    # keeps import analyzer light: the analysis loads the engine and the expert policy
+    from .hands.replay_file import HandSpec
+    from .studies.analysis import analyze_file, analyze_position
     if isinstance(replay, HandSpec):
         return analyze_position(replay, at, samples, seed, rollout)
     return analyze_file(replay, at, samples, seed, rollout)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import sys
 
 import click
 
-from .backends import STOP
 from .cli_options import (
     RuleViolationExit,
     check_seed,
@@ -22,8 +23,16 @@ from .cli_options import (
     run_options,
     stop_on_sigterm,
 )
-from .simulate import MAX_HANDS
-
+from .run.driver import MAX_HANDS, SimulationError
+from .run.output import (
+    OutputError,
+    check_text_path,
+    finish_output,
+    write_json,
+    write_run_record,
+    write_table,
+)
+from .stop import STOP
 
 POLICY_FORMS = ("a built-in name (see `bezique policies`), hints:/expert: settings such as hints:no=H4, "
                 "or path/to/file.py:function for your own")
@@ -49,8 +58,6 @@ def run() -> None:
     at once, once its message is out, without the interpreter's shutdown, which a worker
     thread stuck in a user policy's endless loop (or inside a compile, holding the
     interpreter's lock) could hold up."""
-    import os
-    import sys
     try:
         main()
     except SystemExit as e:
@@ -106,7 +113,8 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out, games
     specs = policies_from(policy_names, rules)
     if games is not None:
         return _simulate_games(rules, specs, games, seed, threads, out, as_json)
-    from .simulate import simulate as run
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .studies.simulate import simulate as run
     with progress_bar(hands, "hand", "simulate") as progress:
         result = run(rules, specs, hands, seed, threads=threads, progress=progress)
     tables = result.tables
@@ -122,8 +130,9 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out, games
 
 def _simulate_games(rules, specs, games, seed, threads, out, as_json):
     """``simulate --games``: play whole games, print and write their tables and charts."""
-    from .game_tables import format_games
-    from .games import MAX_GAMES, simulate_games
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .studies.games import MAX_GAMES, simulate_games
+    from .tables.game_tables import format_games
     if not 0 < games <= MAX_GAMES:
         raise click.ClickException(f"--games must be from 1 to 2^53, got {games}")
     with progress_bar(games, "game", "simulate") as progress:
@@ -139,6 +148,7 @@ def _simulate_games(rules, specs, games, seed, threads, out, as_json):
         click.echo(f"\nthe {result.tallies.hands:,} hands of these games")
         _echo_hand_tables(rules, tables)
     if out:
+        # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
         from .plots import win_chance_chart
         title = f"{rules.name} bézique to {rules.target}: the chance of winning the game ({games:,} games)"
         _write_run(out, result, {"win_chance": win_chance_chart(tables["win_chance"], title)}, threads,
@@ -147,7 +157,8 @@ def _simulate_games(rules, specs, games, seed, threads, out, as_json):
 
 def _echo_hand_tables(rules, tables) -> None:
     """The per-hand tables of a run as text."""
-    from .stats import format_partnerships, format_rubicon, format_summary
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .tables.stats import format_partnerships, format_rubicon, format_summary
     click.echo(format_summary(tables["summary"], sevens=rules.seven_scores))
     if "partnerships" in tables:
         click.echo(format_partnerships(tables["partnerships"]))
@@ -160,7 +171,7 @@ def _echo_hand_tables(rules, tables) -> None:
 
 def _write_run(out, result, charts: dict, threads, **run) -> None:
     """Write a run's tables, its score chart and ``charts`` (name: Figure), and run.json."""
-    from .output import finish_output, write_run_record, write_table
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .plots import save_chart, score_chart
     written = []
     for name, df in result.tables.items():
@@ -207,17 +218,16 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
         bezique trace --seed 3 --policy greedy --policy random --json hand3.json
     """
     compile_notice()
-    from .hand_json import replay_json
-    from .handlog import play_spec
-    from .log_text import format_log
-    from .output import write_json
-    from .replay_file import dealt_spec
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .hands.hand_json import replay_json
+    from .hands.handlog import play_spec
+    from .hands.log_text import format_log
+    from .hands.replay_file import dealt_spec
 
     check_seed(seed)
     if not 0 <= hand_index <= MAX_HANDS - 1:
         raise click.ClickException(f"--hand must be from 0 to 2^63-2, got {hand_index}")
     if json_path:
-        from .output import OutputError, check_text_path
         try:
             check_text_path(json_path)
         except OutputError as e:
@@ -227,7 +237,6 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     spec = dealt_spec(rules, seed, hand_index)
     if game_totals is not None:
         spec.game_totals = _game_totals(game_totals, rules.players)
-    from .simulate import SimulationError
     try:
         outcome = play_spec(spec, specs, seed=seed, hand=hand_index)
     except SimulationError as e:
@@ -256,10 +265,11 @@ def replay(file, as_json, symbols):
         bezique replay tests/replays/example_hand.json
     """
     compile_notice()
-    from .hand_json import outcome_json
-    from .handlog import play_spec
-    from .log_text import format_log
-    from .replay_file import ReplayError, RuleViolation, load_replay
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .hands.hand_json import outcome_json
+    from .hands.handlog import play_spec
+    from .hands.log_text import format_log
+    from .hands.replay_file import ReplayError, RuleViolation, load_replay
 
     try:
         spec = load_replay(file)
@@ -319,9 +329,9 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt, 
     \b
         bezique compare greedy random hints --variant ordinary --hands 20000 --seed 3 --out results/compare
     """
-    from .compare import compare as run
-    from .output import finish_output, write_run_record, write_table
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .plots import pairs_heatmap, save_chart
+    from .studies.compare import compare as run
 
     if len(policy_names) < 2:
         raise click.ClickException("give at least two policies to compare")
@@ -386,9 +396,9 @@ def ablate(variant, rule_items, hands, seed, threads, out, against):
     \b
         bezique ablate --variant ordinary --hands 20000 --seed 1 --out results/ablation-ordinary
     """
-    from .compare import ablate as run
-    from .output import finish_output, write_run_record, write_table
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .plots import ablation_chart, save_chart
+    from .studies.compare import ablate as run
 
     rules = rules_from(variant, rule_items)
     opponent = policies_from([against], rules)[0] if against else None
@@ -433,8 +443,8 @@ def odds(variant, rule_items, hands, seed, threads, out, as_json):
     \b
         bezique odds --variant rubicon --hands 400000 --seed 2
     """
-    from .exact import odds_table
-    from .output import finish_output, write_run_record, write_table
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .studies.exact import odds_table
 
     rules = rules_from(variant, rule_items)
     with progress_bar(hands, "deal", "odds") as progress:
@@ -478,7 +488,8 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands):
     \b
         bezique report --variant rubicon --hands 200000 --seed 1 --out results/rubicon
     """
-    from .report import hands_played, study, write_report
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .studies.report import hands_played, study, write_report
 
     if expert_hands < 0:
         raise click.ClickException(f"--expert-hands must be >= 0, got {expert_hands}")
@@ -526,8 +537,9 @@ def analyze(file, at, samples, rollout, seed, as_json):
         bezique analyze tests/replays/example_hand.json --at 12 --samples 200
     """
     compile_notice()
-    from .analysis import AnalysisError, analyze_position, format_analysis
-    from .replay_file import ReplayError, RuleViolation, load_replay
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .hands.replay_file import ReplayError, RuleViolation, load_replay
+    from .studies.analysis import AnalysisError, analyze_position, format_analysis
 
     check_seed(seed)
     try:
@@ -573,9 +585,11 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
     \b
         bezique tune --variant ordinary --opponent hints --budget 4000000 --seed 1 --out results/tune/ordinary
     """
-    from .tune import TuneError
-    from .tune_hints import check_request, forget_search, tune as run
-    from .tune_output import write_tune
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .studies.tune import TuneError
+    from .studies.tune_hints import check_request, forget_search
+    from .studies.tune_hints import tune as run
+    from .studies.tune_output import write_tune
 
     rules = rules_from(variant, rule_items)
     try:
@@ -602,7 +616,6 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
         click.echo(f"  tuned against {r['against']:<7} {r['mean_diff']:+.2f} [{r['mean_diff_lo']:+.2f}, "
                    f"{r['mean_diff_hi']:+.2f}] per deal over {r['deals']:,} fresh deals")
     if out:
-        from .output import finish_output, write_run_record
         written = write_tune(res, out)
         written.append(write_run_record(out, threads=threads, rules=rules.describe(), opponent=opponent,
                                         budget=budget, seed=seed))
@@ -620,6 +633,7 @@ def policies():
     \b
         bezique policies
     """
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .policies.registry import describe_policies
     for line in describe_policies():
         click.echo(line)

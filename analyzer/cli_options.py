@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import shlex
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -13,9 +14,17 @@ from contextlib import ExitStack, contextmanager
 
 import click
 
-from .backends import default_threads
-from .rules import PRESETS, RuleError, RuleSet, preset
-from .simulate import MAX_HANDS, MAX_SEED
+from .rules import NUMBERS, PRESETS, WORDS, RuleError, RuleSet, preset
+from .run.backends import BackendError, dask_backend, default_threads
+from .run.checkpoint import (
+    CheckpointError,
+    Checkpoints,
+    active_checkpoints,
+    keep_checkpoints,
+)
+from .run.driver import MAX_HANDS, MAX_SEED, SimulationError
+from .run.output import FORMATS, OutputError, check_writable, use_formats
+from .stop import STOP
 
 
 class RuleViolationExit(click.ClickException):
@@ -39,7 +48,6 @@ def parse_rule_options(items) -> dict:
     word option's value as given (so ``carte_blanche=off`` stays the word); a value that does
     not convert stays a string, for :func:`analyzer.rules.check_value` to refuse by name.
     ClickException for an item without '='."""
-    from .rules import NUMBERS, WORDS
     out = {}
     for item in items:
         if "=" not in item:
@@ -72,6 +80,7 @@ def policies_from(names, rules: RuleSet) -> list:
     """PolicySpecs for ``--policy`` names, one per seat (none: greedy, random, greedy …
     round the table; one: every seat plays it); ClickException for a wrong count or an
     unknown policy, or a policy that cannot play these rules."""
+    # keeps the CLI's start-up light: the policies compile (numba) when a command runs
     from .policies.registry import PolicyError, check_rules, resolve_policy
     names = list(names) or [("greedy", "random")[s % 2] for s in range(rules.players)]
     if len(names) == 1:
@@ -120,13 +129,9 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
                 raise click.ClickException("--resume needs --out: the directory of the interrupted run")
             if kw.get("out"):
                 check_out(kw["out"])
-            from .backends import BackendError, dask_backend
-            from .checkpoint import CheckpointError, keep_checkpoints
-            from .simulate import SimulationError
             try:
                 with ExitStack() as stack:
                     if formats:
-                        from .output import use_formats
                         stack.enter_context(use_formats(formats))
                     if kw.get("out") and threads:
                         _note_dropped_checkpoint(kw["out"], resume)
@@ -139,7 +144,6 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
             except (SimulationError, BackendError, CheckpointError) as e:
                 raise click.ClickException(str(e)) from None
 
-        from .output import FORMATS
         f = click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS),
                          help="Write tables and charts only in this format (repeatable; default: "
                               "all of csv, parquet, png, svg).")(checked)
@@ -167,7 +171,6 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
 
 
 def _note_dropped_checkpoint(out, resume: bool) -> None:
-    from .checkpoint import Checkpoints
     if not resume and Checkpoints(out).exists():
         notice(f"note: {out} holds an interrupted run; starting over (--resume would continue it)")
 
@@ -207,7 +210,6 @@ def _typed_args(ctx) -> list[str]:
 
 def check_out(out) -> None:
     """One clear error, before the run, for an output directory that cannot be written."""
-    from .output import OutputError, check_writable
     try:
         check_writable(out)
     except OutputError as e:
@@ -264,7 +266,7 @@ def progress_bar(total: int, unit: str, desc: str):
     if quiet:
         pass
     elif sys.stderr.isatty():
-        from tqdm import tqdm
+        from tqdm import tqdm   # keeps the CLI's start-up light: loads with the first bar
         bar = tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=sys.stderr)
     else:
         click.echo(f"{desc}: {total:,} {unit}s to play; progress every {every:g} s", err=True)
@@ -298,7 +300,6 @@ def progress_bar(total: int, unit: str, desc: str):
 
 def _kept() -> str:
     """What an interrupted run leaves: its checkpoint and the command that resumes it."""
-    from .checkpoint import active_checkpoints
     store = active_checkpoints()
     if store is None:
         return "nothing was written (with --out, finished chunks are kept and --resume continues)"
@@ -307,11 +308,9 @@ def _kept() -> str:
 
 def stop_on_sigterm() -> None:
     """Make SIGTERM stop a run as Ctrl-C does (the workers finish the chunk in hand, at most
-    a second or so, and the command says how far it got); either one sets backends.STOP, which
+    a second or so, and the command says how far it got); either one sets stop.STOP, which
     every wait for a chunk checks."""
-    import signal
 
-    from .backends import STOP
 
     def interrupt(signum, frame):
         STOP.set()
@@ -337,7 +336,7 @@ def _duration(seconds: float) -> str:
 def compile_notice() -> None:
     """Before the first run after installing or changing the engine, one line saying that the
     kernels compile now and roughly how long it takes (else the wait is silent)."""
-    from .engine import kernels_cached
+    from .engine import kernels_cached   # keeps the CLI's start-up light: the engine package loads numba
     if not kernels_cached() and not QUIET["on"]:
         click.echo("compiling the simulator's numba kernels (first run after installing or changing the "
                    "engine): about 1-3 minutes on 2 cores, cached afterwards", err=True)

@@ -1,8 +1,11 @@
 """A game over several hands to an agreed target (R2.24); a Rubicon game's score (R3.9)."""
 from __future__ import annotations
 
+import numpy as np
+
 from .engine.games import DRAW, rubicon_game, rubicon_games
 from .engine.games import truncate as _truncate
+from .rules import preset
 
 GAME_FIELDS = ("winner", "points", "rubicon", "brisques_saved", "brisques_broke_tie")
 
@@ -31,7 +34,6 @@ def settle_hand(totals, hand_points, brisques, last_trick_winner: int, target: i
 
 
 def _rubicon_array(rules):
-    from .rules import preset
     return (rules or preset("rubicon")).to_array()
 
 
@@ -66,7 +68,6 @@ def rubicon_results(totals, brisques, last_trick_winner=None, rules=None) -> dic
     """:func:`rubicon_result` over many games (arrays [n, 2], [n, 2]; ``last_trick_winner``
     is not needed, as there): a dict of arrays, ``winner`` -1 for a drawn game (its
     ``points`` 0)."""
-    import numpy as np
 
     t = np.ascontiguousarray(totals, dtype=np.int64)
     b = np.ascontiguousarray(brisques, dtype=np.int64)

@@ -14,7 +14,7 @@ import time
 
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
-from analyzer.simulate import simulate
+from analyzer.studies.simulate import simulate
 
 
 def main() -> None:

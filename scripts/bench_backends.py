@@ -14,11 +14,11 @@ import time
 
 import numpy as np
 
-from analyzer.backends import connect_dask, use_backend
-from analyzer.driver import chunk_for
+from analyzer.run.backends import connect_dask, use_backend
+from analyzer.run.driver import chunk_for
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
-from analyzer.simulate import simulate
+from analyzer.studies.simulate import simulate
 
 
 def best_of(repeat: int, run) -> tuple[float, object]:

@@ -23,8 +23,8 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
-from analyzer.compare import compare_pair
-from analyzer.output import write_table
+from analyzer.studies.compare import compare_pair
+from analyzer.run.output import write_table
 from analyzer.plots.figure import new_figure, save_chart
 from analyzer.policies.params import HINT_NAMES
 from analyzer.policies.registry import resolve_policy

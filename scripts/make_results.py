@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from analyzer.report import hands_played, study, write_report
+from analyzer.studies.report import hands_played, study, write_report
 from analyzer.rules import preset
 
 ROOT = Path(__file__).resolve().parent.parent

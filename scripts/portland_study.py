@@ -23,8 +23,8 @@ import pandas as pd
 
 from analyzer import compare, preset, simulate
 from analyzer.cards import COMBO_NAMES
-from analyzer.output import write_table
-from analyzer.stats import TABLE_ONLY, wilson_ci
+from analyzer.run.output import write_table
+from analyzer.tables.stats import TABLE_ONLY, wilson_ci
 
 ROOT = Path(__file__).resolve().parent.parent
 READINGS = ("replace", "portland")

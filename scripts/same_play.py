@@ -50,7 +50,7 @@ def records(name: str) -> dict:
     """The records of case ``name``, field by field: {"name:field": array}, a seat's fields as
     "name:seats.field" (hands x seats)."""
     from analyzer.policies.registry import resolve_policy
-    from analyzer.records import as_structured, play_records
+    from analyzer.run.records import as_structured, play_records
     from analyzer.rules import preset
 
     _, variant, options, policies, hands = next(c for c in CASES if c[0] == name)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer.report_markdown import md_table
+from analyzer.studies.report_markdown import md_table
 
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- variants: made by scripts/variant_study.py -->", "<!-- /variants -->"

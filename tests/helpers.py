@@ -5,8 +5,8 @@ import re
 from collections import Counter
 
 from analyzer.cards import parse_card
-from analyzer.handlog import play_spec
-from analyzer.replay_file import HandSpec, parse_move
+from analyzer.hands.handlog import play_spec
+from analyzer.hands.replay_file import HandSpec, parse_move
 from analyzer.rules import preset
 
 

@@ -15,7 +15,7 @@ from collections import Counter
 from helpers import run
 
 from analyzer.cards import card_str, parse_card
-from analyzer.replay_file import HandSpec, parse_move
+from analyzer.hands.replay_file import HandSpec, parse_move
 
 RANKS = "ATKQJ987"
 

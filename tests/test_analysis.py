@@ -1,4 +1,4 @@
-"""Position analysis (analyzer.analysis, ``bezique analyze``) on positions whose best move is
+"""Position analysis (analyzer.studies.analysis, ``bezique analyze``) on positions whose best move is
 known: an exact second stage (engine.endgame), and the last declaration window (R2.19)."""
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import pytest
 from click.testing import CliRunner
 
 import analyzer
-from analyzer.analysis import AnalysisError, analyze_position, position
+from analyzer.studies.analysis import AnalysisError, analyze_position, position
 from analyzer.cli import main
 from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.combos import combo_points
 from analyzer.engine.endgame import solve_actions
-from analyzer.hand_json import replay_json
-from analyzer.handlog import play_spec
-from analyzer.replay_file import dealt_spec, parse_replay
+from analyzer.hands.hand_json import replay_json
+from analyzer.hands.handlog import play_spec
+from analyzer.hands.replay_file import dealt_spec, parse_replay
 from analyzer.rules import preset
 
 

@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 from helpers import first_progress_line
 
-from analyzer.checkpoint import CHECKPOINT_DIR, CheckpointError, keep_checkpoints
+from analyzer.run.checkpoint import CHECKPOINT_DIR, CheckpointError, keep_checkpoints
 from analyzer.cli import main
-from analyzer.compare import compare_pair
+from analyzer.studies.compare import compare_pair
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
-from analyzer.simulate import simulate
+from analyzer.studies.simulate import simulate
 
 COMMAND = {"name": "test", "args": {"n": 1}, "line": "test --resume"}
 

@@ -171,9 +171,9 @@ def test_every_example_runs(args, tmp_path, monkeypatch):
 
 
 def test_ablate_turns_an_engine_error_into_one_line(monkeypatch, tmp_path):
-    from analyzer.simulate import SimulationError
+    from analyzer.run.driver import SimulationError
 
-    compare = importlib.import_module("analyzer.compare")     # analyzer.compare is the function
+    compare = importlib.import_module("analyzer.studies.compare")     # the module, where the command finds ablate
 
     def fail(*args, **kw):
         raise SimulationError("policy 'hints' (seat 0) returned 'play 9S', which is not legal (hand 0)")

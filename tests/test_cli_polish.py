@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.compare import SPRT_CHUNK, compare_pair
+from analyzer.studies.compare import SPRT_CHUNK, compare_pair
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 

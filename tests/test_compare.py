@@ -6,11 +6,11 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.compare import PairResult, PairTally, compare, compare_pair
-from analyzer.ratings import bradley_terry, elo_from_score, score_from_elo, sprt_bounds, sprt_llr
+from analyzer.studies.compare import PairResult, PairTally, compare, compare_pair
+from analyzer.studies.ratings import bradley_terry, elo_from_score, score_from_elo, sprt_bounds, sprt_llr
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
-from analyzer.stats import mean_ci, wilson_ci
+from analyzer.tables.stats import mean_ci, wilson_ci
 from helpers import assert_margin
 
 

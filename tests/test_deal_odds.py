@@ -8,7 +8,7 @@ from numba import njit
 from scipy import stats
 
 from analyzer.engine.deals import deal_deck
-from analyzer.exact import p_hand_holds, p_turnup_seven, simulated_deals
+from analyzer.studies.exact import p_hand_holds, p_turnup_seven, simulated_deals
 from analyzer.rules import preset
 
 N = 400_000
@@ -76,7 +76,7 @@ def test_R3_1_rubicon_deal_has_no_turn_up(rubicon_deals):
 
 
 def test_R3_5_carte_blanche_frequency(rubicon_deals):
-    from analyzer.exact import p_carte_blanche
+    from analyzer.studies.exact import p_carte_blanche
     r = preset("rubicon")
     p = p_carte_blanche(r)
     assert p == Fraction(comb(80, 9), comb(128, 9))
@@ -101,7 +101,7 @@ def test_R3_1_dealt_two_or_more_queens_of_spades_and_knaves_of_diamonds(rubicon_
 
 @pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
 def test_odds_table_simulated_values_agree_with_exact(variant):
-    from analyzer.exact import odds_table
+    from analyzer.studies.exact import odds_table
     df = odds_table(preset(variant), 150_000, seed=11)
     sim = df[df["sample"] > 0]
     assert len(sim) >= 8
@@ -111,7 +111,7 @@ def test_odds_table_simulated_values_agree_with_exact(variant):
 
 
 def test_receives_double_bezique_exact():
-    from analyzer.exact import p_receives_bezique
+    from analyzer.studies.exact import p_receives_bezique
     # a uniformly random half (32 of 64) holds both Q♠ and both J♦
     assert p_receives_bezique(preset("ordinary"), 2) == Fraction(comb(60, 28), comb(64, 32))
     r = preset("rubicon")

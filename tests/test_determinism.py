@@ -1,15 +1,15 @@
-"""A run's result depends only on the seed and the hand index (DESIGN.md)."""
+"""A run's result depends only on the seed and the hand index (docs/ARCHITECTURE.md, "From hands to tables")."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer.driver import CHUNK
+from analyzer.run.driver import CHUNK
 from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.policies.registry import resolve_policy
-from analyzer.records import play_records, policy_arrays
+from analyzer.run.records import play_records, policy_arrays
 from analyzer.rules import preset
-from analyzer.simulate import simulate
+from analyzer.studies.simulate import simulate
 
 
 def test_threads_1_and_2_give_identical_tables():

@@ -3,9 +3,9 @@ import threading
 
 import pytest
 
-from analyzer.compare import compare_pair
-from analyzer.backends import check_threads, default_threads
-from analyzer.driver import run_chunks
+from analyzer.studies.compare import compare_pair
+from analyzer.run.backends import check_threads, default_threads
+from analyzer.run.driver import run_chunks
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 
@@ -138,7 +138,8 @@ def test_a_stop_asked_for_ends_a_wait_even_when_the_interrupt_was_lost():
     import time
     from concurrent.futures import Future
 
-    from analyzer.backends import STOP, WAKE_EVERY, wait_for
+    from analyzer.run.backends import wait_for
+    from analyzer.stop import STOP, WAKE_EVERY
     STOP.set()
     try:
         t0 = time.perf_counter()

@@ -7,14 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.compare import compare_pair
+from analyzer.studies.compare import compare_pair
 from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.endgame import solve_actions
 from analyzer.policies.expert import expert_policy, search
 from analyzer.policies.params import E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, P_ENDGAME
 from analyzer.policies.registry import PolicyError, resolve_policy
-from analyzer.records import as_structured, play_records, policy_arrays
+from analyzer.run.records import as_structured, play_records, policy_arrays
 from analyzer.rules import preset
 from helpers import assert_margin
 
@@ -160,15 +160,15 @@ def test_policy_arrays_ask_for_the_public_record():
 def test_slow_policies_run_in_small_chunks():
     """An expert run is cut into chunks of a few hands (threads share it, progress shows);
     the cut depends on the policies only, never on the thread count."""
-    from analyzer.driver import CHUNK, chunk_for
+    from analyzer.run.driver import CHUNK, chunk_for
     assert chunk_for([resolve_policy("greedy"), resolve_policy("hints")]) == CHUNK
     assert chunk_for([resolve_policy(CHEAP), resolve_policy("greedy")]) < 100
     assert 100 < chunk_for([resolve_policy("hints:endgame=exact")]) < CHUNK
 
 
 def test_study_takes_an_expert_pairing_beside_the_heuristics():
-    from analyzer.report import study
-    from analyzer.report_markdown import _hands_line
+    from analyzer.studies.report import study
+    from analyzer.studies.report_markdown import _hands_line
     st = study(preset("ordinary"), 300, 1, head_to_head=(), extra=((CHEAP, CHEAP, 4),))
     assert st.results[f"{CHEAP} vs {CHEAP}"].hands == 4
     assert CHEAP in set(st.tables["double_bezique"].policy)
@@ -178,7 +178,7 @@ def test_study_takes_an_expert_pairing_beside_the_heuristics():
 def test_ablate_against_an_opponent():
     """ablate(against=...): each hint's value is the full policy's result against the opponent
     minus the result without the hint."""
-    from analyzer.compare import ablate
+    from analyzer.studies.compare import ablate
     df = ablate(preset("ordinary"), 3, 1, against=CHEAP)
     assert list(df.hint) == [f"H{i}" for i in range(1, 9)] and (df.against == CHEAP).all()
     assert np.allclose(df.mean_diff, df.full - df.without)

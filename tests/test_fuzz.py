@@ -45,9 +45,9 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from analyzer.cards import COMBO_NAMES
 from analyzer.cli import main
-from analyzer.records import as_structured
+from analyzer.run.records import as_structured
 from analyzer.rules import NUMBERS, WORDS, RuleError, RuleSet, preset
-from analyzer.simulate import simulate
+from analyzer.studies.simulate import simulate
 
 # Hypothesis keeps caches (e.g. .hypothesis/constants) in its home directory: a scratch one,
 # so that running this file writes nothing into the repository.

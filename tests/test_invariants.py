@@ -18,7 +18,7 @@ from analyzer.engine.layout import (
     RS_SEVEN,
 )
 from analyzer.rules import preset
-from analyzer.simulate import simulate
+from analyzer.studies.simulate import simulate
 
 PAIRS = [("random", "random"), ("greedy", "greedy"), ("greedy", "random")]
 
@@ -90,7 +90,7 @@ def test_rubicon_invariants(pair):
 def test_rubicon_no_trumps_before_a_marriage_or_sequence():
     """Before trumps are fixed every trick goes to the highest card of the suit led."""
     from analyzer.cards import parse_card
-    from analyzer.handlog import dealt_spec, play_spec
+    from analyzer.hands.handlog import dealt_spec, play_spec
     rules = preset("rubicon")
     checked = 0
     for seed in range(12):

@@ -1,4 +1,4 @@
-"""Output directories (analyzer.output): checked before a run, the user's umask, a manifest
+"""Output directories (analyzer.run.output): checked before a run, the user's umask, a manifest
 written last, and no stale files of an earlier run (issue 13, part 4)."""
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from helpers import first_progress_line
 
 from analyzer.cli import main
-from analyzer.output import MANIFEST, TEMP_PREFIX, OutputError, check_writable, finish_output, write_table
-from analyzer.report import study, write_report
+from analyzer.run.output import MANIFEST, TEMP_PREFIX, OutputError, check_writable, finish_output, write_table
+from analyzer.studies.report import study, write_report
 from analyzer.rules import preset
 
 

@@ -18,7 +18,7 @@ from analyzer.engine.hand import is_over, observe, to_act
 from analyzer.engine.observe import PRIVATE_STATS, rebuild, sample_hidden, unseen_cards
 from analyzer.engine.play import play_out
 from analyzer.engine.state import new_state
-from analyzer.records import policy_arrays
+from analyzer.run.records import policy_arrays
 from analyzer.policies.registry import resolve_policy
 
 CASES = [

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from analyzer.exact import first_stage_tricks, p_receives_bezique, p_receives_bezique_by_trick
-from analyzer.handlog import dealt_spec, play_spec
+from analyzer.studies.exact import first_stage_tricks, p_receives_bezique, p_receives_bezique_by_trick
+from analyzer.hands.handlog import dealt_spec, play_spec
 from analyzer.rules import preset
 
 

@@ -5,10 +5,10 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from analyzer import study_tables
+from analyzer.tables import study_tables
 from analyzer.cli import main
 from cli_examples import examples
-from analyzer.tallies import Tallies
+from analyzer.run.tallies import Tallies
 
 
 def known_tallies():
@@ -167,8 +167,8 @@ def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
 def test_wilson_bounds_at_0_and_1_print_exactly():
     """No residue such as 2e-22 for a share never seen (or 0.9999999999999999 for one always
     seen), at the sample sizes of the committed study."""
-    from analyzer.report_markdown import _ci
-    from analyzer.stats import wilson_ci
+    from analyzer.studies.report_markdown import _ci
+    from analyzer.tables.stats import wilson_ci
     n = 2_000_000
     share, lo, hi = wilson_ci(0, n)
     assert lo == 0.0 and f"{lo:.4g}" == "0" and 0 < hi < 1e-5

@@ -19,7 +19,7 @@ from helpers import make_spec as _make_spec
 from model import beats, legal_follows
 
 from analyzer.cards import card_str, parse_card
-from analyzer.handlog import (
+from analyzer.hands.handlog import (
     ReplayError,
     RuleViolation,
     dealt_spec,

@@ -17,7 +17,7 @@ from analyzer.engine.play import is_legal, play_out
 from analyzer.engine.state import copy_into, new_state
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
-from analyzer.records import play_records, policy_arrays
+from analyzer.run.records import play_records, policy_arrays
 
 CASES = [
     ("ordinary", {}, ("greedy", "hints")),
@@ -126,7 +126,7 @@ def test_copy_into_allocates_nothing_and_keeps_the_scratch():
 
 
 def test_the_structured_record_names_the_same_fields_as_the_offsets():
-    from analyzer.records import as_structured
+    from analyzer.run.records import as_structured
     rules, arr, funcs, params, specs = setup("rubicon", {}, ("hints", "greedy"))
     rec = play_records(arr, SEED, 0, 200, specs)
     r = as_structured(rec)

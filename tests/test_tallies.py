@@ -27,12 +27,12 @@ from analyzer.engine.layout import (
     RS_SEVEN,
     RS_TABLE_DECL,
 )
-from analyzer import study_tables
+from analyzer.tables import study_tables
 from analyzer.game import rubicon_results
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS, preset
-from analyzer.records import play_records
-from analyzer.tallies import (
+from analyzer.run.records import play_records
+from analyzer.run.tallies import (
     CATEGORY_NAMES,
     FIELDS,
     GAME_BIN,
@@ -355,7 +355,7 @@ def test_hand_built_rubicon():
     assert losers.share.sum() == pytest.approx(1) and losers.under_limit.iloc[0] == pytest.approx(2 / 3)
     from types import SimpleNamespace
 
-    from analyzer.stats import rubicon_table
+    from analyzer.tables.stats import rubicon_table
     seats = rubicon_table(SimpleNamespace(tallies=t, policies=["a", "b"]))
     assert seats.game_win_share.tolist() == pytest.approx([2 / 5, 1 / 5])
     assert seats.game_win_share.sum() + seats.drawn_share.iloc[0] == pytest.approx(1)

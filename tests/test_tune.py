@@ -1,4 +1,4 @@
-"""bezique tune: the CMA-ES search (analyzer.tune) on a synthetic objective with a known
+"""bezique tune: the CMA-ES search (analyzer.studies.tune) on a synthetic objective with a known
 optimum, resuming gives the same search, and bad requests are clear errors."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.rules import preset
-from analyzer.tune import W_MAX, best_weights, search
+from analyzer.studies.tune import W_MAX, best_weights, search
 from helpers import assert_margin
 
 OPTIMUM = np.array([0.3, 2.2, 1.5, 0.0])       # in weights
@@ -35,7 +35,7 @@ def test_the_search_finds_a_known_optimum_within_tolerance():
 
 
 def test_the_sample_per_candidate_grows_as_the_step_shrinks():
-    from analyzer.tune import SIGMA0, deals_for
+    from analyzer.studies.tune import SIGMA0, deals_for
     assert deals_for(SIGMA0) < deals_for(SIGMA0 / 2) < deals_for(SIGMA0 / 8) <= deals_for(1e-6)
 
 
@@ -53,7 +53,7 @@ def test_an_interrupted_search_resumed_is_the_same_search(tmp_path):
 
 
 def test_tune_on_the_game_resumes_to_the_same_weights(tmp_path):
-    from analyzer.tune_hints import tune
+    from analyzer.studies.tune_hints import tune
     rules = preset("ordinary")
     whole = tune(rules, "greedy", 120_000, 4, tmp_path / "a", threads=2, confirm_deals=512)
     assert tune(rules, "greedy", 120_000, 4, tmp_path / "b", threads=2, stop_after=1) is None
@@ -83,8 +83,8 @@ def test_bad_requests_are_one_clear_error(args, message):
 
 
 def test_a_resume_with_other_arguments_is_refused(tmp_path):
-    from analyzer.tune import TuneError
-    from analyzer.tune_hints import tune
+    from analyzer.studies.tune import TuneError
+    from analyzer.studies.tune_hints import tune
     tune(preset("ordinary"), "greedy", 120_000, 4, tmp_path, threads=1, stop_after=1)
     with pytest.raises(TuneError, match="other arguments \\(seed\\)"):
         tune(preset("ordinary"), "greedy", 120_000, 5, tmp_path, threads=1, stop_after=1)
@@ -100,9 +100,9 @@ def test_weights_are_searched_within_bounds():
 def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
     """The presets in the package (scripts/tune_study.py) against hand-set hints on deals of a
     seed neither the search nor its confirmation used: the interval is clear of zero."""
-    from analyzer.compare import compare_pair
+    from analyzer.studies.compare import compare_pair
     from analyzer.policies.registry import resolve_policy
-    from analyzer.tune_hints import load_preset
+    from analyzer.policies.presets import load_preset
     preset_data = load_preset(f"tuned-{variant}")
     assert preset_data["version"] == 1 and preset_data["command"].startswith("bezique tune")
     assert set(preset_data["weights"]) == {f"H{i}" for i in range(1, 9)}
@@ -116,7 +116,8 @@ def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
 def test_expert_rolls_out_with_a_tuned_preset():
     from analyzer.policies.params import E_ROLLOUT
     from analyzer.policies.registry import PolicyError, resolve_policy
-    from analyzer.tune_hints import HINTS, load_preset
+    from analyzer.policies.presets import load_preset
+    from analyzer.studies.tune_hints import HINTS
     spec = resolve_policy("expert:rollout=tuned-ordinary,samples=8")
     weights = load_preset("tuned-ordinary")["weights"]
     assert spec.params[E_ROLLOUT] == 2 and list(spec.params[:8]) == [weights[h] for h in HINTS]

@@ -8,7 +8,8 @@ from click.testing import CliRunner
 from analyzer.cli import main
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.rules import preset
-from analyzer.simulate import SimulationError, simulate
+from analyzer.run.driver import SimulationError
+from analyzer.studies.simulate import simulate
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "my_policy.py"
 HEADER = "from numba import njit\nfrom analyzer.engine.layout import POLICY_SIG, A_STOP\n"

@@ -1,5 +1,5 @@
 """Deal-time odds of the rulebook's variants (docs/rules.md section 4): each event's exact
-fraction (analyzer.exact) against brute-force enumeration and closed forms, and against the
+fraction (analyzer.studies.exact) against brute-force enumeration and closed forms, and against the
 engine's own deals (99 % Wilson interval, fixed seeds)."""
 from fractions import Fraction
 from itertools import combinations
@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cards import ACE, KING, KNAVE, QUEEN, card_id
-from analyzer.exact import (
+from analyzer.studies.exact import (
     JD,
     QS,
     bezique_need,
@@ -32,7 +32,7 @@ FOUR_RANKS = {"aces": ACE, "kings": KING, "queens": QUEEN, "knaves": KNAVE}
 
 
 def wilson99(hits: int, n: int):
-    """The 99 % Wilson interval of ``hits`` in ``n``: analyzer.stats.wilson_ci is fixed at
+    """The 99 % Wilson interval of ``hits`` in ``n``: analyzer.tables.stats.wilson_ci is fixed at
     95 % (it takes no level), so the same statsmodels method is asked for alpha = 0.01."""
     from statsmodels.stats.proportion import proportion_confint
     lo, hi = proportion_confint(hits, n, alpha=0.01, method="wilson")
@@ -40,7 +40,7 @@ def wilson99(hits: int, n: int):
 
 
 def reference_hits(name: str, dealt: np.ndarray, turnups: np.ndarray) -> np.ndarray:
-    """Hits of event ``name``, written out here independently of analyzer.exact, from the
+    """Hits of event ``name``, written out here independently of analyzer.studies.exact, from the
     dealt hands [n, players, 32]: per hand (every seat), per partnership or per deal."""
     h = dealt.astype(int)
     if name.startswith("partners_"):
@@ -65,7 +65,7 @@ def reference_hits(name: str, dealt: np.ndarray, turnups: np.ndarray) -> np.ndar
 
 
 def check_deal_odds(rules, seed: int) -> list[str]:
-    """Each event of ``rules``: its hits by analyzer.exact equal the reference hits, and its
+    """Each event of ``rules``: its hits by analyzer.studies.exact equal the reference hits, and its
     exact value lies in the 99 % Wilson interval of DEALS simulated deals. Returns the
     event names."""
     dealt, turnups = simulated_deals(rules, DEALS, seed)
@@ -137,7 +137,7 @@ def test_V2_V5_panache_and_partners_together():
 
 
 def test_sample_sizes_per_hand_partnership_and_deal():
-    from analyzer.exact import odds_table
+    from analyzer.studies.exact import odds_table
     df = odds_table(preset("four_handed"), 1000, seed=3, threads=1).set_index("event")
     assert df.loc["dealt_bezique", "sample"] == 4000
     assert df.loc["partners_bezique", "sample"] == 2000
@@ -230,7 +230,7 @@ class TinyRules:
 def brute_force(rules: TinyRules, need: dict) -> tuple[Fraction, Fraction, Fraction]:
     """(seat 0 holds ``need``, seats 0 and 2 together do, some seat does) over every ordered
     deal of the (labelled) cards: exact enumeration."""
-    from analyzer.exact import key_cards
+    from analyzer.studies.exact import key_cards
     groups = [(set(key_cards(key)), k) for key, k in need.items()]
 
     def holds(idx):

@@ -13,7 +13,7 @@ from analyzer.engine.game_kernel import claim_winner, game_winner
 from analyzer.engine.layout import MAX_SEATS, P_W
 from analyzer.engine.state import add_hand
 from analyzer.engine.tricks import legal_play_bits, list_bits
-from analyzer.replay_file import HandSpec, ReplayError, parse_move, parse_replay
+from analyzer.hands.replay_file import HandSpec, ReplayError, parse_move, parse_replay
 from analyzer.rules import RuleError, check_whole_rounds, preset
 
 
@@ -131,7 +131,7 @@ def test_V3_a_claim_counts_the_game_total_and_brisques_taken(before, right):
 
 
 def test_V3_a_claim_is_offered_only_once_the_target_is_reached():
-    from analyzer.handlog import play_spec
+    from analyzer.hands.handlog import play_spec
     o = play_spec(spec_n(V3_HANDS, FIXED, game_totals=[990, 0]), policies=["greedy", "greedy"])
     claims = events(o, "game_claim")
     assert claims and claims[0]["right"] and claims[0]["seat"] == 0
@@ -152,7 +152,7 @@ def test_V3_claims_only_in_the_fixed_point_game_and_before_a_card():
 
 
 def test_V3_games_end_at_a_claim():
-    from analyzer.games import simulate_games
+    from analyzer.studies.games import simulate_games
     res = simulate_games(FIXED, ["greedy", "greedy"], 200, 5, threads=1)
     t = res.totals
     assert t.games == 200 and t.claims[0] > 100 and t.claims[1] == 0
@@ -167,7 +167,7 @@ THREE = preset("three_handed")
 def test_V4_three_handed_is_63_cards_less_one_eight_and_target_2000():
     assert THREE.n_cards == 63 and THREE.copies(parse_card("8C")) == 1 and THREE.target == 2000
     assert preset("three_handed", packs=3).n_cards == 96
-    from analyzer.replay_file import dealt_spec
+    from analyzer.hands.replay_file import dealt_spec
     spec = dealt_spec(THREE, 3, 7)
     counts = Counter(sum(spec.hands, []) + spec.talon + [spec.turn_up])
     assert counts[parse_card("8C")] == 1 and all(counts[t] == 2 for t in range(32) if t != parse_card("8C"))
@@ -251,7 +251,7 @@ def test_V5_option_the_winner_lets_his_partner_declare():
 def test_V5_partnership_tallies_pool_the_partners_scores():
     from analyzer import simulate
     res = simulate(FOUR, ["greedy", "random"] * 2, 400, 3, threads=1, keep_records=True)
-    from analyzer.records import as_structured
+    from analyzer.run.records import as_structured
     score = as_structured(res.records)["seats"]["score"].astype(int)
     assert list(res.tallies.side_score) == [int(score[:, [0, 2]].sum()), int(score[:, [1, 3]].sum())]
     table = res.tables["partnerships"]
@@ -296,9 +296,10 @@ def test_section_4_rubicon_is_two_handed():
         preset("rubicon", players=3)
 
 
-def test_R2_24_the_games_module_mirrors_the_kernel_bins():
+def test_R2_24_the_games_module_takes_the_kernel_bins():
     import analyzer.engine.game_kernel as k
-    import analyzer.games as g
-    assert (g.AFTER_HANDS, g.DIFF_BINS, g.DIFF_STEP, g.GAME_HANDS) == (k.AFTER_HANDS, k.DIFF_BINS,
-                                                                         k.DIFF_STEP, k.GAME_HANDS)
+    import analyzer.studies.games as g
+    import analyzer.tables.game_tables as t
+    assert (g.AFTER_HANDS, g.DIFF_BINS, g.GAME_HANDS) == (k.AFTER_HANDS, k.DIFF_BINS, k.GAME_HANDS)
+    assert (t.AFTER_HANDS, t.DIFF_BINS, t.DIFF_STEP) == (k.AFTER_HANDS, k.DIFF_BINS, k.DIFF_STEP)
     assert g.RECORD_ROWS >= k.GAME_HANDS and g.MAX_SEATS == k.MAX_SEATS

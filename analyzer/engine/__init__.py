@@ -1,6 +1,6 @@
 """Numba kernels only: state arrays, deal, legal moves, tricks, melds, one hand.
 
-Nothing here imports pandas, matplotlib or click (DESIGN.md).
+Nothing here imports pandas, matplotlib or click (docs/ARCHITECTURE.md, "Layers").
 
 numba's on-disk cache is checked per source file only: a kernel cached in
 ``hand.py`` keeps the old code of a function it inlined from ``melds.py`` after
@@ -12,7 +12,7 @@ import hashlib
 import warnings
 from pathlib import Path
 
-# Policies are first-class numba functions by design (DESIGN.md); numba still calls the
+# Policies are first-class numba functions by design (docs/ARCHITECTURE.md, "Policies"); numba still calls the
 # feature experimental and would say so at every run.
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 

@@ -4,7 +4,7 @@ docs/rules.md.
 Plain ints that numba folds into the kernels, and tiny inline helpers that say what a piece of
 card or combination arithmetic means (numba inlines them, so they cost nothing). A rule id is
 written as its name (``R2_20`` is rule R2.20 and has the value 220), so that searching for
-``R2_20`` finds the check and the test named after it; :func:`analyzer.handlog.rule_name` turns a
+``R2_20`` finds the check and the test named after it; :func:`analyzer.hands.handlog.rule_name` turns a
 value back into ``R2.20``. Points and limits are not here: they are data of the RuleSet
 (analyzer.rules).
 """

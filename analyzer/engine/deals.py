@@ -34,7 +34,7 @@ def packet_seat(dealer, players, k):
     return (dealer + 1 + k) % players
 
 
-# 9 arguments: called from Python (analyzer.exact) with the deck's shape and the output arrays
+# 9 arguments: called from Python (analyzer.studies.exact) with the deck's shape and the output arrays
 @njit(cache=True)
 def dealt_counts(n_cards, players, hand_size, turn_up, seed, start, count, hands, turnups):
     """Fill ``hands[i, seat, type]`` (card counts) and ``turnups[i]`` (-1 if none) for hands

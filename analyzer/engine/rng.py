@@ -1,7 +1,7 @@
 """Counter-based randomness: every stream derives from (seed, hand, stream).
 
 A result therefore depends only on the master seed and the hand index, never
-on the number of threads or on how the hands were split (DESIGN.md).
+on the number of threads or on how the hands were split (docs/ARCHITECTURE.md, "From hands to tables").
 """
 import numpy as np
 from numba import njit

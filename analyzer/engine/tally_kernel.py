@@ -1,6 +1,6 @@
-"""Per-hand records -> integer sums in one pass over the rows (see analyzer.tallies).
+"""Per-hand records -> integer sums in one pass over the rows (see analyzer.run.tallies).
 
-The histogram bins are defined here, not in analyzer.tallies, so that numba folds
+The histogram bins are defined here, not in analyzer.run.tallies, so that numba folds
 them into the kernel and its cache is dropped when they change.
 """
 import numpy as np
@@ -69,7 +69,7 @@ CATEGORY = _categories()
 @njit(cache=True, nogil=True)
 def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
     """Add the hands of ``rec`` (rows of layout.REC_*) of ``rules`` into ``t``, the named
-    bundle of the sums of analyzer.tallies.Tallies (scalars as 0-d arrays).
+    bundle of the sums of analyzer.run.tallies.Tallies (scalars as 0-d arrays).
 
     Hand scores are binned ``score_bin`` points wide. ``combo_points[1 + suit, c]`` are the
     points of combination ``c`` with ``suit`` as trumps (row 0: no trump fixed). Brisques

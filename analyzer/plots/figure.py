@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..output import save_figure, wanted
+from ..run.output import save_figure, wanted
 
 
 def new_figure(width: float = 8, height: float = 4.5, ncols: int = 1, **kw):
@@ -19,7 +19,7 @@ def new_figure(width: float = 8, height: float = 4.5, ncols: int = 1, **kw):
 
 def save_chart(fig: Figure, out_dir, name: str, formats=("png", "svg")) -> list[Path]:
     """Write ``fig`` as ``name.png`` and ``name.svg`` (or ``formats``; only those chosen by
-    :func:`analyzer.output.use_formats`) in ``out_dir``, atomically; return the paths."""
+    :func:`analyzer.run.output.use_formats`) in ``out_dir``, atomically; return the paths."""
     return [save_figure(fig, Path(out_dir) / f"{name}.{ext}") for ext in formats if wanted(ext)]
 
 

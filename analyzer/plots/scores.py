@@ -11,7 +11,7 @@ from .figure import new_figure, step_band
 
 def score_distribution_chart(df: pd.DataFrame, width: int, title: str, by: str = "policy",
                              legend: str = "policy (self-play; band: 95% CI)", means: dict | None = None) -> Figure:
-    """Share of hands by hand-score bin (``df`` as :func:`analyzer.stats.score_shares`, one
+    """Share of hands by hand-score bin (``df`` as :func:`analyzer.tables.stats.score_shares`, one
     line per value of column ``by``) with 95 % bands; ``means`` (label -> mean, low, high)
     marks each line's mean (dashed) and its interval. The x axis stops where 99 % of every
     line's hands score less (the tail is in :func:`score_at_least_chart`)."""
@@ -35,10 +35,11 @@ def score_distribution_chart(df: pd.DataFrame, width: int, title: str, by: str =
 
 
 def score_chart(result) -> Figure:
-    """The hand scores of a :class:`analyzer.simulate.Result`, one line per seat, with 95 %
+    """The hand scores of a :class:`analyzer.studies.simulate.Result`, one line per seat, with 95 %
     bands and each seat's mean score and its interval."""
-    from ..stats import score_shares
-    from ..tallies import score_bin
+    # keeps import analyzer.plots light: the tallies load the engine and the policies
+    from ..run.tallies import score_bin
+    from ..tables.stats import score_shares
 
     width = score_bin(result.rules)
     summary = result.tables["summary"]

@@ -15,6 +15,9 @@ from .params import (
     E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, HINT_NAMES, N_HINTS, P_ENDGAME, new_params,
 )
 from .params import POLICY_PARAMS as N_PARAMS  # noqa: F401 (the vector's size, for records)
+from .presets import load_preset, preset_names
+from .user import UserPolicyError, is_user_policy, load_user_policy
+
 EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batches
 HINTS_EXACT_CHUNK = 1024    # an exact second stage costs ~10 hints hands
 
@@ -40,7 +43,6 @@ class PolicySpec:
     @property
     def user_file(self) -> str | None:
         """The .py file of a user policy (``path/file.py:function``), else None."""
-        from .user import is_user_policy
         return self.source.rpartition(":")[0] if self.source and is_user_policy(self.source) else None
 
     def __reduce__(self):
@@ -129,13 +131,12 @@ def hints_spec(name: str) -> PolicySpec:
 
 def _tuned_weights(name: str, key: str) -> list[float]:
     """The weights H1..H8 of the tuned preset ``key`` stored in the package."""
-    from ..tune_hints import HINTS, load_preset, preset_names
     try:
         preset = load_preset(key)
     except KeyError:
         raise PolicyError(f"{name!r}: no tuned preset {key!r}; stored: "
                           f"{', '.join(preset_names()) or 'none'}") from None
-    return [float(preset["weights"][h]) for h in HINTS]
+    return [float(preset["weights"][h]) for h in HINT_NAMES]
 
 
 def _settings(name: str):
@@ -231,7 +232,6 @@ def check_rules(specs, rules) -> None:
 def resolve_policy(name: str) -> PolicySpec:
     """Return the :class:`PolicySpec` for a policy given on the command line: a built-in
     name, or ``path/to/file.py:function`` for a user policy."""
-    from .user import UserPolicyError, is_user_policy, load_user_policy
     if name in POLICIES:
         return POLICIES[name]
     if name.startswith("hints:"):

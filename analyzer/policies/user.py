@@ -15,9 +15,12 @@ import time
 from pathlib import Path
 
 import numba
+import numpy as np
 
-from ..backends import WAKE_EVERY, check_stop
+from ..engine import api
 from ..engine.layout import POLICY_SIG
+from ..rules import preset, shown
+from ..stop import WAKE_EVERY, check_stop
 from .params import new_params
 
 PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng")
@@ -70,10 +73,6 @@ def _check_sample_return(py, ref: str) -> None:
     64 bits cannot hold (``2**70``) would wrap round to some action once compiled, so it is
     refused now. A trial that raises or takes over SAMPLE_SECONDS proves nothing and is let
     be (the compiled run reports its errors)."""
-    import numpy as np
-
-    from ..engine import api
-    from ..rules import preset, shown
     rules = preset("ordinary").to_array()
     st = api.deal(rules, 1, 0)
     s = api.to_act(st)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import (
+from ..cards import (
     COMBO_NAMES,
     CardError,
     card_str,
@@ -26,10 +26,21 @@ from .cards import (
     parse_card,
     rank_of,
 )
-from .engine.deals import deal_deck, packet_seat
-from .engine.layout import (MAX_TALON, S_CARDS, S_CARTE, S_CLAIM, S_DECLARE, S_EXCHANGE, S_GAME_CLAIM, S_MAX_CARDS,
-                            S_PARTNER, S_PLAY, S_W)
-from .rules import RuleError, RuleSet, from_dict, shown
+from ..engine.deals import deal_deck, packet_seat
+from ..engine.layout import (
+    MAX_TALON,
+    S_CARDS,
+    S_CARTE,
+    S_CLAIM,
+    S_DECLARE,
+    S_EXCHANGE,
+    S_GAME_CLAIM,
+    S_MAX_CARDS,
+    S_PARTNER,
+    S_PLAY,
+    S_W,
+)
+from ..rules import RuleError, RuleSet, from_dict, shown
 
 FORMAT = "bezique-replay/1"
 MOVE_RE = re.compile(r"^\s*(\d+)\s+(plays|declares|exchanges|claims|shows|passes)\b\s*(.*?)\s*$", re.I)

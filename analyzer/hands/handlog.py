@@ -1,34 +1,34 @@
 """One hand played with its event log: a simulated deal (trace) or a given one (replay).
 
-Reading replay files is :mod:`analyzer.replay_file`, the log as text
-:mod:`analyzer.log_text`, as JSON :mod:`analyzer.hand_json`; their names stay
+Reading replay files is :mod:`analyzer.hands.replay_file`, the log as text
+:mod:`analyzer.hands.log_text`, as JSON :mod:`analyzer.hands.hand_json`; their names stay
 importable from here.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .actions import illegal_return
-from .backends import run_interruptibly
-from .cards import COMBO_NAMES, card_id, card_str, combo_cards, is_four_combo, rank_of
-from .engine import layout as L
-from .engine.batch import run_single
-from .engine.layout import (
+from ..actions import illegal_return
+from ..cards import COMBO_NAMES, card_id, card_str, combo_cards, is_four_combo, rank_of
+from ..engine import layout as L
+from ..engine.batch import run_single
+from ..engine.layout import (
     E_BRISQUES,
     E_CARTE,
     E_CLAIM,
     E_DECLARE,
     E_DRAW,
     E_EXCHANGE,
+    E_GAME_CLAIM,
     E_LAID,
     E_LAST_TRICK,
+    E_PARTNER,
     E_PLAY,
     E_SEVEN,
     E_STAGE2,
-    E_PARTNER,
-    E_GAME_CLAIM,
     E_TRICK,
     E_TRUMP,
     E_TURNUP,
@@ -47,9 +47,10 @@ from .engine.layout import (
     ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
 )
-from .policies.registry import resolve_policy
-from .records import policy_arrays, user_policies
-from .simulate import SimulationError
+from ..policies.registry import resolve_policy
+from ..run.backends import run_interruptibly
+from ..run.driver import SimulationError
+from ..run.records import policy_arrays, user_policies
 from .replay_file import (  # noqa: F401 (HandSpec is used here; the others are re-exported)
     FORMAT,
     HandSpec,
@@ -247,8 +248,8 @@ _MOVED = {"format_log": "log_text", "outcome_json": "hand_json", "replay_json": 
 
 
 def __getattr__(name):
-    # Imported on first use: those modules import this one (HandOutcome, status_name).
+    # Imported on first use (the tests read these names here): those modules import this one
+    # (HandOutcome, status_name), so they cannot be imported at the top.
     if name in _MOVED:
-        import importlib
         return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

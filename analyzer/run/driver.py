@@ -8,7 +8,7 @@ early (an SPRT), which stops after the same chunk whatever the backend. A bounde
 chunks is in flight at a time, so memory does not grow with the number of hands and an
 early stop wastes little work.
 
-Inside :func:`analyzer.checkpoint.keep_checkpoints` the merged state of a run is saved
+Inside :func:`analyzer.run.checkpoint.keep_checkpoints` the merged state of a run is saved
 now and then (and when the run stops), and a rerun of the same run starts from it.
 """
 from __future__ import annotations
@@ -23,6 +23,13 @@ from .checkpoint import active_checkpoints
 
 CHUNK = 8192        # hands a worker plays at a time (a compare chunk: half as many deals, each twice)
 SAVE_EVERY = 1.0    # seconds between two saves of a run's merged state, when checkpoints are kept
+MAX_HANDS = 2**63 - 1      # hand numbers are signed 64-bit in the engine
+MAX_SEED = 2**64 - 1       # the seed is an unsigned 64-bit word
+
+
+class SimulationError(RuntimeError):
+    """A run that cannot go on (for example a policy returned an illegal action: raised where
+    the hands are played, :mod:`analyzer.run.records` and :mod:`analyzer.hands.handlog`)."""
 
 
 class Accumulator(Protocol):

@@ -9,31 +9,39 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
-from .driver import run_chunks
-from .rules import RuleSet
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from .policies.registry import PolicySpec
-    from .tallies import Tallies
+from ..engine.game_kernel import (
+    AFTER_HANDS,
+    DIFF_BINS,
+    GAME_HANDS,
+    GR_CLAIM,
+    GR_CLAIM_RIGHT,
+    GR_HANDS,
+    GR_W,
+    GR_WINNER,
+    run_games,
+)
+from ..engine.layout import MAX_SEATS, REC_W, ST_ILLEGAL_POLICY
+from ..policies.registry import PolicySpec
+from ..rules import RuleSet
+from ..run.driver import run_chunks
+from ..run.records import check_status, policy_arrays
+from ..run.tallies import Tallies
+from ..tables.game_tables import game_tables
+from .simulate import check_run
 
 MAX_GAMES = 2**53          # game numbers times GAME_HANDS are hand stream ids (signed 64-bit)
 GAMES_CHUNK = 256          # games a worker plays at a time
 RECORD_ROWS = 4096         # hand records a worker keeps at a time (at least GAME_HANDS)
-MAX_SEATS = 4
-AFTER_HANDS, DIFF_BINS, DIFF_STEP, GAME_HANDS = 8, 61, 100, 256   # = engine.game_kernel's
 
 
 class GameTotals:
     """The merged chunks of a games run: the hands' tallies and the games' counts."""
 
     def __init__(self, rules: RuleSet):
-        from .tallies import Tallies
         self.hands = Tallies(rules.players)
         self.games = 0
         self.length = np.zeros(GAME_HANDS + 1, np.int64)      # games by hands played
@@ -54,10 +62,6 @@ class GameTotals:
 def games_chunk(rules: RuleSet, rules_arr: np.ndarray, seed: int, specs, start: int, count: int) -> GameTotals:
     """Play games ``start`` .. ``start + count - 1`` and reduce them to a GameTotals. A
     backend's task."""
-    from .engine.game_kernel import GR_CLAIM, GR_CLAIM_RIGHT, GR_HANDS, GR_W, GR_WINNER, run_games
-    from .engine.layout import REC_W, ST_ILLEGAL_POLICY
-    from .records import check_status, policy_arrays
-    from .tallies import Tallies
     funcs, params = policy_arrays(specs)
     out = GameTotals(rules)
     records = np.zeros((RECORD_ROWS, REC_W), np.int32)
@@ -106,8 +110,7 @@ class GamesResult:
     def tables(self) -> dict[str, pd.DataFrame]:
         """``games`` (wins per side, hands per game, claims), ``game_length`` (games by hands)
         and ``win_chance`` (the chance of winning from each score difference after each hand),
-        beside the per-hand tables of :func:`analyzer.stats.tables`."""
-        from .game_tables import game_tables
+        beside the per-hand tables of :func:`analyzer.tables.stats.tables`."""
         return game_tables(self)
 
 
@@ -117,7 +120,6 @@ def simulate_games(rules: RuleSet, policies: Sequence[str | PolicySpec], games: 
     ``policies`` (one per seat) and return a :class:`GamesResult`. Game ``g`` is first dealt
     by seat ``g % players`` and the deal then goes round the table; the same seed plays the
     same games."""
-    from .simulate import check_run
     if not 0 < games <= MAX_GAMES:
         raise ValueError(f"games must be from 1 to 2^53, got {games}")
     specs = check_run(rules, policies, seed, threads)

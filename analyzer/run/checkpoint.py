@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from .output import atomic_write, write_json
+
 CHECKPOINT_DIR = ".checkpoint"
 COMMAND_FILE = "command.json"
 
@@ -56,8 +58,6 @@ class Checkpoints:
 
     def save(self, key: str, merged: int, finished: bool, acc) -> None:
         """Save run ``key``'s state atomically."""
-        from .output import atomic_write
-
         def dump(path):
             with open(path, "wb") as f:
                 pickle.dump((merged, finished, acc), f, protocol=pickle.HIGHEST_PROTOCOL)
@@ -76,7 +76,6 @@ class Checkpoints:
 
     def start(self, command: dict) -> None:
         """Begin a new checkpoint for ``command`` (dropping any earlier one)."""
-        from .output import write_json
         self.clear()
         write_json(command, self.dir / COMMAND_FILE)
 
@@ -86,11 +85,12 @@ class Checkpoints:
 
 
 def _policy_files(args: tuple) -> list[str]:
-    """Digests of the user policy files among ``args`` (alone or in a list): a file edited
-    since the checkpoint makes another run, played afresh."""
-    from .policies.registry import PolicySpec
-    specs = [x for a in args for x in (a if isinstance(a, (list, tuple)) else [a]) if isinstance(x, PolicySpec)]
-    return [hashlib.sha256(Path(s.user_file).read_bytes()).hexdigest() for s in specs if s.user_file]
+    """Digests of the user policy files among ``args`` (alone or in a list; a policy's file is
+    its ``PolicySpec.user_file``): a file edited since the checkpoint makes another run, played
+    afresh."""
+    items = [x for a in args for x in (a if isinstance(a, (list, tuple)) else [a])]
+    files = [f for f in (getattr(x, "user_file", None) for x in items) if f]
+    return [hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files]
 
 
 _ACTIVE: ContextVar = ContextVar("bezique_checkpoints", default=None)

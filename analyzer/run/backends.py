@@ -1,7 +1,7 @@
 """Where the chunks of a run are played: worker threads (the default) or a Dask cluster.
 
 A backend runs ``task(*args)`` somewhere and returns a future with ``result()``. The driver
-(:mod:`analyzer.driver`) keeps a bounded window of chunks in flight on it and merges their
+(:mod:`analyzer.run.driver`) keeps a bounded window of chunks in flight on it and merges their
 results in hand order, so a result never depends on the backend or its size. A Dask
 backend is chosen for a block of code with :func:`dask_backend` (the command line's
 ``--workers``/``--scheduler``); everything run inside the block uses it::
@@ -14,29 +14,20 @@ worker resolves and compiles them once (from the numba cache when it has one).
 """
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-WAKE_EVERY = 0.2    # seconds: how often the waiting main thread wakes to see a Ctrl-C or SIGTERM
+from ..stop import WAKE_EVERY, check_stop
+
 DASK_POLL = 0.005   # seconds between two looks at a Dask chunk (a chunk takes 0.05 s or more)
-
-
-STOP = threading.Event()
-"""Set by the command line's Ctrl-C/SIGTERM handler. A wait sees it even when the handler's
-KeyboardInterrupt was lost: one that lands inside a library that swallows exceptions (seen:
-during the compile of a user policy) would otherwise leave the run going."""
-
-
-def check_stop() -> None:
-    """KeyboardInterrupt once a Ctrl-C or SIGTERM has asked the command to stop (STOP)."""
-    if STOP.is_set():
-        raise KeyboardInterrupt
 
 
 def wait_for(future):
@@ -198,9 +189,7 @@ def connect_dask(workers: int | None = None, scheduler: str | None = None) -> Da
         raise ValueError("give exactly one of workers and scheduler")
     if workers is not None and workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    import logging
-    import warnings
-
+    # keeps import analyzer light: Dask loads when a cluster is asked for
     from distributed import Client, LocalCluster
 
     logging.getLogger("distributed").setLevel(logging.ERROR)   # no chatter about the cluster's life

@@ -3,13 +3,10 @@ ratio test (SPRT) of chess-engine testing, and a Bradley-Terry ranking."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-
-if TYPE_CHECKING:
-    from .compare import PairResult
+from scipy.optimize import minimize
 
 SPRT_ALPHA = 0.05
 SPRT_BETA = 0.05
@@ -47,12 +44,12 @@ def sprt_bounds(alpha: float = SPRT_ALPHA, beta: float = SPRT_BETA) -> tuple[flo
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def bradley_terry(names: list[str], results: list[PairResult]) -> pd.DataFrame:
-    """Fit Bradley-Terry strengths to pairwise game results (``results``: each with the names
+def bradley_terry(names: list[str], results: list) -> pd.DataFrame:
+    """Fit Bradley-Terry strengths to pairwise game results (``results``: each, like a
+    :class:`analyzer.studies.compare.PairResult`, with the names
     ``a`` and ``b`` and a ``tally`` of A's wins, draws and losses; draws count half) and
     return the ranking: rank, policy and ``bt_elo``, the strength on the Elo scale, centred
     on the mean."""
-    from scipy.optimize import minimize
 
     idx = {n: i for i, n in enumerate(names)}
     k = len(names)

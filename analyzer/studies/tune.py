@@ -20,7 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cma
 import numpy as np
+
+from ..run.output import atomic_write
 
 W_MAX = 5.0            # a hint's weight is searched in [0, W_MAX] (1: as the rulebook says; with
                        # a bound of 3 the counting and keeping hints H4, H5 ended at the bound)
@@ -71,7 +74,6 @@ higher is better."""
 
 def new_state(dim: int, x0: np.ndarray, seed: int) -> SearchState:
     """A fresh CMA-ES in the unit cube around ``x0`` (weights / W_MAX), seeded ``seed``."""
-    import cma
     opts = {"bounds": [0.0, 1.0], "seed": int(seed % (2**32 - 1)) + 1, "verbose": -9,
             "verb_log": 0, "verb_disp": 0, "CMA_diagonal": False}
     np.random.seed(opts["seed"])
@@ -125,7 +127,6 @@ def best_weights(state: SearchState) -> np.ndarray:
 
 def save_state(state: SearchState, path: Path) -> None:
     """Write the state atomically (output.atomic_write)."""
-    from .output import atomic_write
     data = pickle.dumps(state)
     atomic_write(path, lambda p: Path(p).write_bytes(data))
 

@@ -13,17 +13,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .actions import action_str
-from .engine import api
-from .engine import layout as L
-from .engine.batch import run_single
-from .engine.endgame import solve_actions
-from .engine.rng import stream_state
-from .policies.expert import E_ROLLOUT, ROLLOUT_NAMES, search
-from .policies.expert import default_params as expert_params
-from .records import policy_arrays
-from .policies.registry import resolve_policy
-from .replay_file import HandSpec, RuleViolation
+from ..actions import action_str
+from ..engine import api
+from ..engine import layout as L
+from ..engine.batch import run_single
+from ..engine.endgame import solve_actions
+from ..engine.rng import stream_state
+from ..hands.handlog import violation_message
+from ..hands.replay_file import HandSpec, RuleViolation, load_replay
+from ..policies.expert import E_ROLLOUT, ROLLOUT_NAMES, search
+from ..policies.expert import default_params as expert_params
+from ..policies.registry import resolve_policy
+from ..run.records import policy_arrays
 
 DEFAULT_SAMPLES = 400
 MAX_SAMPLES = 100_000     # per action: more is memory, not precision
@@ -89,7 +90,6 @@ def position(spec: HandSpec, at: int | None = None):
                     np.ascontiguousarray(script), at + 1)
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:
-        from .handlog import violation_message
         raise RuleViolation(violation_message(st.G, spec))
     if api.is_over(st):
         raise AnalysisError(f"the hand is over after {at} moves: nothing to decide")
@@ -154,7 +154,6 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
 def analyze_file(path, at: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 1,
                  rollout: str = "greedy") -> Analysis:
     """:func:`analyze_position` of the replay file at ``path`` (a prefix of a hand is enough)."""
-    from .replay_file import load_replay
     return analyze_position(load_replay(path), at, samples, seed, rollout)
 
 

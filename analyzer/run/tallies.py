@@ -10,8 +10,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import N_COMBOS
-from .engine.tally_kernel import (  # noqa: F401 (the bins are part of this module's interface)
+from ..cards import N_COMBOS
+from ..engine.combos import combo_points as points_now
+from ..engine.games import chain_games
+from ..engine.tally_kernel import (  # noqa: F401 (the bins are part of this module's interface)
     CATEGORY_NAMES,
     GAME_BIN,
     GAME_BINS,
@@ -22,6 +24,7 @@ from .engine.tally_kernel import (  # noqa: F401 (the bins are part of this modu
     TRICK_BINS,
     tally_hands,
 )
+from .records import as_structured
 
 LENGTH_BINS = 60         # hands per game to a target (the last bin takes the rest)
 TARGETS = (1000, 1500, 2000)
@@ -78,7 +81,6 @@ def _combo_points(rules) -> np.ndarray:
     """Row 1 + trump suit: the points of each combination with that trump suit (the
     engine's own scoring); row 0, no trump at the end, only ever meets béziques and fours.
     Cached per rule set: it is asked for once per chunk of hands."""
-    from .engine.combos import combo_points as points_now
     arr = rules.to_array()
     pts = np.array([[points_now(arr, trump, c) for c in range(N_COMBOS)] for trump in range(-1, 4)], np.int64)
     pts.flags.writeable = False
@@ -157,7 +159,6 @@ class Tallies:
         """Three or four players: the brisque regression and the winner changed by brisques,
         on sides (seat 0's side against the best other side); with partners (V5) also the
         partnerships' pooled hand scores (seats 0+2, 1+3) and hands won."""
-        from .records import as_structured
         seats = as_structured(rec)["seats"]
         score = seats["score"][:, :rules.players].astype(np.int64)
         bri = seats["brisques"][:, :rules.players].astype(np.int64)
@@ -188,7 +189,6 @@ def compact_for_games(rec: np.ndarray, rules) -> np.ndarray:
     """Per hand, for chaining hands into games, by side (each player, or with four players
     each partnership, V5): the points without brisques, the brisque points, then the side
     of the last trick's winner: columns p0 .. pk, b0 .. bk, last."""
-    from .records import as_structured
     r = as_structured(rec)
     n, k = rules.players, rules.sides
     bri = r["seats"]["brisques"][:, :n].astype(np.int64) * rules.brisque_points
@@ -207,7 +207,6 @@ class GameChainer:
 
     def feed(self, compact: np.ndarray, tallies: Tallies) -> None:
         """Add the games finished by these hands (in order) to ``tallies``."""
-        from .engine.games import chain_games
         n = len(compact)
         sides = (compact.shape[1] - 1) // 2
         hands = np.zeros(n, np.int64)

@@ -1,23 +1,22 @@
 """Hands played in the kernel: a chunk of hand indices -> one record per hand (layout REC_*).
 
 The only module of the simulator that loads the compiled engine and policies, so that
-importing :mod:`analyzer.simulate` (and :mod:`analyzer`) stays quick.
+importing :mod:`analyzer.studies.simulate` (and :mod:`analyzer`) stays quick.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .actions import illegal_return
-from .engine.batch import run_batch
-from .engine.layout import (
+from ..actions import illegal_return
+from ..engine.batch import run_batch
+from ..engine.layout import (
     MAX_SEATS,
     REC_DTYPE,
     REC_W,
     ST_ILLEGAL_POLICY,
 )
-from .policies.registry import N_PARAMS, PolicySpec
-from .simulate import SimulationError
-
+from ..policies.registry import N_PARAMS, PolicySpec
+from .driver import SimulationError
 
 
 def policy_arrays(specs: list[PolicySpec]):

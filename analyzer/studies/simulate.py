@@ -1,37 +1,26 @@
 """Simulation: hands played by policies, reduced to tallies (a :class:`Result`).
 
 The chunks of hands run on worker threads or a Dask cluster through
-:mod:`analyzer.driver`; each is played by the nogil kernel (:mod:`analyzer.records`) and
+:mod:`analyzer.run.driver`; each is played by the nogil kernel (:mod:`analyzer.run.records`) and
 reduced to integer sums at once, so memory does not grow with the number of hands and the
-result depends only on the seed and the hand indices, never on the backend. The engine is loaded when a run
-starts, not when this module is imported.
+result depends only on the seed and the hand indices, never on the backend.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
-from .backends import check_threads
-from .driver import chunk_for, run_chunks
-from .rules import RuleSet
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from .policies.registry import PolicySpec
-    from .tallies import Tallies
-
-
-MAX_HANDS = 2**63 - 1      # hand numbers are signed 64-bit in the engine
-MAX_SEED = 2**64 - 1       # the seed is an unsigned 64-bit word
-
-
-class SimulationError(RuntimeError):
-    """A run that cannot go on (for example a policy returned an illegal action)."""
+from ..policies.registry import PolicyError, PolicySpec, check_rules, resolve_policy
+from ..rules import RuleSet
+from ..run.backends import check_threads
+from ..run.driver import MAX_HANDS, MAX_SEED, chunk_for, run_chunks
+from ..run.records import play_records
+from ..run.tallies import GameChainer, Tallies, compact_for_games
+from ..tables.stats import tables
 
 
 @dataclass
@@ -48,10 +37,9 @@ class Result:
 
     @cached_property
     def tables(self) -> dict[str, pd.DataFrame]:
-        """The run's tables by name, computed on first use (:func:`analyzer.stats.tables`):
+        """The run's tables by name, computed on first use (:func:`analyzer.tables.stats.tables`):
         ``summary``, ``declarations``, ``score_histogram``; Rubicon adds ``rubicon`` and
         ``trumps``."""
-        from .stats import tables
         return tables(self)
 
 
@@ -81,7 +69,6 @@ def check_run(rules: RuleSet, policies, seed: int, threads: int | None) -> list[
     (ValueError), the PolicySpecs of ``policies`` (names or specs), one per seat, each able to
     play them (PolicyError naming the problem otherwise), and the thread count. Returns the
     PolicySpecs."""
-    from .policies.registry import PolicyError, PolicySpec, check_rules, resolve_policy
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
     specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
@@ -96,8 +83,6 @@ def simulate_chunk(rules: RuleSet, rules_arr: np.ndarray, seed: int, specs, keep
                    start: int, count: int):
     """Play hands ``start`` .. ``start + count - 1`` and reduce them: (their Tallies, the
     records if kept, their compact game rows if games are chained). A backend's task."""
-    from .records import play_records
-    from .tallies import Tallies, compact_for_games
     rec = play_records(rules_arr, seed, start, count, specs)
     return (Tallies.from_records(rec, rules), rec if keep_records else None,
             compact_for_games(rec, rules) if games else None)
@@ -108,7 +93,6 @@ class SimulationTotals:
     the records if kept."""
 
     def __init__(self, players: int, keep_records: bool, games: bool, sides: int = 2):
-        from .tallies import GameChainer, Tallies
         self.total = Tallies(players)
         self.chain = GameChainer(sides) if games else None
         self.kept = [] if keep_records else None

@@ -9,7 +9,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import study_tables as tables_of
+from .. import plots
+from ..rules import RuleSet
+from ..run.output import command_line, finish_output, write_run_record, write_table
+from ..run.tallies import score_bin
+from ..tables import study_tables as tables_of
+from ..tables.stats import wilson_ci
 from .compare import compare, seatings
 from .exact import (
     bezique_levels,
@@ -18,11 +23,8 @@ from .exact import (
     p_receives_bezique,
     p_receives_bezique_by_trick,
 )
-from .output import command_line, finish_output, write_run_record, write_table
-from .rules import RuleSet
+from .report_markdown import write_markdown
 from .simulate import Result, simulate
-from .stats import wilson_ci
-from .tallies import score_bin
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
 HEAD_TO_HEAD = ("hints", "greedy", "random")     # compared pair by pair, seats swapped
@@ -99,7 +101,7 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
 
 
 def build_tables(st: Study) -> dict:
-    """Every table of the report, by file name (the tables of :mod:`analyzer.study_tables`
+    """Every table of the report, by file name (the tables of :mod:`analyzer.tables.study_tables`
     on the study's tallies, the odds with their receive rows simulated, the summaries of
     every pairing stacked, and the pairwise table)."""
     rubicon = st.rules.is_rubicon
@@ -157,7 +159,6 @@ def _stack(frames: dict, key: str):
 def build_charts(st: Study, out_dir) -> dict[str, list[Path]]:
     """Draw every chart of the study and write it (PNG and SVG) into ``out_dir``; return
     the paths by chart name."""
-    from . import plots
 
     tables = st.tables
     name = f"{st.rules.name} bézique"
@@ -200,7 +201,6 @@ def write_report(st: Study, out_dir, command: str | None = None, threads: int | 
     versions and backend; ``threads`` as the study ran) of ``st`` into ``out_dir``; ``command``
     is the one report.md says reproduces it (default: this process's). Returns the paths
     written."""
-    from .report_markdown import write_markdown
 
     written = []
     for name, df in st.tables.items():

@@ -1,11 +1,11 @@
-"""Tables of a games run (:mod:`analyzer.games`): who won, how long games last, how often
+"""Tables of a games run (:mod:`analyzer.studies.games`): who won, how long games last, how often
 claims are made (V3), and the chance of winning from each score difference after each hand."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from .games import AFTER_HANDS, DIFF_BINS, DIFF_STEP
+from ..engine.game_kernel import AFTER_HANDS, DIFF_BINS, DIFF_STEP
 from .stats import mean_ci, tables, wilson_ci
 
 
@@ -63,7 +63,7 @@ def win_chance_table(result) -> pd.DataFrame:
 
 def game_tables(result) -> dict[str, pd.DataFrame]:
     """Every table of a games run: ``games``, ``game_length``, ``win_chance``, and the
-    per-hand tables of its hands (:func:`analyzer.stats.tables`)."""
+    per-hand tables of its hands (:func:`analyzer.tables.stats.tables`)."""
     out = {"games": games_table(result), "game_length": length_table(result),
            "win_chance": win_chance_table(result)}
     out.update(tables(result))

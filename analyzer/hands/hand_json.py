@@ -1,10 +1,10 @@
 """A played hand as JSON: its event log and scores, or a replay file that plays it again."""
 from __future__ import annotations
 
-from .cards import card_str, cards_str
+from ..cards import card_str, cards_str
+from ..rules import PRESETS
 from .handlog import HandOutcome, status_name
 from .replay_file import FORMAT
-from .rules import PRESETS
 
 
 def outcome_json(outcome: HandOutcome) -> dict:

@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from importlib import metadata
 from pathlib import Path
+
+import numpy
+
+from .backends import describe_backend
 
 MANIFEST = ".bezique-files.json"
 FORMATS = ("csv", "parquet", "png", "svg")      # what tables and charts are written as (--format)
@@ -34,11 +42,7 @@ def provenance(threads: int | None = None) -> dict:
     """What produced a result: the package version, its git commit when it runs from a
     checkout, the numpy and numba versions, and the parallel backend (the active Dask cluster,
     else ``threads`` worker threads)."""
-    import subprocess
-    from importlib import metadata
-
-    import numba
-    import numpy
+    import numba  # keeps the CLI's start-up light: numba loads with the first run
 
     try:
         version = metadata.version("bezique-analyzer")
@@ -49,15 +53,12 @@ def provenance(threads: int | None = None) -> dict:
                                 text=True, timeout=5).stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         commit = None
-    from .backends import describe_backend
     return {"version": version, "git_commit": commit, "numpy": numpy.__version__, "numba": numba.__version__,
             **describe_backend(threads)}
 
 
 def command_line() -> str:
     """This process's command line as ``bezique ...`` (quoted for a shell)."""
-    import shlex
-    import sys
     return " ".join(shlex.quote(w) for w in ["bezique", *sys.argv[1:]])
 
 
@@ -171,7 +172,7 @@ def write_json(obj, path) -> Path:
 def save_figure(fig, path) -> Path:
     """Save a matplotlib figure atomically (format from the suffix)."""
     suffix = Path(path).suffix.lstrip(".")
-    import matplotlib
+    import matplotlib  # keeps the CLI's start-up light: matplotlib loads with the first chart
 
     meta = {"Date": None} if suffix in ("svg", "pdf") else None
 

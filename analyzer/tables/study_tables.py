@@ -10,8 +10,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..run.tallies import CATEGORY_NAMES, GAME_BIN, LENGTH_BINS, TARGETS
 from .stats import Z95, mean_ci, score_bins, score_shares, wilson_ci
-from .tallies import CATEGORY_NAMES, GAME_BIN, LENGTH_BINS, TARGETS
 
 LEVELS = ("double", "treble", "quadruple")
 

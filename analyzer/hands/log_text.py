@@ -1,7 +1,7 @@
 """A played hand's event log (HandOutcome.events) as readable text."""
 from __future__ import annotations
 
-from .cards import SUITS, card_str, cards_str, parse_card, suit_of
+from ..cards import SUITS, card_str, cards_str, parse_card, suit_of
 from .handlog import HandOutcome, status_name
 
 

@@ -8,6 +8,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..plots import save_chart
+from ..plots.figure import new_figure
+from ..run.output import atomic_write, write_json, write_table
 from .tune_hints import HINTS, TuneResult
 
 HINT_WORDS = {
@@ -53,7 +56,6 @@ def weights_table(res: TuneResult) -> pd.DataFrame:
 
 def convergence_chart(df: pd.DataFrame, title: str, unit: str) -> Figure:
     """Best and mean objective by hands spent, with 95 % intervals."""
-    from .plots.figure import new_figure
     fig, ax = new_figure()
     for col, label in (("best", "best candidate of the generation"), ("mean", "mean of the generation")):
         line, = ax.plot(df.hands, df[col], marker="o", label=label)
@@ -70,7 +72,6 @@ def convergence_chart(df: pd.DataFrame, title: str, unit: str) -> Figure:
 
 def weights_chart(df: pd.DataFrame, title: str) -> Figure:
     """The tuned weights beside the hand-set ones."""
-    from .plots.figure import new_figure
     fig, ax = new_figure()
     x = np.arange(len(df))
     ax.bar(x - 0.2, df.hand_set, 0.4, label="hand-set (the rulebook's hints, weight 1)", color="tab:gray")
@@ -115,8 +116,6 @@ def markdown(res: TuneResult, conv: pd.DataFrame, weights: pd.DataFrame, unit: s
 def write_tune(res: TuneResult, out) -> list[Path]:
     """Write ``generations``, ``weights`` and ``confirmation`` (CSV, Parquet), the two charts
     (PNG, SVG), ``tune.json`` (the preset) and ``tune.md`` into ``out``; return the paths."""
-    from .output import atomic_write, write_json, write_table
-    from .plots import save_chart
     unit = "net game points per game" if res.rules.is_rubicon else "points per hand"
     conv, weights = convergence_table(res), weights_table(res)
     written = write_table(conv, out, "generations") + write_table(weights, out, "weights")

@@ -10,17 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, product
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
-from .driver import CHUNK, chunk_for, run_chunks
-from .rules import RuleSet
-
-if TYPE_CHECKING:           # pandas, scipy and the engine load when a comparison runs, not at import
-    import pandas as pd
-
-    from .policies.registry import PolicySpec
+from ..game import rubicon_results
+from ..policies.hints import HINT_NAMES, HINT_TEXT
+from ..policies.registry import PolicySpec, check_rules, resolve_policy
+from ..rules import RuleSet
+from ..run.driver import CHUNK, chunk_for, run_chunks
+from ..run.records import as_structured, play_records
+from ..tables.stats import mean_ci, wilson_ci
+from .ratings import bradley_terry, elo_from_score, sprt_bounds, sprt_llr
 
 Progress = Callable[[int], object]
 SPRT_CHUNK = 1024   # deals between two looks of the SPRT (a finer look stops closer to its bound)
@@ -51,7 +52,6 @@ class PairTally:
 
     def mean_diff(self) -> tuple[float, float, float]:
         """A's mean advantage per deal with its 95 % normal interval."""
-        from .stats import mean_ci
         m, lo, hi = mean_ci(self.twice_diff / self.scale, self.twice_diff_sq / self.scale ** 2, self.deals)
         return float(m), float(lo), float(hi)
 
@@ -60,8 +60,6 @@ def _points(rules: RuleSet, rec: np.ndarray) -> np.ndarray:
     """Per play, the points of each seat [plays, seats]: hand scores, or in Rubicon (two
     seats) the net game points of the game the deal is (R3.9; a drawn game, Law 61, is 0 to
     each, so the play counts as a draw)."""
-    from .game import rubicon_results
-    from .records import as_structured
     r = as_structured(rec)
     score = r["seats"]["score"][:, :rules.players].astype(np.int64)
     if rules.is_rubicon:       # Rubicon: one deal is one game (R3.9)
@@ -89,7 +87,6 @@ def pair_chunk(rules, rules_arr, seed, a, b, start, count) -> PairTally:
     (with partners: A's partnership's points minus B's); a deal's, the mean over its plays.
     A play is won by the policy of the seat (or partnership) with the most points. A
     backend's task."""
-    from .records import play_records
     ways = seatings(rules.players)
     partners = rules.players == 4
     factor = 2 if rules.players == 3 else 1    # a mean over one or two seats: halves
@@ -128,7 +125,6 @@ class PairTotals:
 
     def merge(self, t: PairTally) -> bool:
         """Add one chunk; True once the SPRT has decided."""
-        from .ratings import sprt_llr
         self.total.add(t)
         if self.sprt:
             self.llr = sprt_llr(self.total.wins, self.total.draws, self.total.losses, *self.sprt)
@@ -150,8 +146,6 @@ class PairResult:
         advantage per deal ``mean_diff``, A's share of the games ``score_a`` (wins + half the
         draws) and its Elo difference ``elo_a``, each with ``_lo`` and ``_hi`` (95 %);
         ``wins_a``, ``draws``, ``wins_b``; and the SPRT's figures when it ran."""
-        from .ratings import elo_from_score
-        from .stats import wilson_ci
         t = self.tally
         n = t.deals
         mean, mean_lo, mean_hi = t.mean_diff()
@@ -178,7 +172,6 @@ def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed:
     With ``sprt=(elo0, elo1)`` the run stops as soon as the SPRT, checked after each chunk
     of deals in deal order, accepts H0 or H1; ``hands`` is then the maximum.
     """
-    from .ratings import sprt_bounds
     lower, upper = sprt_bounds()
     chunk = chunk_for([a, b], CHUNK) // len(seatings(rules.players)) or 1
     if sprt:
@@ -207,7 +200,6 @@ class Comparison:
 
 
 def _specs(policies) -> list[PolicySpec]:
-    from .policies.registry import PolicySpec, resolve_policy
     return [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
 
 
@@ -218,10 +210,7 @@ def compare(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, se
     each played twice with the seats swapped, and return a :class:`Comparison`. With
     ``sprt=(elo0, elo1)`` each pair stops as soon as its SPRT decides; ``progress`` is
     called with the deals just finished."""
-    import pandas as pd
 
-    from .policies.registry import check_rules
-    from .ratings import bradley_terry
     specs = _specs(policies)
     check_rules(specs, rules)
     results = [compare_pair(rules, a, b, hands, seed, threads, sprt, progress)
@@ -243,9 +232,7 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     the full policy's figure (``full``) and the hint's value ``mean_diff`` = full - without,
     whose interval adds the two intervals' half-widths in quadrature (the same deals make it
     conservative)."""
-    import pandas as pd
 
-    from .policies.hints import HINT_NAMES, HINT_TEXT
 
     full, *without = _specs(["hints"] + [f"hints:no={hid}" for hid in HINT_NAMES])
     rows = []

@@ -12,11 +12,11 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from itertools import product
 from math import comb, prod
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
-from .cards import (
+from ..cards import (
     ACE,
     KING,
     KNAVE,
@@ -29,10 +29,10 @@ from .cards import (
     parse_card,
     rank_of,
 )
-from .rules import RuleSet
-
-if TYPE_CHECKING:
-    import pandas as pd
+from ..engine.deals import dealt_counts
+from ..rules import RuleSet
+from ..run.driver import run_chunks
+from ..tables.stats import wilson_ci
 
 QS, JD = card_id(0, QUEEN), card_id(2, KNAVE)
 FOURS = ((ACE, "aces"), (KING, "kings"), (QUEEN, "queens"), (KNAVE, "knaves"))
@@ -260,7 +260,6 @@ ODDS_CHUNK = 65_536        # deals per chunk of the simulated side of the odds t
 def simulated_deals(rules: RuleSet, hands: int, seed: int, start: int = 0):
     """(hands[i, seat, type], turnups[i]) of deals ``start`` .. ``start + hands - 1`` of a run
     seeded ``seed``."""
-    from .engine.deals import dealt_counts
     out = np.zeros((hands, rules.players, 32), np.int8)
     turnups = np.zeros(hands, np.int32)
     dealt_counts(rules.n_cards, rules.players, rules.hand_size, rules.trump == "turn_up",
@@ -319,10 +318,7 @@ def odds_table(rules: RuleSet, hands: int, seed: int, threads: int | None = None
     no simulated value (dealt hands alone cannot show it).
     The deals are simulated in chunks on ``threads`` worker threads (or the active Dask
     backend); ``progress`` is called with the deals just simulated."""
-    import pandas as pd
 
-    from .driver import run_chunks
-    from .stats import wilson_ci
     events = _events(rules)
     hits = run_chunks(odds_chunk, (rules, seed), hands, ODDS_CHUNK, OddsTotals(len(events)), threads,
                       progress).hits

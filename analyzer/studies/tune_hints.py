@@ -1,22 +1,35 @@
-"""``bezique tune``: the hint weights searched by CMA-ES (:mod:`analyzer.tune`), each candidate
+"""``bezique tune``: the hint weights searched by CMA-ES (:mod:`analyzer.studies.tune`), each candidate
 playing an opponent on common deals with the seats swapped, on the parallel backend; then a
 confirmation on deals the search never saw, against hand-set ``hints`` and a strong player.
 """
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .rules import RuleSet
-from .tune import DEAL_CHUNK, MIN_BUDGET, W_MAX, SearchState, TuneError, best_weights, generation_seed, search
+from ..policies.hints import HINT_NAMES
+from ..policies.presets import PRESET_VERSION
+from ..policies.registry import PolicyError, resolve_policy
+from ..rules import RuleSet
+from ..run.driver import run_chunks
+from .compare import PairTally, compare_pair, pair_chunk
+from .tune import (
+    DEAL_CHUNK,
+    MIN_BUDGET,
+    W_MAX,
+    SearchState,
+    TuneError,
+    best_weights,
+    generation_seed,
+    search,
+)
 
-HINTS = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
-TUNED_DIR = Path(__file__).parent / "policies" / "tuned"
-PRESET_VERSION = 1
+HINTS = HINT_NAMES                  # the weights a tuned preset holds: H1 .. H8
 
 
 def tunable(rules: RuleSet) -> tuple[str, ...]:
@@ -35,7 +48,6 @@ def tune_chunk(rules, rules_arr, seed, candidates, opponent, n_chunks, start, co
     """Items ``start`` .. ``start + count - 1`` of a generation: item i is candidate
     i // n_chunks (a PolicySpec) on its (i % n_chunks)-th chunk of deals, against ``opponent``
     with the seats swapped. Returns [(candidate, PairTally)]. A backend's task."""
-    from .compare import pair_chunk
     out = []
     for i in range(start, start + count):
         k, j = divmod(i, n_chunks)
@@ -47,7 +59,6 @@ class GenerationTotals:
     """A generation's tallies, one PairTally per candidate."""
 
     def __init__(self, k: int):
-        from .compare import PairTally
         self.tallies = [PairTally() for _ in range(k)]
 
     def merge(self, items) -> None:
@@ -57,11 +68,9 @@ class GenerationTotals:
 
 
 def play_objective(rules: RuleSet, names: tuple[str, ...], opponent, seed: int, threads):
-    """The objective of :func:`analyzer.tune.search`: each candidate's mean advantage per deal
+    """The objective of :func:`analyzer.studies.tune.search`: each candidate's mean advantage per deal
     over ``opponent`` (points per hand; Rubicon: net game points per game), all candidates on
     the generation's deals."""
-    from .driver import run_chunks
-    from .policies.registry import resolve_policy
     rules_arr = rules.to_array()
 
     def objective(weights: np.ndarray, deals: int, generation: int):
@@ -118,8 +127,6 @@ def tune(rules: RuleSet, opponent: str, budget: int, seed: int, out: Path | None
     search: ``confirm_deals`` deals against hand-set hints and ``expert_deals`` against
     ``expert`` (0: none). With ``out`` the search keeps its state in ``out/.tune/`` and a rerun
     resumes it. ``stop_after`` stops after that many generations and returns None (tests)."""
-    from .compare import compare_pair
-    from .policies.registry import PolicyError, resolve_policy
     check_request(rules, "hints", opponent, budget)
     try:
         opp = resolve_policy(opponent)
@@ -148,7 +155,6 @@ def tune(rules: RuleSet, opponent: str, budget: int, seed: int, out: Path | None
 def forget_search(out) -> bool:
     """Remove the search state kept in ``out/.tune`` (a new search starts over); True if there
     was one."""
-    import shutil
     folder = Path(out) / ".tune"
     if not folder.exists():
         return False
@@ -171,15 +177,3 @@ def _check_resume(folder: Path, rules: RuleSet, opponent: str, budget: int, seed
         folder.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(request, indent=1))
 
-
-def load_preset(name: str) -> dict:
-    """A tuned preset stored in the package (``tuned-ordinary`` …), or KeyError."""
-    path = TUNED_DIR / f"{name}.json"
-    if not path.is_file():
-        raise KeyError(name)
-    return json.loads(path.read_text())
-
-
-def preset_names() -> list[str]:
-    """The tuned presets stored in the package."""
-    return sorted(p.stem for p in TUNED_DIR.glob("*.json")) if TUNED_DIR.is_dir() else []

@@ -2,12 +2,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .output import atomic_write
-
-if TYPE_CHECKING:
-    from .report import Study
+from ..run.output import atomic_write
+from .compare import seatings
 
 
 def _cell(v, fmt: str) -> str:
@@ -63,8 +60,9 @@ def _hands_line(st) -> str:
     return line + ("; " + ", ".join(rest) if rest else "")
 
 
-def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
-    """Write report.md into ``out_dir`` (sample sizes, seeds, the reproducing command, the
+def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
+    """Write report.md of the study ``st`` (a :class:`~analyzer.studies.report.Study`) into
+    ``out_dir`` (sample sizes, seeds, the reproducing command, the
     charts of ``chart_paths`` and key numbers) and return its path."""
     tables = st.tables
     rubicon = st.rules.is_rubicon
@@ -146,7 +144,6 @@ def write_markdown(st: Study, chart_paths: dict, out_dir, command: str) -> Path:
                   md_table(tables["game_length"], ["policy", "target", "games", "mean_hands", "mean_hands_lo",
                                                     "mean_hands_hi", "median_hands", "p90_hands"]), ""]
     if "pairwise" in tables:
-        from .compare import seatings
         plays = len(seatings(st.rules.players))
         seating_text = {2: "the seats swapped", 3: "one against two and two against one",
                         4: "one partnership against the other, then swapped"}[st.rules.players]

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from statsmodels.stats.proportion import proportion_confint
 
-from .cards import COMBO_NAMES
+from ..cards import COMBO_NAMES
+from ..run.tallies import score_bin
 
 Z95 = 1.959963984540054
 
@@ -25,7 +27,6 @@ def mean_ci(total, total_sq, n):
 def wilson_ci(successes, n):
     """Share and 95 % Wilson interval. The bounds are exactly 0 when nothing happened and
     exactly 1 when everything did (the formula leaves rounding residue such as 2e-22)."""
-    from statsmodels.stats.proportion import proportion_confint   # a second to import: on first use
 
     successes = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
@@ -103,7 +104,6 @@ def score_shares(hist, width: int) -> pd.DataFrame:
 
 def score_histogram(result) -> pd.DataFrame:
     """Hands by score bin (``tallies.score_bin`` points wide; the last bin open) and seat."""
-    from .tallies import score_bin
     t = result.tallies
     df = score_bins(t.score_hist.sum(0), score_bin(result.rules))
     for s in range(t.n_seats):

@@ -1,0 +1,30 @@
+"""The layers of the package, top to bottom: a module imports only modules of its own layer or
+of a layer below it, and never in a circle (docs/ARCHITECTURE.md, "Layers";
+tests/test_import_layers.py holds the code to it). A package stands for every module in it;
+``analyzer`` is the package's ``__init__`` alone, the notebook's API."""
+from __future__ import annotations
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("analyzer.cli", "analyzer.cli_options"),      # the command line: parse, call, print, write
+    ("analyzer",),                                 # the notebook's API (analyzer/__init__.py)
+    ("analyzer.studies",),                         # simulate, compare, games, report, odds, tune, analyze
+    ("analyzer.hands",),                           # replay files, one hand's event log, as text or JSON
+    ("analyzer.plots",),                           # matplotlib Figures
+    ("analyzer.tables",),                          # pandas tables with intervals
+    ("analyzer.run",),                             # chunks on a backend, records, tallies, checkpoints, files
+    ("analyzer.policies",),                        # numba policies, their registry and tuned presets
+    ("analyzer.actions", "analyzer.game"),         # readable names and game scores over the engine
+    ("analyzer.engine",),                          # numba kernels only
+    ("analyzer.rules", "analyzer.cards", "analyzer.stop", "analyzer.layers"),   # data, notation, the stop flag
+)
+
+
+def layer_of(module: str) -> int | None:
+    """The index in LAYERS of ``module`` (a dotted name), or None if no layer holds it."""
+    best, found = -1, None
+    for i, names in enumerate(LAYERS):
+        for name in names:
+            hit = module == name or (name != "analyzer" and module.startswith(name + "."))
+            if hit and len(name) > best:
+                best, found = len(name), i
+    return found
