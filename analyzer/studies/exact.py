@@ -31,7 +31,7 @@ from ..cards import (
 )
 from ..engine.deals import dealt_counts
 from ..rules import RuleSet
-from ..run.driver import run_chunks
+from ..run.driver import RunTask, run_chunks
 from ..tables.stats import wilson_ci
 
 QS, JD = card_id(0, QUEEN), card_id(2, KNAVE)
@@ -288,10 +288,11 @@ def event_counts(dealt: np.ndarray, per: str) -> np.ndarray:
     return dealt
 
 
-def odds_chunk(rules: RuleSet, seed: int, start: int, count: int) -> np.ndarray:
+def odds_chunk(task: RunTask, start: int, count: int) -> np.ndarray:
     """Hits of each deal-time event (:func:`exact_events`) in deals ``start`` ..
-    ``start + count - 1``, each over its own units. A backend's task."""
-    dealt, turnups = simulated_deals(rules, count, seed, start)
+    ``start + count - 1``, each over its own units. A RunTask's play."""
+    rules = task.rules
+    dealt, turnups = simulated_deals(rules, count, task.seed, start)
     events = _events(rules)
     counts = {per: event_counts(dealt, per) for per in {ev["per"] for ev in events}}
     return np.array([int(ev["hit"](counts[ev["per"]], turnups).sum()) for ev in events], np.int64)
@@ -320,7 +321,7 @@ def odds_table(rules: RuleSet, hands: int, seed: int, threads: int | None = None
     backend); ``progress`` is called with the deals just simulated."""
 
     events = _events(rules)
-    hits = run_chunks(odds_chunk, (rules, seed), hands, ODDS_CHUNK, OddsTotals(len(events)), threads,
+    hits = run_chunks(RunTask(odds_chunk, rules, seed), hands, ODDS_CHUNK, OddsTotals(len(events)), threads,
                       progress).hits
     rows = []
     for ev, hit in zip(events, hits.tolist()):
