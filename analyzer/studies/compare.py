@@ -18,8 +18,9 @@ from ..game import rubicon_results
 from ..policies.hints import HINT_NAMES, HINT_TEXT
 from ..policies.registry import PolicySpec
 from ..rules import RuleSet
-from ..run.driver import CHUNK, RunTask, check_run, chunk_for, run_chunks
+from ..run.driver import CHUNK, chunk_for, run_chunks
 from ..run.records import as_structured, play_records
+from ..run.task import RunTask, check_run
 from ..tables.stats import mean_ci, wilson_ci
 from .ratings import bradley_terry, elo_from_score, sprt_bounds, sprt_llr
 

@@ -31,7 +31,8 @@ from ..cards import (
 )
 from ..engine.deals import dealt_counts
 from ..rules import RuleSet
-from ..run.driver import RunTask, run_chunks
+from ..run.driver import run_chunks
+from ..run.task import RunTask
 from ..tables.stats import wilson_ci
 
 QS, JD = card_id(0, QUEEN), card_id(2, KNAVE)

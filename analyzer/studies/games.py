@@ -27,9 +27,10 @@ from ..engine.game_kernel import (
 from ..engine.layout import MAX_SEATS, REC_W, ST_ILLEGAL_POLICY
 from ..policies.registry import PolicySpec
 from ..rules import RuleSet
-from ..run.driver import RunTask, check_run, run_chunks
+from ..run.driver import run_chunks
 from ..run.records import check_status, policy_arrays
 from ..run.tallies import Tallies
+from ..run.task import RunTask, check_run
 from ..tables.game_tables import game_tables
 
 MAX_GAMES = 2**53          # game numbers times GAME_HANDS are hand stream ids (signed 64-bit)

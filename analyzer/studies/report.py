@@ -11,9 +11,9 @@ import pandas as pd
 
 from .. import plots
 from ..rules import RuleSet
-from ..run.driver import RunTask, check_run
 from ..run.output import command_line, finish_output, write_run_record, write_table
 from ..run.tallies import score_bin
+from ..run.task import RunTask, check_run
 from ..tables import study_tables as tables_of
 from ..tables.stats import wilson_ci
 from .compare import compare_checked, seatings

@@ -16,9 +16,10 @@ import pandas as pd
 
 from ..policies.registry import PolicySpec
 from ..rules import RuleSet
-from ..run.driver import MAX_HANDS, RunTask, check_run, chunk_for, run_chunks
+from ..run.driver import MAX_HANDS, chunk_for, run_chunks
 from ..run.records import play_records
 from ..run.tallies import GameChainer, Tallies, compact_for_games
+from ..run.task import RunTask, check_run
 from ..tables.stats import tables
 
 

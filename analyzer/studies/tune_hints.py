@@ -16,7 +16,8 @@ from ..policies.hints import HINT_NAMES
 from ..policies.presets import PRESET_VERSION
 from ..policies.registry import PolicyError, resolve_policy
 from ..rules import RuleSet
-from ..run.driver import RunTask, check_run, run_chunks
+from ..run.driver import run_chunks
+from ..run.task import RunTask, check_run
 from .compare import PairTally, compare_pair, play_pair
 from .tune import (
     DEAL_CHUNK,
