@@ -57,6 +57,11 @@ class PairTally:
         return float(m), float(lo), float(hi)
 
 
+def points_unit(rules: RuleSet) -> str:
+    """What a comparison's differences count: hand points, or in Rubicon net game points."""
+    return "net game points per game" if rules.is_rubicon else "points per hand"
+
+
 def _points(rules: RuleSet, rec: np.ndarray) -> np.ndarray:
     """Per play, the points of each seat [plays, seats]: hand scores, or in Rubicon (two
     seats) the net game points of the game the deal is (R3.9; a drawn game, Law 61, is 0 to
@@ -267,3 +272,34 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
                      "without": r["mean_diff"], "without_lo": r["mean_diff_lo"],
                      "without_hi": r["mean_diff_hi"]})
     return pd.DataFrame(rows)
+
+
+def format_comparison(res: Comparison, rules: RuleSet, seed: int) -> str:
+    """A :class:`Comparison` as text: a line per pair (mean difference, score share, Elo, and
+    the SPRT's verdict when it ran), then the ranking when there is one."""
+    lines = [f"{rules.name} bézique, seed {seed}: mean difference A - B in {points_unit(rules)}"]
+    for _, r in res.pairs.iterrows():
+        line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
+                f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
+                f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
+        if "sprt_result" in res.pairs:
+            line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
+        lines.append(line)
+    if res.ranking is not None:
+        lines += ["\nranking (Bradley-Terry, Elo scale)",
+                  res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}")]
+    return "\n".join(lines)
+
+
+def format_ablation(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int, against: str | None = None) -> str:
+    """:func:`ablate`'s table as text: what was played, the full policy's result ``against``
+    the opponent if there was one, then a line per hint."""
+    lines = [f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {points_unit(rules)}"
+             + (f", each policy against {against}" if against else "")]
+    if against:
+        r = df.iloc[0]
+        lines.append(f"full hints against {against}: {r.full:+.2f} [{r.full_lo:+.2f}, {r.full_hi:+.2f}]")
+    for _, r in df.iterrows():
+        elo = "" if against else f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]"
+        lines.append(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]{elo}  {r.advice}")
+    return "\n".join(lines)

@@ -342,3 +342,13 @@ def odds_table(rules: RuleSet, hands: int, seed: int, threads: int | None = None
                      "simulated": np.nan, "simulated_lo": np.nan, "simulated_hi": np.nan,
                      "sample": 0, "within_ci": None})
     return pd.DataFrame(rows)
+
+
+def format_odds(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int) -> str:
+    """:func:`odds_table` as text: a line per event, the exact value beside the simulated one."""
+    lines = [f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI"]
+    for _, r in df.iterrows():
+        sim = (f"simulated {r.simulated:.6f} [{r.simulated_lo:.6f}, {r.simulated_hi:.6f}]"
+               if r["sample"] else "")
+        lines.append(f"{r.event:<28} {r.exact:>24} = {r.exact_decimal:.6g}  {sim}")
+    return "\n".join(lines)

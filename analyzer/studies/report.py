@@ -108,6 +108,20 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     return Study(rules, hands, seed, results, odds_table(rules, hands, seed), pairwise)
 
 
+def format_study(st: Study) -> str:
+    """A few lines of the study as text: what was played, each policy's double bézique rate
+    and, in Rubicon, each pairing's rubicon rate."""
+    lines = [f"{st.rules.name} bézique report: {st.hands:,} hands x {len(st.results)} pairings, seed {st.seed}"]
+    for _, r in st.tables["double_bezique"].iterrows():
+        lines.append(f"  {r.policy:<8} double bezique scored {100 * r.scored_double:.3f}% "
+                     f"[{100 * r.scored_double_lo:.3f}, {100 * r.scored_double_hi:.3f}] of hands")
+    if "rubicon" in st.tables:
+        for _, r in st.tables["rubicon"].iterrows():
+            lines.append(f"  {r.pairing:<16} rubicon rate {100 * r.rubicon_rate:.2f}% "
+                         f"[{100 * r.rubicon_rate_lo:.2f}, {100 * r.rubicon_rate_hi:.2f}]")
+    return "\n".join(lines)
+
+
 def build_tables(st: Study) -> dict:
     """Every table of the report, by file name (the tables of :mod:`analyzer.tables.study_tables`
     on the study's tallies, the odds with their receive rows simulated, the summaries of
