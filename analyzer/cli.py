@@ -14,6 +14,7 @@ import click
 from .cli_options import (
     RuleViolationExit,
     check_seed,
+    command_text,
     compile_notice,
     notice,
     policies_from,
@@ -114,74 +115,59 @@ def simulate(variant, rule_items, policy_names, hands, seed, threads, out, games
     if games is not None:
         return _simulate_games(rules, specs, games, seed, threads, out, as_json)
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .plots import score_chart
     from .studies.simulate import simulate as run
+    from .tables.stats import format_run
     with progress_bar(hands, "hand", "simulate") as progress:
         result = run(rules, specs, hands, seed, threads=threads, progress=progress)
-    tables = result.tables
-    if as_json:
-        _echo_json({"rules": rules.describe(), "policies": result.policies, "hands": hands, "seed": seed,
-                    "tables": {name: _records(df) for name, df in tables.items()}})
-    else:
-        click.echo(f"{rules.name} bézique, {hands:,} hands, seed {seed}: " + " vs ".join(result.policies))
-        _echo_hand_tables(rules, tables)
+    _echo_json(_run_json(result, hands=hands)) if as_json else click.echo(format_run(result))
     if out:
-        _write_run(out, result, {}, threads, hands=hands, seed=seed)
+        _write_outputs(out, threads, result.tables, {"score_distribution": score_chart(result)},
+                       rules=rules.describe(), policies=result.policies, hands=hands, seed=seed)
 
 
 def _simulate_games(rules, specs, games, seed, threads, out, as_json):
     """``simulate --games``: play whole games, print and write their tables and charts."""
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .plots import score_chart, win_chance_chart
     from .studies.games import MAX_GAMES, simulate_games
-    from .tables.game_tables import format_games
+    from .tables.game_tables import format_games_run
     if not 0 < games <= MAX_GAMES:
         raise click.ClickException(f"--games must be from 1 to 2^53, got {games}")
     with progress_bar(games, "game", "simulate") as progress:
         result = simulate_games(rules, specs, games, seed, threads=threads, progress=progress)
-    tables = result.tables
-    if as_json:
-        _echo_json({"rules": rules.describe(), "policies": result.policies, "games": games, "seed": seed,
-                    "tables": {name: _records(df) for name, df in tables.items()}})
-    else:
-        click.echo(f"{rules.name} bézique, {games:,} games to {rules.target}, seed {seed}: "
-                   + " vs ".join(result.policies))
-        click.echo(format_games(tables["games"]))
-        click.echo(f"\nthe {result.tallies.hands:,} hands of these games")
-        _echo_hand_tables(rules, tables)
+    _echo_json(_run_json(result, games=games)) if as_json else click.echo(format_games_run(result))
     if out:
-        # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-        from .plots import win_chance_chart
         title = f"{rules.name} bézique to {rules.target}: the chance of winning the game ({games:,} games)"
-        _write_run(out, result, {"win_chance": win_chance_chart(tables["win_chance"], title)}, threads,
-                   games=games, seed=seed)
+        charts = {"score_distribution": score_chart(result),
+                  "win_chance": win_chance_chart(result.tables["win_chance"], title)}
+        _write_outputs(out, threads, result.tables, charts, rules=rules.describe(), policies=result.policies,
+                       games=games, seed=seed)
 
 
-def _echo_hand_tables(rules, tables) -> None:
-    """The per-hand tables of a run as text."""
-    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .tables.stats import format_partnerships, format_rubicon, format_summary
-    click.echo(format_summary(tables["summary"], sevens=rules.seven_scores))
-    if "partnerships" in tables:
-        click.echo(format_partnerships(tables["partnerships"]))
-    if "rubicon" in tables:
-        click.echo()
-        click.echo(format_rubicon(tables["rubicon"], tables["trumps"]))
-    click.echo("\ndeclarations per hand")
-    click.echo(tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}"))
+def _run_json(result, **size) -> dict:
+    """A run's rules, policies, size (``hands=`` or ``games=``), seed and tables, for --json."""
+    return {"rules": result.rules.describe(), "policies": result.policies, **size, "seed": result.seed,
+            "tables": {name: _records(df) for name, df in result.tables.items()}}
 
 
-def _write_run(out, result, charts: dict, threads, **run) -> None:
-    """Write a run's tables, its score chart and ``charts`` (name: Figure), and run.json."""
-    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .plots import save_chart, score_chart
-    written = []
-    for name, df in result.tables.items():
-        written += write_table(df, out, name)
-    for name, fig in {"score_distribution": score_chart(result), **charts}.items():
-        written += save_chart(fig, out, name)
-    written.append(write_run_record(out, threads=threads, rules=result.rules.describe(),
-                                    policies=result.policies, **run))
+def _write_outputs(out, threads, tables=None, charts=None, files=(), parquet=True, spaced=True, **facts) -> None:
+    """Write ``tables`` (name: DataFrame; CSV and, with ``parquet``, Parquet), ``charts``
+    (name: Figure, or (Figure, formats); PNG and SVG by default) and run.json (``facts``, and
+    the backend of ``threads``) into ``out`` beside the ``files`` already written there, finish
+    the directory (its manifest) and say how many files went where (after a blank line if
+    ``spaced``)."""
+    # keeps the CLI's start-up light: matplotlib loads with the first chart
+    from .plots import save_chart
+    written = list(files)
+    for name, df in (tables or {}).items():
+        written += write_table(df, out, name, parquet=parquet)
+    for name, chart in (charts or {}).items():
+        fig, formats = chart if isinstance(chart, tuple) else (chart, ("png", "svg"))
+        written += save_chart(fig, out, name, formats=formats)
+    written.append(write_run_record(out, threads=threads, **facts))
     finish_output(out, written)
-    notice(f"\nwrote {len(written)} files to {out}")
+    notice(("\n" if spaced else "") + f"wrote {len(written)} files to {out}")
 
 
 def _game_totals(text: str, players: int) -> list[int]:
@@ -224,14 +210,7 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     from .hands.log_text import format_log
     from .hands.replay_file import dealt_spec
 
-    check_seed(seed)
-    if not 0 <= hand_index <= MAX_HANDS - 1:
-        raise click.ClickException(f"--hand must be from 0 to 2^63-2, got {hand_index}")
-    if json_path:
-        try:
-            check_text_path(json_path)
-        except OutputError as e:
-            raise click.ClickException(str(e)) from None
+    _check_trace(seed, hand_index, json_path)
     rules = rules_from(variant, rule_items)
     specs = policies_from(policy_names, rules)
     spec = dealt_spec(rules, seed, hand_index)
@@ -247,6 +226,18 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     if json_path:
         write_json(replay_json(outcome), json_path)
         click.echo(f"wrote {json_path}")
+
+
+def _check_trace(seed: int, hand_index: int, json_path) -> None:
+    """One clear error for a bad --seed, --hand or --json path of ``trace``."""
+    check_seed(seed)
+    if not 0 <= hand_index <= MAX_HANDS - 1:
+        raise click.ClickException(f"--hand must be from 0 to 2^63-2, got {hand_index}")
+    if json_path:
+        try:
+            check_text_path(json_path)
+        except OutputError as e:
+            raise click.ClickException(str(e)) from None
 
 
 @main.command()
@@ -330,47 +321,29 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt, 
         bezique compare greedy random hints --variant ordinary --hands 20000 --seed 3 --out results/compare
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .plots import pairs_heatmap, save_chart
+    from .plots import pairs_heatmap
     from .studies.compare import compare as run
+    from .studies.compare import format_comparison, points_unit
 
     if len(policy_names) < 2:
         raise click.ClickException("give at least two policies to compare")
     rules = rules_from(variant, rule_items)
     specs = [policies_from([n], rules)[0] for n in policy_names]
-    n_pairs = len(specs) * (len(specs) - 1) // 2
-    sprt_bounds = _parse_sprt(sprt)
-    with progress_bar(hands * n_pairs, "deal", "compare") as progress:
-        res = run(rules, specs, hands, seed, threads=threads, sprt=sprt_bounds, progress=progress)
-    unit = "net game points per game" if rules.is_rubicon else "points per hand"
+    with progress_bar(hands * (len(specs) * (len(specs) - 1) // 2), "deal", "compare") as progress:
+        res = run(rules, specs, hands, seed, threads=threads, sprt=_parse_sprt(sprt), progress=progress)
+    unit = points_unit(rules)
     if as_json:
-        _echo_json({"rules": rules.describe(), "hands": hands, "seed": seed, "unit": unit,
-                    "pairs": _records(res.pairs),
+        _echo_json({"rules": rules.describe(), "hands": hands, "seed": seed, "unit": unit, "pairs": _records(res.pairs),
                     "ranking": None if res.ranking is None else _records(res.ranking)})
     else:
-        click.echo(f"{rules.name} bézique, seed {seed}: mean difference A - B in {unit}")
-        for _, r in res.pairs.iterrows():
-            line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
-                    f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
-                    f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
-            if sprt_bounds:
-                line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
-            click.echo(line)
-        if res.ranking is not None:
-            click.echo("\nranking (Bradley-Terry, Elo scale)")
-            click.echo(res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}"))
-    if not out:
-        return
-    written = write_table(res.pairs, out, "pairs", parquet=False)
-    if res.ranking is not None:
-        written += write_table(res.ranking, out, "ranking", parquet=False)
-    title = f"{rules.name} bézique, {hands:,} deals per pair (x2 seats), seed {seed}"
-    heatmap = pairs_heatmap(res.pairs, [s.name for s in specs], "mean_diff", f"mean of row minus column, {unit}",
-                            title)
-    written += save_chart(heatmap, out, "heatmap", formats=("png",))
-    written.append(write_run_record(out, threads=threads, rules=rules.describe(), policies=[s.name for s in specs],
-                                    hands=hands, seed=seed, sprt=sprt))
-    finish_output(out, written)
-    notice(f"\nwrote {len(written)} files to {out}")
+        click.echo(format_comparison(res, rules, seed))
+    if out:
+        title = f"{rules.name} bézique, {hands:,} deals per pair (x2 seats), seed {seed}"
+        heatmap = pairs_heatmap(res.pairs, [s.name for s in specs], "mean_diff", f"mean of row minus column, {unit}",
+                                title)
+        tables = {"pairs": res.pairs, **({} if res.ranking is None else {"ranking": res.ranking})}
+        _write_outputs(out, threads, tables, {"heatmap": (heatmap, ("png",))}, parquet=False, rules=rules.describe(),
+                       policies=[s.name for s in specs], hands=hands, seed=seed, sprt=sprt)
 
 
 @main.command()
@@ -397,32 +370,20 @@ def ablate(variant, rule_items, hands, seed, threads, out, against):
         bezique ablate --variant ordinary --hands 20000 --seed 1 --out results/ablation-ordinary
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .plots import ablation_chart, save_chart
+    from .plots import ablation_chart
     from .studies.compare import ablate as run
+    from .studies.compare import format_ablation, points_unit
 
     rules = rules_from(variant, rule_items)
     opponent = policies_from([against], rules)[0] if against else None
     with progress_bar(hands * (9 if against else 8), "deal", "ablate") as progress:
         df = run(rules, hands, seed, threads=threads, progress=progress, against=opponent)
-    unit = "net game points per game" if rules.is_rubicon else "points per hand"
-    click.echo(f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {unit}"
-               + (f", each policy against {against}" if against else ""))
-    if against:
-        r = df.iloc[0]
-        click.echo(f"full hints against {against}: {r.full:+.2f} [{r.full_lo:+.2f}, {r.full_hi:+.2f}]")
-    for _, r in df.iterrows():
-        elo = "" if against else f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]"
-        click.echo(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]{elo}  {r.advice}")
-    if not out:
-        return
-    written = write_table(df, out, "ablation", parquet=False)
-    title = (f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
-             + (f", against {against}" if against else ""))
-    written += save_chart(ablation_chart(df, unit, title), out, "ablation")
-    written.append(write_run_record(out, threads=threads, rules=rules.describe(), against=against, hands=hands,
-                                    seed=seed))
-    finish_output(out, written)
-    notice(f"\nwrote {len(written)} files to {out}")
+    click.echo(format_ablation(df, rules, hands, seed, against))
+    if out:
+        title = (f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
+                 + (f", against {against}" if against else ""))
+        _write_outputs(out, threads, {"ablation": df}, {"ablation": ablation_chart(df, points_unit(rules), title)},
+                       parquet=False, rules=rules.describe(), against=against, hands=hands, seed=seed)
 
 
 @main.command()
@@ -444,7 +405,7 @@ def odds(variant, rule_items, hands, seed, threads, out, as_json):
         bezique odds --variant rubicon --hands 400000 --seed 2
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .studies.exact import odds_table
+    from .studies.exact import format_odds, odds_table
 
     rules = rules_from(variant, rule_items)
     with progress_bar(hands, "deal", "odds") as progress:
@@ -452,16 +413,9 @@ def odds(variant, rule_items, hands, seed, threads, out, as_json):
     if as_json:
         _echo_json({"rules": rules.describe(), "hands": hands, "seed": seed, "odds": _records(df)})
     else:
-        click.echo(f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI")
-        for _, r in df.iterrows():
-            sim = (f"simulated {r.simulated:.6f} [{r.simulated_lo:.6f}, {r.simulated_hi:.6f}]"
-                   if r["sample"] else "")
-            click.echo(f"{r.event:<28} {r.exact:>24} = {r.exact_decimal:.6g}  {sim}")
+        click.echo(format_odds(df, rules, hands, seed))
     if out:
-        written = write_table(df, out, "odds")
-        written.append(write_run_record(out, threads=threads, rules=rules.describe(), hands=hands, seed=seed))
-        finish_output(out, written)
-        notice(f"wrote {len(written)} files to {out}")
+        _write_outputs(out, threads, {"odds": df}, spaced=False, rules=rules.describe(), hands=hands, seed=seed)
 
 
 @main.command()
@@ -489,26 +443,18 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands):
         bezique report --variant rubicon --hands 200000 --seed 1 --out results/rubicon
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .studies.report import hands_played, study, write_report
+    from .studies.report import format_study, hands_played, study, write_report
 
     if expert_hands < 0:
         raise click.ClickException(f"--expert-hands must be >= 0, got {expert_hands}")
     rules = rules_from(variant, rule_items)
     extra = (("expert", "expert", expert_hands),) if expert_hands else ()
-    command = (f"bezique report --variant {variant} --hands {hands} --seed {seed} --out {out}"
-               + (f" --expert-hands {expert_hands}" if expert_hands else "")
-               + "".join(f" --rule {r}" for r in rule_items))
+    command = command_text("report", ("--variant", variant), ("--hands", hands), ("--seed", seed), ("--out", out),
+                           ("--expert-hands", expert_hands or None), *(("--rule", r) for r in rule_items))
     with progress_bar(hands_played(hands, extra, rules.players), "hand", "report") as progress:
         st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra)
     files = write_report(st, out, command, threads=threads)
-    click.echo(f"{rules.name} bézique report: {hands:,} hands x {len(st.results)} pairings, seed {seed}")
-    for _, r in st.tables["double_bezique"].iterrows():
-        click.echo(f"  {r.policy:<8} double bezique scored {100 * r.scored_double:.3f}% "
-                   f"[{100 * r.scored_double_lo:.3f}, {100 * r.scored_double_hi:.3f}] of hands")
-    if "rubicon" in st.tables:
-        for _, r in st.tables["rubicon"].iterrows():
-            click.echo(f"  {r.pairing:<16} rubicon rate {100 * r.rubicon_rate:.2f}% "
-                       f"[{100 * r.rubicon_rate_lo:.2f}, {100 * r.rubicon_rate_hi:.2f}]")
+    click.echo(format_study(st))
     click.echo(f"wrote {len(files)} files to {out} (see {out}/report.md)")
 
 
@@ -589,39 +535,29 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
     from .studies.tune import TuneError
     from .studies.tune_hints import check_request, forget_search
     from .studies.tune_hints import tune as run
-    from .studies.tune_output import write_tune
+    from .studies.tune_output import format_tune, write_tune
 
     rules = rules_from(variant, rule_items)
+    command = command_text("tune", ("--variant", variant), ("--opponent", opponent), ("--budget", budget),
+                           ("--seed", seed), ("--confirm", confirm_deals), ("--confirm-expert", expert_deals or None),
+                           *(("--rule", r) for r in rule_items), ("--out", out or None))
     try:
         check_request(rules, policy_name, opponent, budget)
         if confirm_deals < 0 or expert_deals < 0:
             raise TuneError("--confirm and --confirm-expert take 0 or more deals")
         policies_from([opponent], rules)                 # an unknown opponent: one line, before the search
-        resume = click.get_current_context().params.get("resume", False)
-        if out and not resume:
-            if forget_search(out):
-                notice(f"note: {out} held an interrupted search; starting over (--resume would continue it)")
-        command = (f"bezique tune --variant {variant} --opponent {opponent} --budget {budget} --seed {seed}"
-                   f" --confirm {confirm_deals}" + (f" --confirm-expert {expert_deals}" if expert_deals else "")
-                   + "".join(f" --rule {r}" for r in rule_items) + (f" --out {out}" if out else ""))
+        if out and not click.get_current_context().params.get("resume", False) and forget_search(out):
+            notice(f"note: {out} held an interrupted search; starting over (--resume would continue it)")
         with progress_bar(budget, "hand", "tune") as progress:
             res = run(rules, opponent, budget, seed, out, threads, progress, confirm_deals, expert_deals,
                       command=command)
     except TuneError as e:
         raise click.ClickException(str(e)) from None
-    w = res.weights
-    click.echo(f"{rules.name} bézique: {len(res.state.generations)} generations, {res.state.hands:,} hands; "
-               "tuned weights " + ", ".join(f"{h} {w[h]:.2f}" for h in w))
-    for r in res.confirmation:
-        click.echo(f"  tuned against {r['against']:<7} {r['mean_diff']:+.2f} [{r['mean_diff_lo']:+.2f}, "
-                   f"{r['mean_diff_hi']:+.2f}] per deal over {r['deals']:,} fresh deals")
+    click.echo(format_tune(res))
     if out:
-        written = write_tune(res, out)
-        written.append(write_run_record(out, threads=threads, rules=rules.describe(), opponent=opponent,
-                                        budget=budget, seed=seed))
-        finish_output(out, written)
+        _write_outputs(out, threads, files=write_tune(res, out), rules=rules.describe(), opponent=opponent,
+                       budget=budget, seed=seed)
         forget_search(out)                              # finished: nothing to resume
-        notice(f"\nwrote {len(written)} files to {out}")
 
 
 @main.command()

@@ -189,6 +189,12 @@ def _command_identity(kw: dict) -> dict:
     return {"name": ctx.info_name, "args": args, "line": line}
 
 
+def command_text(name: str, *options: tuple[str, object]) -> str:
+    """The line that runs ``bezique NAME`` again, as a report or a tuned preset records it: the
+    ``(flag, value)`` options in their order, those whose value is None left out."""
+    return " ".join(["bezique", name, *(f"{flag} {value}" for flag, value in options if value is not None)])
+
+
 def _typed_args(ctx) -> list[str]:
     """The command's arguments as typed (from the command line when it is ours; else rebuilt
     from the options that differ from their defaults, as when called from Python)."""

@@ -182,3 +182,11 @@ def test_ablate_turns_an_engine_error_into_one_line(monkeypatch, tmp_path):
     res = invoke("ablate", "--hands", 10, "--out", tmp_path, "--quiet")
     lines = res.output.splitlines()
     assert res.exit_code == 1 and lines == ["Error: policy 'hints' (seat 0) returned 'play 9S', which is not legal (hand 0)"]
+
+
+def test_command_text_rebuilds_a_line_leaving_out_what_is_none():
+    from analyzer.cli_options import command_text
+    assert command_text("report", ("--variant", "rubicon"), ("--hands", 200), ("--seed", 1), ("--out", "r/x"),
+                        ("--expert-hands", None), ("--rule", "hand_size=9")) == \
+        "bezique report --variant rubicon --hands 200 --seed 1 --out r/x --rule hand_size=9"
+    assert command_text("tune", ("--confirm-expert", 0), ("--out", None)) == "bezique tune --confirm-expert 0"

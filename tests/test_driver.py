@@ -27,7 +27,7 @@ def start_and_count(start, count):
 
 def collect(total, chunk, threads, stop_after=None, play=None):
     progress = []
-    acc = run_chunks(play or start_and_count, (), total, chunk, Collect(stop_after), threads, progress.append)
+    acc = run_chunks(play or start_and_count, total, chunk, Collect(stop_after), threads, progress.append)
     return sum(progress), acc.merged, progress
 
 
@@ -127,7 +127,7 @@ def test_merged_results_are_not_kept(threads):
     """Memory stays that of the window however many chunks run: nothing holds a chunk's result
     once it is merged (a backend that kept its futures would keep them all)."""
     ChunkResult.live = ChunkResult.peak = 0
-    run_chunks(make_result, (), 500, 1, Drop(), threads)
+    run_chunks(make_result, 500, 1, Drop(), threads)
     assert ChunkResult.peak <= 2 * threads + 2
 
 

@@ -37,13 +37,12 @@ class Checkpoints:
         self.dir = Path(out_dir) / CHECKPOINT_DIR
         self.resume_line = resume_line        # the command that continues from here
 
-    def key(self, task, args: tuple, total: int, chunk: int) -> str | None:
-        """A name for a run: a digest of its task, arguments, size and chunk (policies by
-        name and parameters, see ``PolicySpec.__reduce__``); None for a run whose arguments
-        cannot be pickled (it is not checkpointed)."""
+    def key(self, task, total: int, chunk: int) -> str | None:
+        """A name for a run: a digest of its task (a RunTask: the play, rules, seed, policies
+        by name and parameters, see ``PolicySpec.__reduce__``), size and chunk; None for a run
+        whose task cannot be pickled (it is not checkpointed)."""
         try:
-            blob = pickle.dumps((task.__module__, task.__qualname__, args, total, chunk, _policy_files(args)),
-                                protocol=4)
+            blob = pickle.dumps((task, total, chunk, _policy_files(getattr(task, "policies", ()))), protocol=4)
         except Exception:      # e.g. a policy made in Python that no name resolves to
             return None
         return hashlib.sha256(blob).hexdigest()[:32]
@@ -84,12 +83,11 @@ class Checkpoints:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def _policy_files(args: tuple) -> list[str]:
-    """Digests of the user policy files among ``args`` (alone or in a list; a policy's file is
-    its ``PolicySpec.user_file``): a file edited since the checkpoint makes another run, played
+def _policy_files(specs) -> list[str]:
+    """Digests of the user policy files among ``specs`` (a policy's file is its
+    ``PolicySpec.user_file``): a file edited since the checkpoint makes another run, played
     afresh."""
-    items = [x for a in args for x in (a if isinstance(a, (list, tuple)) else [a])]
-    files = [f for f in (getattr(x, "user_file", None) for x in items) if f]
+    files = [f for f in (getattr(s, "user_file", None) for s in specs) if f]
     return [hashlib.sha256(Path(f).read_bytes()).hexdigest() for f in files]
 
 

@@ -1,7 +1,11 @@
 """The batch driver: chunks of hands played on a backend, merged in hand order.
 
-The hands are cut into chunks whose size does not depend on the backend or its size; a
-worker plays a chunk (``task(*args, start, count)``) and reduces it to integer sums, and an
+A run is a :class:`analyzer.run.task.RunTask`: the rules, seed and policies its chunks share,
+and the function that plays one. Its rules and policies are checked once, where the run
+enters the library (:func:`analyzer.run.task.check_run`); the driver and the chunks take them
+as checked. The hands are cut into
+chunks whose size does not depend on the backend or its size; a worker plays a chunk
+(``task(start, count)``) and reduces it to integer sums, and an
 accumulator merges the chunks strictly in hand order. A result therefore depends only on
 the seed and the hands played, never on the threads or workers -- even for a run that stops
 early (an SPRT), which stops after the same chunk whatever the backend. A bounded window of
@@ -47,20 +51,20 @@ def chunk_for(specs, default: int = CHUNK) -> int:
     return min([default, *asked])
 
 
-def run_chunks(task: Callable, args: tuple, total: int, chunk: int, acc: Accumulator,
+def run_chunks(task: Callable[[int, int], object], total: int, chunk: int, acc: Accumulator,
                threads: int | None = None, progress: Callable[[int], object] | None = None) -> Accumulator:
-    """Call ``task(*args, start, count)`` for consecutive chunks of ``total`` items (``chunk``
+    """Call ``task(start, count)`` (a :class:`analyzer.run.task.RunTask`) for consecutive chunks of ``total`` items (``chunk``
     each, the last one shorter) on the active backend (a Dask cluster, else ``threads`` worker
     threads; None: one per core), pass each result to ``acc.merge`` in order, then its item
     count to ``progress``. When ``merge`` returns True the run stops: chunks not merged yet
     are dropped. An exception in ``task`` stops the run and is raised here.
 
-    ``task`` must be a module-level function (Dask sends it by reference). Returns the
+    ``task`` must pickle (Dask sends it; a RunTask's play goes by reference). Returns the
     accumulator holding every merged chunk: ``acc``, or the one a checkpoint saved (then
     only the missing chunks are played, and ``progress`` first gets the items already done).
     """
     store = active_checkpoints()
-    key = store.key(task, args, total, chunk) if store else None
+    key = store.key(task, total, chunk) if store else None
     merged, finished = 0, False
     if key:
         saved = store.load(key)
@@ -81,7 +85,7 @@ def run_chunks(task: Callable, args: tuple, total: int, chunk: int, acc: Accumul
         start = next(starts, None)
         if start is not None:
             count = min(chunk, total - start)
-            window.append((count, backend.submit(task, *args, start, count)))
+            window.append((count, backend.submit(task, start, count)))
 
     try:
         for _ in range(2 * backend.slots):          # two per worker: none idles while one is merged

@@ -16,10 +16,11 @@ import pandas as pd
 
 from ..game import rubicon_results
 from ..policies.hints import HINT_NAMES, HINT_TEXT
-from ..policies.registry import PolicySpec, check_rules, resolve_policy
+from ..policies.registry import PolicySpec
 from ..rules import RuleSet
 from ..run.driver import CHUNK, chunk_for, run_chunks
 from ..run.records import as_structured, play_records
+from ..run.task import RunTask, check_run
 from ..tables.stats import mean_ci, wilson_ci
 from .ratings import bradley_terry, elo_from_score, sprt_bounds, sprt_llr
 
@@ -56,6 +57,11 @@ class PairTally:
         return float(m), float(lo), float(hi)
 
 
+def points_unit(rules: RuleSet) -> str:
+    """What a comparison's differences count: hand points, or in Rubicon net game points."""
+    return "net game points per game" if rules.is_rubicon else "points per hand"
+
+
 def _points(rules: RuleSet, rec: np.ndarray) -> np.ndarray:
     """Per play, the points of each seat [plays, seats]: hand scores, or in Rubicon (two
     seats) the net game points of the game the deal is (R3.9; a drawn game, Law 61, is 0 to
@@ -81,19 +87,27 @@ def seatings(players: int) -> list[tuple[int, ...]]:
     return [s for s in product((0, 1), repeat=players) if 0 < sum(s) < players]
 
 
-def pair_chunk(rules, rules_arr, seed, a, b, start, count) -> PairTally:
-    """Deals ``start`` .. ``start + count - 1`` played once in each of :func:`seatings`,
-    reduced to a PairTally. A play's difference is A's mean points per seat minus B's
-    (with partners: A's partnership's points minus B's); a deal's, the mean over its plays.
-    A play is won by the policy of the seat (or partnership) with the most points. A
-    backend's task."""
+def pair_chunk(task: RunTask, start: int, count: int) -> PairTally:
+    """Deals ``start`` .. ``start + count - 1`` played by the pair ``task.policies`` (A, B),
+    reduced to a PairTally (:func:`play_pair`). A RunTask's play."""
+    a, b = task.policies
+    return play_pair(task, a, b, start, count)
+
+
+def play_pair(task: RunTask, a: PolicySpec, b: PolicySpec, start: int, count: int) -> PairTally:
+    """Deals ``start`` .. ``start + count - 1`` of ``task`` (its rules and seed) played by A and B
+    once in each of :func:`seatings`, reduced to a PairTally. A play's difference is A's mean
+    points per seat minus B's (with partners: A's partnership's points minus B's); a deal's,
+    the mean over its plays. A play is won by the policy of the seat (or partnership) with the
+    most points."""
+    rules = task.rules
     ways = seatings(rules.players)
     partners = rules.players == 4
     factor = 2 if rules.players == 3 else 1    # a mean over one or two seats: halves
     scaled = np.zeros(count, np.int64)         # sum over plays of factor * the play's difference
     wins = losses = 0
     for seating in ways:
-        pts = _points(rules, play_records(rules_arr, seed, start, count, [(a, b)[k] for k in seating]))
+        pts = _points(rules, play_records(task.rules_array, task.seed, start, count, [(a, b)[k] for k in seating]))
         is_a = np.array(seating) == 0
         sum_a, sum_b = pts[:, is_a].sum(1), pts[:, ~is_a].sum(1)
         if partners:                           # the partnerships' pooled points
@@ -167,7 +181,9 @@ def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed:
                  threads: int | None = None, sprt: tuple[float, float] | None = None,
                  progress: Progress | None = None) -> PairResult:
     """Compare A with B on ``hands`` deals (each played twice, seats swapped); ``threads``
-    defaults to one per core, ``progress`` is called with the deals just finished.
+    defaults to one per core, ``progress`` is called with the deals just finished. The rules,
+    policies and seed are taken as checked where the run entered (:func:`compare`,
+    :func:`ablate`, tune).
 
     With ``sprt=(elo0, elo1)`` the run stops as soon as the SPRT, checked after each chunk
     of deals in deal order, accepts H0 or H1; ``hands`` is then the maximum.
@@ -176,8 +192,8 @@ def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed:
     chunk = chunk_for([a, b], CHUNK) // len(seatings(rules.players)) or 1
     if sprt:
         chunk = min(chunk, SPRT_CHUNK)
-    acc = run_chunks(pair_chunk, (rules, rules.to_array(), seed, a, b), hands, chunk,
-                     PairTotals(sprt, lower, upper), threads, progress)
+    acc = run_chunks(RunTask(pair_chunk, rules, seed, (a, b)), hands, chunk, PairTotals(sprt, lower, upper),
+                     threads, progress)
     total, llr, verdict = acc.total, acc.llr, acc.verdict
     info = None
     if sprt:
@@ -199,10 +215,6 @@ class Comparison:
     results: list[PairResult]
 
 
-def _specs(policies) -> list[PolicySpec]:
-    return [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
-
-
 def compare(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, seed: int,
             threads: int | None = None, sprt: tuple[float, float] | None = None,
             progress: Progress | None = None) -> Comparison:
@@ -210,9 +222,15 @@ def compare(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, se
     each played twice with the seats swapped, and return a :class:`Comparison`. With
     ``sprt=(elo0, elo1)`` each pair stops as soon as its SPRT decides; ``progress`` is
     called with the deals just finished."""
+    return compare_checked(rules, check_run(rules, policies, seed, threads, by_seat=False), hands, seed,
+                           threads, sprt, progress)
 
-    specs = _specs(policies)
-    check_rules(specs, rules)
+
+def compare_checked(rules: RuleSet, specs: Sequence[PolicySpec], hands: int, seed: int,
+                    threads: int | None = None, sprt: tuple[float, float] | None = None,
+                    progress: Progress | None = None) -> Comparison:
+    """:func:`compare` of PolicySpecs checked where the run entered (compare, the report's
+    study)."""
     results = [compare_pair(rules, a, b, hands, seed, threads, sprt, progress)
                for a, b in combinations(specs, 2)]
     pairs = pd.DataFrame([r.row() for r in results])
@@ -232,9 +250,8 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     the full policy's figure (``full``) and the hint's value ``mean_diff`` = full - without,
     whose interval adds the two intervals' half-widths in quadrature (the same deals make it
     conservative)."""
-
-
-    full, *without = _specs(["hints"] + [f"hints:no={hid}" for hid in HINT_NAMES])
+    names = ["hints"] + [f"hints:no={hid}" for hid in HINT_NAMES] + ([against] if against is not None else [])
+    full, *without = check_run(rules, names, seed, threads, by_seat=False)
     rows = []
     if against is None:
         for hid, text, other in zip(HINT_NAMES, HINT_TEXT, without):
@@ -242,7 +259,7 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
             rows.append({"hint": hid, "advice": text, **{k: v for k, v in r.items()
                                                          if k not in ("policy_a", "policy_b")}})
         return pd.DataFrame(rows)
-    opponent = _specs([against])[0]
+    *without, opponent = without
     base = compare_pair(rules, full, opponent, hands, seed, threads, progress=progress).row()
     half_full = (base["mean_diff_hi"] - base["mean_diff_lo"]) / 2
     for hid, text, other in zip(HINT_NAMES, HINT_TEXT, without):
@@ -255,3 +272,34 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
                      "without": r["mean_diff"], "without_lo": r["mean_diff_lo"],
                      "without_hi": r["mean_diff_hi"]})
     return pd.DataFrame(rows)
+
+
+def format_comparison(res: Comparison, rules: RuleSet, seed: int) -> str:
+    """A :class:`Comparison` as text: a line per pair (mean difference, score share, Elo, and
+    the SPRT's verdict when it ran), then the ranking when there is one."""
+    lines = [f"{rules.name} bézique, seed {seed}: mean difference A - B in {points_unit(rules)}"]
+    for _, r in res.pairs.iterrows():
+        line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
+                f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
+                f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
+        if "sprt_result" in res.pairs:
+            line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
+        lines.append(line)
+    if res.ranking is not None:
+        lines += ["\nranking (Bradley-Terry, Elo scale)",
+                  res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}")]
+    return "\n".join(lines)
+
+
+def format_ablation(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int, against: str | None = None) -> str:
+    """:func:`ablate`'s table as text: what was played, the full policy's result ``against``
+    the opponent if there was one, then a line per hint."""
+    lines = [f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {points_unit(rules)}"
+             + (f", each policy against {against}" if against else "")]
+    if against:
+        r = df.iloc[0]
+        lines.append(f"full hints against {against}: {r.full:+.2f} [{r.full_lo:+.2f}, {r.full_hi:+.2f}]")
+    for _, r in df.iterrows():
+        elo = "" if against else f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]"
+        lines.append(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]{elo}  {r.advice}")
+    return "\n".join(lines)

@@ -32,6 +32,7 @@ from ..cards import (
 from ..engine.deals import dealt_counts
 from ..rules import RuleSet
 from ..run.driver import run_chunks
+from ..run.task import RunTask
 from ..tables.stats import wilson_ci
 
 QS, JD = card_id(0, QUEEN), card_id(2, KNAVE)
@@ -288,10 +289,11 @@ def event_counts(dealt: np.ndarray, per: str) -> np.ndarray:
     return dealt
 
 
-def odds_chunk(rules: RuleSet, seed: int, start: int, count: int) -> np.ndarray:
+def odds_chunk(task: RunTask, start: int, count: int) -> np.ndarray:
     """Hits of each deal-time event (:func:`exact_events`) in deals ``start`` ..
-    ``start + count - 1``, each over its own units. A backend's task."""
-    dealt, turnups = simulated_deals(rules, count, seed, start)
+    ``start + count - 1``, each over its own units. A RunTask's play."""
+    rules = task.rules
+    dealt, turnups = simulated_deals(rules, count, task.seed, start)
     events = _events(rules)
     counts = {per: event_counts(dealt, per) for per in {ev["per"] for ev in events}}
     return np.array([int(ev["hit"](counts[ev["per"]], turnups).sum()) for ev in events], np.int64)
@@ -320,7 +322,7 @@ def odds_table(rules: RuleSet, hands: int, seed: int, threads: int | None = None
     backend); ``progress`` is called with the deals just simulated."""
 
     events = _events(rules)
-    hits = run_chunks(odds_chunk, (rules, seed), hands, ODDS_CHUNK, OddsTotals(len(events)), threads,
+    hits = run_chunks(RunTask(odds_chunk, rules, seed), hands, ODDS_CHUNK, OddsTotals(len(events)), threads,
                       progress).hits
     rows = []
     for ev, hit in zip(events, hits.tolist()):
@@ -340,3 +342,13 @@ def odds_table(rules: RuleSet, hands: int, seed: int, threads: int | None = None
                      "simulated": np.nan, "simulated_lo": np.nan, "simulated_hi": np.nan,
                      "sample": 0, "within_ci": None})
     return pd.DataFrame(rows)
+
+
+def format_odds(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int) -> str:
+    """:func:`odds_table` as text: a line per event, the exact value beside the simulated one."""
+    lines = [f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI"]
+    for _, r in df.iterrows():
+        sim = (f"simulated {r.simulated:.6f} [{r.simulated_lo:.6f}, {r.simulated_hi:.6f}]"
+               if r["sample"] else "")
+        lines.append(f"{r.event:<28} {r.exact:>24} = {r.exact_decimal:.6g}  {sim}")
+    return "\n".join(lines)

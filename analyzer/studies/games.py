@@ -30,8 +30,8 @@ from ..rules import RuleSet
 from ..run.driver import run_chunks
 from ..run.records import check_status, policy_arrays
 from ..run.tallies import Tallies
+from ..run.task import RunTask, check_run
 from ..tables.game_tables import game_tables
-from .simulate import check_run
 
 MAX_GAMES = 2**53          # game numbers times GAME_HANDS are hand stream ids (signed 64-bit)
 GAMES_CHUNK = 256          # games a worker plays at a time
@@ -59,9 +59,10 @@ class GameTotals:
         self.chance += chunk.chance
 
 
-def games_chunk(rules: RuleSet, rules_arr: np.ndarray, seed: int, specs, start: int, count: int) -> GameTotals:
+def games_chunk(task: RunTask, start: int, count: int) -> GameTotals:
     """Play games ``start`` .. ``start + count - 1`` and reduce them to a GameTotals. A
-    backend's task."""
+    RunTask's play."""
+    rules, specs = task.rules, task.policies
     funcs, params = policy_arrays(specs)
     out = GameTotals(rules)
     records = np.zeros((RECORD_ROWS, REC_W), np.int32)
@@ -70,7 +71,7 @@ def games_chunk(rules: RuleSet, rules_arr: np.ndarray, seed: int, specs, start: 
     done = 0
     while done < count:
         played = check_status(specs, err, lambda: run_games(
-            rules_arr, np.uint64(seed), start + done, count - done, funcs, params, records,
+            task.rules_array, np.uint64(task.seed), start + done, count - done, funcs, params, records,
             rows[done:], out.chance, err), illegal=-ST_ILLEGAL_POLICY)
         if played < 0:
             raise RuntimeError(f"game kernel stopped with status {-played} at hand {err[0]}")
@@ -123,6 +124,6 @@ def simulate_games(rules: RuleSet, policies: Sequence[str | PolicySpec], games: 
     if not 0 < games <= MAX_GAMES:
         raise ValueError(f"games must be from 1 to 2^53, got {games}")
     specs = check_run(rules, policies, seed, threads)
-    acc = run_chunks(games_chunk, (rules, rules.to_array(), seed, specs), games, GAMES_CHUNK,
-                     GameTotals(rules), threads, progress)
+    acc = run_chunks(RunTask(games_chunk, rules, seed, specs), games, GAMES_CHUNK, GameTotals(rules),
+                     threads, progress)
     return GamesResult(rules, [s.name for s in specs], games, seed, acc)

@@ -13,9 +13,10 @@ from .. import plots
 from ..rules import RuleSet
 from ..run.output import command_line, finish_output, write_run_record, write_table
 from ..run.tallies import score_bin
+from ..run.task import RunTask, check_run
 from ..tables import study_tables as tables_of
 from ..tables.stats import wilson_ci
-from .compare import compare, seatings
+from .compare import compare_checked, seatings
 from .exact import (
     bezique_levels,
     first_stage_tricks,
@@ -24,7 +25,7 @@ from .exact import (
     p_receives_bezique_by_trick,
 )
 from .report_markdown import write_markdown
-from .simulate import Result, simulate
+from .simulate import Result, check_hands, play_hands, simulate_chunk
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
 HEAD_TO_HEAD = ("hints", "greedy", "random")     # compared pair by pair, seats swapped
@@ -87,17 +88,38 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     same ``hands`` deals, each played twice with the seats swapped; return the
     :class:`Study`. ``progress`` is called with the hands just played
     (:func:`hands_played` in all). ``extra``: (a, b, hands) pairings with their own number of
-    hands (a costly policy such as ``expert``), on the first of the same deals."""
+    hands (a costly policy such as ``expert``), on the first of the same deals. The rules,
+    seed and every policy are checked once, here."""
+    runs = [(a, b, hands) for a, b in pairings] + list(extra)
+    for n in {n for _a, _b, n in runs}:
+        check_hands(n)
+    names = list(dict.fromkeys([*(p for a, b, _n in runs for p in (a, b)), *head_to_head]))
+    spec = dict(zip(names, check_run(rules, names, seed, threads, by_seat=False)))
     results = {}
-    for a, b, n in [(a, b, hands) for a, b in pairings] + list(extra):
-        seats = [(a, b)[s % 2] for s in range(rules.players)]     # round the table: a, b, a …
-        results[f"{a} vs {b}"] = simulate(rules, seats, n, seed, threads=threads, progress=progress)
+    for a, b, n in runs:
+        seats = [spec[(a, b)[s % 2]] for s in range(rules.players)]     # round the table: a, b, a …
+        results[f"{a} vs {b}"] = play_hands(RunTask(simulate_chunk, rules, seed, seats), n, threads, progress)
     pairwise = None
     if len(head_to_head) >= 2:
         plays = len(seatings(rules.players))
         deals = (lambda d: progress(plays * d)) if progress else None
-        pairwise = compare(rules, list(head_to_head), hands, seed, threads=threads, progress=deals).pairs
+        pairwise = compare_checked(rules, [spec[p] for p in head_to_head], hands, seed, threads,
+                                   progress=deals).pairs
     return Study(rules, hands, seed, results, odds_table(rules, hands, seed), pairwise)
+
+
+def format_study(st: Study) -> str:
+    """A few lines of the study as text: what was played, each policy's double bézique rate
+    and, in Rubicon, each pairing's rubicon rate."""
+    lines = [f"{st.rules.name} bézique report: {st.hands:,} hands x {len(st.results)} pairings, seed {st.seed}"]
+    for _, r in st.tables["double_bezique"].iterrows():
+        lines.append(f"  {r.policy:<8} double bezique scored {100 * r.scored_double:.3f}% "
+                     f"[{100 * r.scored_double_lo:.3f}, {100 * r.scored_double_hi:.3f}] of hands")
+    if "rubicon" in st.tables:
+        for _, r in st.tables["rubicon"].iterrows():
+            lines.append(f"  {r.pairing:<16} rubicon rate {100 * r.rubicon_rate:.2f}% "
+                         f"[{100 * r.rubicon_rate_lo:.2f}, {100 * r.rubicon_rate_hi:.2f}]")
+    return "\n".join(lines)
 
 
 def build_tables(st: Study) -> dict:

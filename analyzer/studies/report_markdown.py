@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..run.output import atomic_write
-from .compare import seatings
+from .compare import points_unit, seatings
 
 
 def _cell(v, fmt: str) -> str:
@@ -148,7 +148,7 @@ def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
         seating_text = {2: "the seats swapped", 3: "one against two and two against one",
                         4: "one partnership against the other, then swapped"}[st.rules.players]
         pw = tables["pairwise"]
-        what = "net game points per game" if rubicon else "points per hand"
+        what = points_unit(st.rules)
         lines += ["## Head to head", "", f"![head to head]({Path(chart_paths['pairwise'][0]).name})", "",
                   f"Each pair plays the study's {st.hands:,} deals (seed {st.seed}) in every seating "
                   f"({plays}: {seating_text}); the score share counts wins and half the draws of the "

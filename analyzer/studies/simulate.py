@@ -14,12 +14,12 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ..policies.registry import PolicyError, PolicySpec, check_rules, resolve_policy
+from ..policies.registry import PolicySpec
 from ..rules import RuleSet
-from ..run.backends import check_threads
-from ..run.driver import MAX_HANDS, MAX_SEED, chunk_for, run_chunks
+from ..run.driver import MAX_HANDS, chunk_for, run_chunks
 from ..run.records import play_records
 from ..run.tallies import GameChainer, Tallies, compact_for_games
+from ..run.task import RunTask, check_run
 from ..tables.stats import tables
 
 
@@ -54,38 +54,41 @@ def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, s
     number of hands just finished. ``keep_records`` keeps the per-hand records (for tests
     and small runs).
     """
+    check_hands(hands)
+    specs = check_run(rules, policies, seed, threads)
+    return play_hands(RunTask(simulate_chunk, rules, seed, specs, keep_records), hands, threads, progress)
+
+
+def check_hands(hands: int) -> None:
+    """ValueError for a number of hands outside 1 .. 2^63-1."""
     if not 0 < hands <= MAX_HANDS:
         raise ValueError(f"hands must be from 1 to 2^63-1, got {hands}")
-    specs = check_run(rules, policies, seed, threads)
-    games = rules.brisques == "scored"     # R2.24: games span hands
-    acc = run_chunks(simulate_chunk, (rules, rules.to_array(), seed, specs, keep_records, games), hands,
-                     chunk_for(specs), SimulationTotals(rules.players, keep_records, games, rules.sides), threads, progress)
-    records = np.concatenate(acc.kept) if keep_records else None
-    return Result(rules, [s.name for s in specs], hands, seed, acc.total, records)
 
 
-def check_run(rules: RuleSet, policies, seed: int, threads: int | None) -> list[PolicySpec]:
-    """What a run of ``rules`` needs beside its size, checked in this order: the seed
-    (ValueError), the PolicySpecs of ``policies`` (names or specs), one per seat, each able to
-    play them (PolicyError naming the problem otherwise), and the thread count. Returns the
-    PolicySpecs."""
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
-    specs = [p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies]
-    if len(specs) != rules.players:
-        raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
-    check_rules(specs, rules)
-    check_threads(threads)
-    return specs
+def play_hands(task: RunTask, hands: int, threads: int | None = None,
+               progress: Callable[[int], object] | None = None) -> Result:
+    """The :class:`Result` of ``hands`` hands of the simulation ``task`` (a RunTask of
+    :func:`simulate_chunk`, checked where it entered: :func:`simulate`, the report's study)."""
+    rules = task.rules
+    acc = run_chunks(task, hands, chunk_for(task.policies),
+                     SimulationTotals(rules.players, task.keep_records, chains_games(rules), rules.sides),
+                     threads, progress)
+    records = np.concatenate(acc.kept) if task.keep_records else None
+    return Result(rules, [s.name for s in task.policies], hands, task.seed, acc.total, records)
 
 
-def simulate_chunk(rules: RuleSet, rules_arr: np.ndarray, seed: int, specs, keep_records: bool, games: bool,
-                   start: int, count: int):
+def chains_games(rules: RuleSet) -> bool:
+    """Whether a simulation chains its hands into games: where games span hands (R2.24)."""
+    return rules.brisques == "scored"
+
+
+def simulate_chunk(task: RunTask, start: int, count: int):
     """Play hands ``start`` .. ``start + count - 1`` and reduce them: (their Tallies, the
-    records if kept, their compact game rows if games are chained). A backend's task."""
-    rec = play_records(rules_arr, seed, start, count, specs)
-    return (Tallies.from_records(rec, rules), rec if keep_records else None,
-            compact_for_games(rec, rules) if games else None)
+    records if kept, their compact game rows if games are chained). A RunTask's play."""
+    rules = task.rules
+    rec = play_records(task.rules_array, task.seed, start, count, task.policies)
+    return (Tallies.from_records(rec, rules), rec if task.keep_records else None,
+            compact_for_games(rec, rules) if chains_games(rules) else None)
 
 
 class SimulationTotals:

@@ -17,7 +17,8 @@ from ..policies.presets import PRESET_VERSION
 from ..policies.registry import PolicyError, resolve_policy
 from ..rules import RuleSet
 from ..run.driver import run_chunks
-from .compare import PairTally, compare_pair, pair_chunk
+from ..run.task import RunTask, check_run
+from .compare import PairTally, compare_pair, play_pair
 from .tune import (
     DEAL_CHUNK,
     MIN_BUDGET,
@@ -44,14 +45,16 @@ def candidate_name(weights, names) -> str:
     return "hints:" + ",".join(f"{h.lower()}={w:.4f}" for h, w in zip(names, weights))
 
 
-def tune_chunk(rules, rules_arr, seed, candidates, opponent, n_chunks, start, count):
-    """Items ``start`` .. ``start + count - 1`` of a generation: item i is candidate
-    i // n_chunks (a PolicySpec) on its (i % n_chunks)-th chunk of deals, against ``opponent``
-    with the seats swapped. Returns [(candidate, PairTally)]. A backend's task."""
+def tune_chunk(task: RunTask, start: int, count: int):
+    """Items ``start`` .. ``start + count - 1`` of a generation (``task.policies``: the
+    candidates, then their opponent): item i is candidate i // ``task.deal_chunks`` on its
+    (i % ``task.deal_chunks``)-th chunk of deals, against the opponent with the seats swapped.
+    Returns [(candidate, PairTally)]. A RunTask's play."""
+    *candidates, opponent = task.policies
     out = []
     for i in range(start, start + count):
-        k, j = divmod(i, n_chunks)
-        out.append((k, pair_chunk(rules, rules_arr, seed, candidates[k], opponent, j * DEAL_CHUNK, DEAL_CHUNK)))
+        k, j = divmod(i, task.deal_chunks)
+        out.append((k, play_pair(task, candidates[k], opponent, j * DEAL_CHUNK, DEAL_CHUNK)))
     return out
 
 
@@ -71,13 +74,11 @@ def play_objective(rules: RuleSet, names: tuple[str, ...], opponent, seed: int, 
     """The objective of :func:`analyzer.studies.tune.search`: each candidate's mean advantage per deal
     over ``opponent`` (points per hand; Rubicon: net game points per game), all candidates on
     the generation's deals."""
-    rules_arr = rules.to_array()
-
     def objective(weights: np.ndarray, deals: int, generation: int):
         cands = tuple(resolve_policy(candidate_name(w, names)) for w in weights)
         n_chunks = deals // DEAL_CHUNK
-        acc = run_chunks(tune_chunk, (rules, rules_arr, generation_seed(seed, generation), cands, opponent,
-                                      n_chunks), len(cands) * n_chunks, 1, GenerationTotals(len(cands)), threads)
+        task = RunTask(tune_chunk, rules, generation_seed(seed, generation), (*cands, opponent), deal_chunks=n_chunks)
+        acc = run_chunks(task, len(cands) * n_chunks, 1, GenerationTotals(len(cands)), threads)
         stats = np.array([t.mean_diff() for t in acc.tallies])
         return stats[:, 0], stats[:, 1], stats[:, 2], 2 * deals * len(cands)
     return objective
@@ -129,7 +130,7 @@ def tune(rules: RuleSet, opponent: str, budget: int, seed: int, out: Path | None
     resumes it. ``stop_after`` stops after that many generations and returns None (tests)."""
     check_request(rules, "hints", opponent, budget)
     try:
-        opp = resolve_policy(opponent)
+        opp, = check_run(rules, [opponent], seed, threads, by_seat=False)
     except PolicyError as e:
         raise TuneError(str(e)) from None
     names = tunable(rules)

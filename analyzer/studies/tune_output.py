@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from ..plots import save_chart
 from ..plots.figure import new_figure
 from ..run.output import atomic_write, write_json, write_table
+from .compare import points_unit
 from .tune_hints import HINTS, TuneResult
 
 HINT_WORDS = {
@@ -113,10 +114,21 @@ def markdown(res: TuneResult, conv: pd.DataFrame, weights: pd.DataFrame, unit: s
     return "\n".join(lines)
 
 
+def format_tune(res: TuneResult) -> str:
+    """A tuning as text: its generations, hands and tuned weights, then each confirmation."""
+    w = res.weights
+    lines = [f"{res.rules.name} bézique: {len(res.state.generations)} generations, {res.state.hands:,} hands; "
+             "tuned weights " + ", ".join(f"{h} {w[h]:.2f}" for h in w)]
+    for r in res.confirmation:
+        lines.append(f"  tuned against {r['against']:<7} {r['mean_diff']:+.2f} [{r['mean_diff_lo']:+.2f}, "
+                     f"{r['mean_diff_hi']:+.2f}] per deal over {r['deals']:,} fresh deals")
+    return "\n".join(lines)
+
+
 def write_tune(res: TuneResult, out) -> list[Path]:
     """Write ``generations``, ``weights`` and ``confirmation`` (CSV, Parquet), the two charts
     (PNG, SVG), ``tune.json`` (the preset) and ``tune.md`` into ``out``; return the paths."""
-    unit = "net game points per game" if res.rules.is_rubicon else "points per hand"
+    unit = points_unit(res.rules)
     conv, weights = convergence_table(res), weights_table(res)
     written = write_table(conv, out, "generations") + write_table(weights, out, "weights")
     if res.confirmation:

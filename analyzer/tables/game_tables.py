@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.game_kernel import AFTER_HANDS, DIFF_BINS, DIFF_STEP
-from .stats import mean_ci, tables, wilson_ci
+from .stats import format_hand_tables, mean_ci, tables, wilson_ci
 
 
 def side_names(result) -> list[str]:
@@ -81,3 +81,13 @@ def format_games(df: pd.DataFrame) -> str:
     for _, r in df.iterrows():
         lines.append(f"{r.side:<36} games won {r.win_share:.4f} [{r.win_share_lo:.4f}, {r.win_share_hi:.4f}]")
     return "\n".join(lines)
+
+
+def format_games_run(result) -> str:
+    """A games run (:class:`~analyzer.studies.games.GamesResult`) as text: what was played, the
+    games table, then the tables of the hands of these games."""
+    rules, tables = result.rules, result.tables
+    return "\n".join([f"{rules.name} bézique, {result.games:,} games to {rules.target}, seed {result.seed}: "
+                      + " vs ".join(result.policies), format_games(tables["games"]),
+                      f"\nthe {result.tallies.hands:,} hands of these games",
+                      format_hand_tables(tables, rules.seven_scores)])

@@ -237,3 +237,24 @@ def format_summary(df: pd.DataFrame, sevens: bool = True) -> str:
                if sevens else "")
             + f"  last trick share     {r.last_trick_share:8.4f}")
     return "\n".join(lines)
+
+
+def format_hand_tables(tables: dict, sevens: bool = True) -> str:
+    """The per-hand tables of a run (:func:`tables`) as text: the summary (``sevens``: with the
+    seven of trumps' points), the partnerships and Rubicon tables when there are any, and the
+    declarations per hand."""
+    parts = [format_summary(tables["summary"], sevens=sevens)]
+    if "partnerships" in tables:
+        parts.append(format_partnerships(tables["partnerships"]))
+    if "rubicon" in tables:
+        parts += ["", format_rubicon(tables["rubicon"], tables["trumps"])]
+    parts += ["\ndeclarations per hand", tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}")]
+    return "\n".join(parts)
+
+
+def format_run(result) -> str:
+    """A simulation's :class:`~analyzer.studies.simulate.Result` as text: a line saying what was
+    played, then its tables (:func:`format_hand_tables`)."""
+    rules = result.rules
+    head = f"{rules.name} bézique, {result.hands:,} hands, seed {result.seed}: " + " vs ".join(result.policies)
+    return head + "\n" + format_hand_tables(result.tables, rules.seven_scores)
