@@ -6,6 +6,7 @@ on the number of threads or on how the hands were split (docs/ARCHITECTURE.md, "
 import numpy as np
 from numba import njit
 
+from ..cards import N_TYPES
 from .bits import mul_high
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -67,7 +68,7 @@ def below(state, n):
 def short_deck(n):
     """Whether a deck of ``n`` cards is whole packs of 32 less one: three players with two
     packs throw out an eight (V4)."""
-    return n & 31 == 31
+    return n % N_TYPES == N_TYPES - 1
 
 
 @njit(cache=True, _nrt=False)
@@ -75,7 +76,7 @@ def shuffled_deck(n, state, out):
     """Fill ``out[:n]`` with ``n`` cards shuffled (Fisher-Yates): whole packs, or with 63
     the two packs of three-handed bézique less the eight of clubs (V4)."""
     for i in range(n):
-        out[i] = i % 32
+        out[i] = i % N_TYPES            # whole packs, type by type
     if short_deck(n):             # the last pack stops at type 30: its 8♣ is the card thrown
         out[n - 1] = 31           # out, its 7♣ (type 31) takes the place
     for i in range(n - 1, 0, -1):

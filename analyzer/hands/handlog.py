@@ -139,7 +139,7 @@ def violation_message(G, spec: HandSpec) -> str:
     move = int(G[G_ERR_MOVE])
     seat = int(G[G_ERR_SEAT])
     action = int(G[G_ERR_ACTION])
-    card = card_str(action % 32) if 0 <= action < L.A_DECLARE else ""
+    card = card_str(action % L.A_PLAY_TABLE) if 0 <= action < L.A_DECLARE else ""   # a play, from hand or table
     what = card
     for base in (L.A_DECLARE, L.A_CLAIM):
         if base <= action < base + 16:
