@@ -117,9 +117,9 @@ def test_expert_rolls_out_with_a_tuned_preset():
     from analyzer.policies.params import E_ROLLOUT
     from analyzer.policies.registry import PolicyError, resolve_policy
     from analyzer.policies.presets import load_preset
-    from analyzer.studies.tune_hints import HINTS
+    from analyzer.policies.params import HINT_NAMES
     spec = resolve_policy("expert:rollout=tuned-ordinary,samples=8")
     weights = load_preset("tuned-ordinary")["weights"]
-    assert spec.params[E_ROLLOUT] == 2 and list(spec.params[:8]) == [weights[h] for h in HINTS]
+    assert spec.params[E_ROLLOUT] == 2 and list(spec.params[:8]) == [weights[h] for h in HINT_NAMES]
     with pytest.raises(PolicyError, match="no tuned preset 'tuned-nosuch'"):
         resolve_policy("expert:rollout=tuned-nosuch")

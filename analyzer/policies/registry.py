@@ -14,7 +14,6 @@ from .hints import HINT_TEXT, default_params, hints_policy
 from .params import (
     E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, HINT_NAMES, N_HINTS, P_ENDGAME, new_params,
 )
-from .params import POLICY_PARAMS as N_PARAMS  # noqa: F401 (the vector's size, for records)
 from .presets import load_preset, preset_names
 from .user import UserPolicyError, is_user_policy, load_user_policy
 

@@ -15,7 +15,8 @@ from ..engine.layout import (
     REC_W,
     ST_ILLEGAL_POLICY,
 )
-from ..policies.registry import N_PARAMS, PolicySpec
+from ..policies.params import POLICY_PARAMS
+from ..policies.registry import PolicySpec
 from .driver import SimulationError
 
 
@@ -23,7 +24,7 @@ def policy_arrays(specs: list[PolicySpec]):
     """The kernels' view of ``specs`` (one per seat, repeated round the table): a tuple of the
     four seats' policy functions and their parameter rows."""
     funcs = [specs[s % len(specs)].function for s in range(MAX_SEATS)]
-    params = np.zeros((MAX_SEATS, N_PARAMS))
+    params = np.zeros((MAX_SEATS, POLICY_PARAMS))
     for s in range(MAX_SEATS):
         p = np.asarray(specs[s % len(specs)].params, dtype=np.float64)
         params[s, :len(p)] = p

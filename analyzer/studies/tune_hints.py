@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..policies.hints import HINT_NAMES
+from ..policies.params import HINT_NAMES
 from ..policies.presets import PRESET_VERSION
 from ..policies.registry import PolicyError, resolve_policy
 from ..rules import RuleSet
@@ -30,13 +30,12 @@ from .tune import (
     search,
 )
 
-HINTS = HINT_NAMES                  # the weights a tuned preset holds: H1 .. H8
 
 
 def tunable(rules: RuleSet) -> tuple[str, ...]:
     """The hints whose weights the search moves: all eight in Rubicon; in the ordinary game
     all but H7, which only acts in Rubicon (its weight would be a flat direction)."""
-    return HINTS if rules.is_rubicon else tuple(h for h in HINTS if h != "H7")
+    return HINT_NAMES if rules.is_rubicon else tuple(h for h in HINT_NAMES if h != "H7")
 
 
 def candidate_name(weights, names) -> str:
@@ -142,9 +141,9 @@ def tune(rules: RuleSet, opponent: str, budget: int, seed: int, out: Path | None
                    state_path, progress, stop_after)
     if stop_after is not None:
         return None
-    tuned = dict(zip(HINTS, [1.0] * len(HINTS)))
+    tuned = dict(zip(HINT_NAMES, [1.0] * len(HINT_NAMES)))
     tuned.update({h: round(float(w), 4) for h, w in zip(names, best_weights(state))})
-    spec = resolve_policy(candidate_name(tuned.values(), HINTS))
+    spec = resolve_policy(candidate_name(tuned.values(), HINT_NAMES))
     rows = []
     for other, deals in (("hints", confirm_deals), ("expert", expert_deals)):
         if deals:

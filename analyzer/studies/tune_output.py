@@ -10,9 +10,10 @@ from matplotlib.figure import Figure
 
 from ..plots import save_chart
 from ..plots.figure import new_figure
+from ..policies.params import HINT_NAMES
 from ..run.output import atomic_write, write_json, write_table
 from .compare import points_unit
-from .tune_hints import HINTS, TuneResult
+from .tune_hints import TuneResult
 
 HINT_WORDS = {
     "H1": "declare the best combination, win tricks to declare (Rubicon: claims)",
@@ -46,7 +47,7 @@ def convergence_table(res: TuneResult) -> pd.DataFrame:
 def weights_table(res: TuneResult) -> pd.DataFrame:
     """Each hint: its hand-set weight (1), the tuned one, and what changed."""
     rows = []
-    for h in HINTS:
+    for h in HINT_NAMES:
         w = res.weights[h]
         searched = h in res.names
         change = ("not searched" if not searched else "switched off" if w < 0.15 else
