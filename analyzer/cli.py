@@ -428,7 +428,9 @@ def odds(variant, rule_items, hands, seed, threads, out, as_json):
 @click.option("--expert-hands", default=0, show_default=True, metavar="N",
               help="Also play N hands of expert self-play (a strong reference player, ~20 "
                    "ordinary hands/s per core) as a pairing beside the heuristics.")
-def report(variant, rule_items, hands, seed, threads, out, expert_hands):
+@click.option("--learned-hands", default=0, show_default=True, metavar="N",
+              help="Also play N hands of self-play of the learned player (bezique train) as a pairing.")
+def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned_hands):
     """Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.
 
     Exact and simulated deal-time odds; double bézique over the play (by trick,
@@ -445,12 +447,15 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands):
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .studies.report import format_study, hands_played, study, write_report
 
-    if expert_hands < 0:
-        raise click.ClickException(f"--expert-hands must be >= 0, got {expert_hands}")
+    if expert_hands < 0 or learned_hands < 0:
+        raise click.ClickException("--expert-hands and --learned-hands take 0 or more hands")
     rules = rules_from(variant, rule_items)
-    extra = (("expert", "expert", expert_hands),) if expert_hands else ()
+    extra = tuple((name, name, n) for name, n in (("expert", expert_hands), ("learned", learned_hands)) if n)
+    if learned_hands:
+        policies_from(["learned"], rules)           # a game without a model: one line, before the study
     command = command_text("report", ("--variant", variant), ("--hands", hands), ("--seed", seed), ("--out", out),
-                           ("--expert-hands", expert_hands or None), *(("--rule", r) for r in rule_items))
+                           ("--expert-hands", expert_hands or None), ("--learned-hands", learned_hands or None),
+                           *(("--rule", r) for r in rule_items))
     with progress_bar(hands_played(hands, extra, rules.players), "hand", "report") as progress:
         st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra)
     files = write_report(st, out, command, threads=threads)
@@ -558,6 +563,86 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
         _write_outputs(out, threads, files=write_tune(res, out), rules=rules.describe(), opponent=opponent,
                        budget=budget, seed=seed)
         forget_search(out)                              # finished: nothing to resume
+
+
+@main.command()
+@rule_options
+@run_options(hands=60, hands_help="Training steps: each plays --hands-per-step hands of self-play, labels "
+             "a share of their decisions by roll-outs and fits the network.", out=None,
+             out_help="Directory of the run: checkpoint.npz after each step (--resume continues it), "
+             "model.npz (the weights so far), curve.csv and curve.png (default: results/train/VARIANT).",
+             count="steps", default_out=lambda kw: f"results/train/{kw['variant']}", own_checkpoints=True,
+             seed_help="Master seed: the training deals, exploration and fit all come from it; the "
+                       "learning curve plays other deals (seed + 1000003).")
+@click.option("--hands-per-step", "hands", default=1000, show_default=True, help="Self-play hands per step.")
+@click.option("--keep", default=1.0, show_default=True,
+              help="Share of the first-stage decisions with a choice labelled by roll-outs.")
+@click.option("--eps", default=0.05, show_default=True, help="Share of moves played at random (exploration).")
+@click.option("--fit-rows", default=2_000_000, show_default=True,
+              help="Sample rows drawn from the window for each step's fit.")
+@click.option("--window", default=40, show_default=True, help="Steps whose samples each fit draws from.")
+@click.option("--net-rollouts", default=0, show_default=True, metavar="STEP",
+              help="From this step on the roll-outs play the network as it was then (0: always the "
+                   "teacher, hints:tuned-GAME).")
+@click.option("--hint-bonus", default=None, type=float, metavar="POINTS",
+              help="Value added to the teacher's choice: the network departs from it only for more "
+                   "(default: 0 in the ordinary game, 100 net game points in Rubicon).")
+@click.option("--eval-every", default=5, show_default=True, help="Steps between two learning-curve points.")
+@click.option("--eval-deals", default=2000, show_default=True,
+              help="Held-out deals per learning-curve point (each played twice, seats swapped; 0: none).")
+@click.option("--install", is_flag=True,
+              help="At the end, copy model.npz into the package as the `learned` model of this game.")
+def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_rows, window, net_rollouts,
+          hint_bonus, eval_every, eval_deals, install):
+    """Train the learned player by self-play (one model per game: ordinary, Rubicon).
+
+    Each step plays hands with the network at both seats (at first the tuned
+    hints, its teacher), tries every legal action at a share of the decisions
+    and plays the hand out from each (the roll-outs see the true cards; the
+    network only its seat's observation), and fits the network to the
+    actions' advantages. A checkpoint after every step: --resume continues a
+    killed run to the same weights. The learning curve plays held-out deals
+    against hints:tuned-GAME.
+
+    Example:
+
+    \b
+        bezique train --variant ordinary --steps 60 --seed 1 --out results/train/ordinary
+    """
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from dataclasses import asdict
+
+    import pandas as pd
+
+    from .learning.train import CURVE, MODEL, TrainConfig, Trainer, TrainError
+    from .plots import learning_curve_chart
+    from .policies.learned import game_of, shipped_model
+    from .studies.compare import points_unit
+
+    rules = rules_from(variant, rule_items)
+    resume = click.get_current_context().params.get("resume", False)
+    config = TrainConfig(steps=steps, hands=hands, keep=keep, eps=eps, fit_rows=fit_rows, window=window,
+                         net_rollouts=net_rollouts, hint_bonus=hint_bonus, eval_every=eval_every,
+                         eval_deals=eval_deals, seed=seed)
+    try:
+        with progress_bar(steps, "step", "train") as advance:
+            state = Trainer(rules, config, out, threads, progress=notice, advance=advance).run(resume=resume)
+    except TrainError as e:
+        raise click.ClickException(str(e)) from None
+    curve = pd.DataFrame(state.curve)
+    game = game_of(rules)
+    click.echo(f"trained {game}: {state.step} steps, {state.hands_played:,} self-play hands, "
+               f"{state.samples:,} samples in {state.seconds:.0f} s; model in {out}/{MODEL}")
+    chart = learning_curve_chart(curve, points_unit(rules), f"learned player, {rules.name} bézique: learning curve "
+                                 f"(seed {seed})", f"hints:tuned-{game}") if "vs_teacher" in curve else None
+    _write_outputs(out, threads, tables={CURVE.removesuffix(".csv"): curve},
+                   charts={"curve": chart} if chart is not None else {},
+                   files=[f"{out}/{MODEL}", f"{out}/checkpoint.npz"], rules=rules.describe(), seed=seed,
+                   config=asdict(config), steps=state.step)
+    if install:
+        import shutil
+        shutil.copyfile(f"{out}/{MODEL}", shipped_model(game))
+        notice(f"installed as the learned model of {game}: {shipped_model(game)}")
 
 
 @main.command()

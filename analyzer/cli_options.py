@@ -107,13 +107,15 @@ def rule_options(f):
 
 def run_options(hands: int, hands_help: str, out: str | None, out_help: str, threads: bool = True,
                 seed_help: str = "Master seed: the same seed plays the same deals.",
-                default_out: Callable[[dict], str] | None = None, count: str = "hands"):
+                default_out: Callable[[dict], str] | None = None, count: str = "hands",
+                own_checkpoints: bool = False):
     """--hands (or ``--COUNT``), --seed, --out and, unless ``threads`` is False, the backend (--threads,
     --workers, --scheduler) and --resume, for a command that runs the simulator, with these
     defaults and help texts (``default_out(kwargs)``: the output directory when --out is not
     given). Before the command runs, a bad value is one clear error; it then runs on the
     chosen backend, keeping checkpoints in its output directory; while it runs, an engine
-    error (an illegal policy action) is one line and exit code 1, never a traceback."""
+    error (an illegal policy action) is one line and exit code 1, never a traceback. A command
+    with ``own_checkpoints`` (train) keeps and resumes its state itself."""
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
         def checked(*args, **kw):
@@ -133,7 +135,7 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
                 with ExitStack() as stack:
                     if formats:
                         stack.enter_context(use_formats(formats))
-                    if kw.get("out") and threads:
+                    if kw.get("out") and threads and not own_checkpoints:
                         _note_dropped_checkpoint(kw["out"], resume)
                         stack.enter_context(keep_checkpoints(kw["out"], _command_identity(kw), resume))
                     compile_notice()

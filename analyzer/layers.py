@@ -11,6 +11,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("analyzer.hands",),                           # replay files, one hand's event log, as text or JSON
     ("analyzer.plots",),                           # matplotlib Figures
     ("analyzer.tables",),                          # pandas tables with intervals
+    ("analyzer.learning",),                        # training the learned player by self-play
     ("analyzer.run",),                             # chunks on a backend, records, tallies, checkpoints, files
     ("analyzer.policies",),                        # numba policies, their registry and tuned presets
     ("analyzer.actions", "analyzer.game"),         # readable names and game scores over the engine

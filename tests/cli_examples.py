@@ -44,6 +44,14 @@ def small(command: str, hands: int) -> list[str]:
         args[args.index("--budget") + 1] = "100000"
         args += ["--confirm", "512"]
         return args
+    if args[0] == "train":                    # two tiny steps
+        for flag, value in (("--steps", "2"), ("--hands-per-step", "16"), ("--keep", "0.3"),
+                            ("--fit-rows", "20000"), ("--eval-every", "1"), ("--eval-deals", "16")):
+            if flag in args:
+                args[args.index(flag) + 1] = value
+            else:
+                args += [flag, value]
+        return args
     if "--hands" in args:
         args[args.index("--hands") + 1] = str(hands)
     elif any(p.name == "hands" for p in main.commands[args[0]].params):

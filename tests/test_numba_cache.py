@@ -54,3 +54,45 @@ def test_cached_kernels_dropped_after_a_source_change_and_kept_otherwise(package
     melds.write_text(melds.read_text() + "\n# changed\n")
     drop_stale_numba_cache(package_copy)              # a changed source: every kernel goes
     assert not any(f.exists() for f in files)
+
+
+def test_a_change_to_the_learned_player_drops_only_its_kernels_and_the_trainings(tmp_path, monkeypatch):
+    """The learned player's network and the training's kernels are called by nothing else: a
+    change to them drops their cache alone (the engine's stays); a change to a module no kernel
+    imports (train.py, registry.py) drops nothing."""
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    root = tmp_path / "pkg"
+    for sub in ("engine", "policies", "learning"):
+        (root / sub).mkdir(parents=True)
+        for f in (PKG / sub).glob("*.py"):
+            shutil.copy(f, root / sub / f.name)
+    shutil.copy(PKG / "rules.py", root / "rules.py")
+    drop_stale_numba_cache(root)
+    names = {"engine": "hand.play_hand-1.py311.nbi", "policies": "hints.hints_policy-1.py311.nbi"}
+    learned = {"policies": "learned.learned_policy-1.py311.nbi", "learning": "rollouts.label_chunk-1.py311.nbi"}
+
+    def make():
+        files = {}
+        for group in (names, learned):
+            for sub, name in group.items():
+                cache = numba_cache_dir(root / sub / "__init__.py")
+                cache.mkdir(parents=True, exist_ok=True)
+                (cache / name).write_text("compiled")
+                files[name] = cache / name
+        return files
+
+    files = make()
+    for quiet in ("learning/train.py", "policies/registry.py"):
+        (root / quiet).write_text((root / quiet).read_text() + "\n# changed\n")
+        drop_stale_numba_cache(root)
+        assert all(f.exists() for f in files.values()), quiet
+    net = root / "policies" / "learned_net.py"
+    net.write_text(net.read_text() + "\n# changed\n")
+    drop_stale_numba_cache(root)
+    assert all(files[n].exists() for n in names.values())
+    assert not any(files[n].exists() for n in learned.values())
+    files = make()
+    hints = root / "policies" / "hints.py"
+    hints.write_text(hints.read_text() + "\n# changed\n")
+    drop_stale_numba_cache(root)
+    assert not any(f.exists() for f in files.values())

@@ -31,27 +31,45 @@ def numba_cache_dir(source: Path) -> Path | None:
     return None
 
 
+# modules of engine/, policies/ and learning/ that no kernel imports: a change to them compiles nothing
+PYTHON_ONLY = ("__init__.py", "registry.py", "presets.py", "user.py", "train.py")
+
+
 def drop_stale_numba_cache(pkg: Path) -> None:
-    """Delete the cached kernels of ``pkg``'s engine and policies unless they were compiled
-    from the sources as they are now (a digest of them is kept beside the cache)."""
-    dirs = [pkg / "engine", pkg / "policies"]
-    sources = sorted(p for d in dirs for p in d.glob("*.py")) + [pkg / "rules.py"]
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    caches = [c for c in (numba_cache_dir(d / "__init__.py") for d in dirs) if c is not None]
-    if not caches:
+    """Delete cached kernels compiled from sources other than those of now (a digest of them
+    is kept beside the cache): any change to the engine, the built-in policies or the rule
+    packing drops the kernels of all three and of the training (``learning/``); a change to
+    the learned player's network (``policies/learned*.py``) or the training drops only the
+    learned player's and the training's kernels, which nothing else calls."""
+    learned = sorted((pkg / "policies").glob("learned*.py")) + sorted(
+        p for p in (pkg / "learning").glob("*.py") if p.name not in PYTHON_ONLY)
+    dirs = [pkg / "engine", pkg / "policies", pkg / "learning"]
+    base = sorted(p for d in dirs[:2] for p in d.glob("*.py")
+                  if p not in learned and p.name not in PYTHON_ONLY) + [pkg / "rules.py"]
+    caches = [numba_cache_dir(d / "__init__.py") for d in dirs]
+    if caches[0] is None:
         return
-    marker = caches[0] / "numba-sources.sha256"
+    _drop_if_changed(base, caches[0] / "numba-sources.sha256", [(c, "") for c in caches if c])
+    _drop_if_changed(learned, caches[0] / "numba-learned.sha256",
+                     [(c, p) for c, p in zip(caches[1:], ("learned", "")) if c])
+
+
+def _drop_if_changed(sources, marker: Path, caches) -> None:
+    """Delete the files of each cache of ``caches`` (pairs: the directory, the prefix of the
+    files to delete, "" for all) unless ``marker`` holds the digest of ``sources`` as now."""
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
     try:
         if marker.read_text() == digest:
             return
     except OSError:
         pass
-    for cache in caches:
+    for cache, prefix in caches:
         for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
-            try:
-                f.unlink()
-            except OSError:
-                pass
+            if f.name.startswith(prefix):
+                try:
+                    f.unlink()
+                except OSError:
+                    pass
     try:
         marker.write_text(digest)
     except OSError:

@@ -4,9 +4,11 @@ Every chart function returns a :class:`matplotlib.figure.Figure` built without p
 no backend is chosen here (a notebook keeps its own, and shows the figure); write one
 with :func:`save_chart`. Modules: :mod:`.figure` (making and saving figures, shared
 marks), :mod:`.scores` (score distributions), :mod:`.rates` (rates and odds with their
-intervals), :mod:`.pairs` (head to head and the hint ablation).
+intervals), :mod:`.pairs` (head to head and the hint ablation), :mod:`.learning` (the learned player's
+learning curve).
 """
 from .figure import save_chart
+from .learning import learning_curve_chart
 from .pairs import ablation_chart, pairs_heatmap, pairwise_chart
 from .rates import (
     bezique_by_trick_chart,
@@ -27,7 +29,7 @@ from .scores import (
 
 __all__ = [
     "ablation_chart", "bezique_by_trick_chart", "brisque_chart", "combinations_chart", "game_length_chart",
-    "game_score_chart", "loser_total_chart", "odds_chart", "pairs_heatmap", "pairwise_chart",
+    "game_score_chart", "learning_curve_chart", "loser_total_chart", "odds_chart", "pairs_heatmap", "pairwise_chart",
     "rubicon_rate_chart", "save_chart", "score_at_least_chart", "score_chart", "score_distribution_chart",
     "win_chance_chart",
 ]

@@ -29,7 +29,14 @@ E_ROLLOUT = 17           # the roll-out policy: expert.ROLLOUT_* (greedy, random
 E_ENDGAME = 18           # > 0: roll-outs solve a two-handed second stage exactly
 E_EXACT = 19             # > 0: the search's own second-stage decisions are solved exactly
 E_PRUNE_Z = 20           # drop an action this many standard errors below the best (0: never)
-# 21-30: free; 31: PARAM_FULL_OBS (the engine's)
+
+# --- learned (policies/learned.py) ------------------------------------------------------------
+L_WEIGHTS_ORDINARY = 21  # the address of the ordinary game's weights (0: no model)
+L_WEIGHTS_RUBICON = 22   # the address of Rubicon's weights (0: no model)
+# slots that hold addresses valid in one process only: a spec sent to another process gets
+# them anew (registry._rebuild_spec)
+PROCESS_SLOTS = (L_WEIGHTS_ORDINARY, L_WEIGHTS_RUBICON)
+# 23-30: free; 31: PARAM_FULL_OBS (the engine's)
 
 # every named slot: (slot, policy, what it holds)
 SLOTS = {
@@ -43,6 +50,8 @@ SLOTS = {
     "E_ENDGAME": (E_ENDGAME, "expert", "> 0: roll-outs solve the second stage exactly"),
     "E_EXACT": (E_EXACT, "expert", "> 0: exact second-stage decisions"),
     "E_PRUNE_Z": (E_PRUNE_Z, "expert", "pruning threshold in standard errors"),
+    "L_WEIGHTS_ORDINARY": (L_WEIGHTS_ORDINARY, "learned", "address of the ordinary model's weights"),
+    "L_WEIGHTS_RUBICON": (L_WEIGHTS_RUBICON, "learned", "address of the Rubicon model's weights"),
     "PARAM_FULL_OBS": (PARAM_FULL_OBS, "engine", "> 0: the policy is given its seat's public record"),
 }
 

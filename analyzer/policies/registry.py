@@ -11,14 +11,17 @@ from .builtin import greedy_policy, random_policy
 from .expert import ROLLOUT_NAMES, expert_policy
 from .expert import default_params as expert_defaults
 from .hints import HINT_TEXT, default_params, hints_policy
+from .learned import GAMES, ModelError, game_of, learned_policy, load_model, model_slot, shipped_model
 from .params import (
-    E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, HINT_NAMES, N_HINTS, P_ENDGAME, new_params,
+    E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, HINT_NAMES, N_HINTS, P_ENDGAME, PROCESS_SLOTS,
+    new_params,
 )
 from .presets import load_preset, preset_names
 from .user import UserPolicyError, is_user_policy, load_user_policy
 
 EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batches
 HINTS_EXACT_CHUNK = 1024    # an exact second stage costs ~10 hints hands
+LEARNED_CHUNK = 1024        # the learned player: a network per decision and an exact second stage
 
 
 class PolicyError(ValueError):
@@ -38,6 +41,8 @@ class PolicySpec:
     hands_per_chunk: int | None = None
     source: str | None = None     # what resolves to it in another process (default: name)
     max_players: int = 4          # expert: 2 (its search and solver are two-handed)
+    games: tuple[str, ...] | None = None   # learned: the games it has a model for (None: any)
+    data: tuple = ()              # arrays the function reads by address (learned: its weights)
 
     @property
     def user_file(self) -> str | None:
@@ -66,8 +71,12 @@ def _resolved(ref: str) -> PolicySpec:
 
 
 def _rebuild_spec(ref: str, name: str, params, description: str, hands_per_chunk) -> PolicySpec:
-    """A pickled PolicySpec, rebuilt: the function ``ref`` resolves to (once per process)."""
-    return replace(_resolved(ref), name=name, params=params, description=description,
+    """A pickled PolicySpec, rebuilt: the function ``ref`` resolves to (once per process), with
+    the sender's parameters except the addresses that are valid in one process only."""
+    spec = _resolved(ref)
+    params = np.array(params, dtype=np.float64)
+    params[list(PROCESS_SLOTS)] = spec.params[list(PROCESS_SLOTS)]
+    return replace(spec, name=name, params=params, description=description,
                    hands_per_chunk=hands_per_chunk, source=ref)
 
 
@@ -196,6 +205,40 @@ def expert_spec(name: str) -> PolicySpec:
                       hands_per_chunk=EXPERT_CHUNK, max_players=2)
 
 
+def learned_spec(name: str) -> PolicySpec:
+    """Parse ``learned`` (the package's models, one per game) or ``learned:weights=FILE`` (one
+    model file, e.g. a checkpoint of ``bezique train``, for the game it was made for)."""
+    files = {game: shipped_model(game) for game in GAMES}
+    given = False
+    for key, sep, value, item in _settings(name):
+        if key != "weights" or not sep or not value:
+            raise PolicyError(f"{name!r}: the only setting is weights=FILE (got {item!r})")
+        try:
+            _w, meta = load_model(value)
+        except ModelError as e:
+            raise PolicyError(str(e)) from None
+        files = {meta["game"]: Path(value).resolve()}
+        given = True
+    params = new_params()
+    arrays, games, runs = [], [], []
+    for game, path in files.items():
+        if not given and not path.is_file():
+            continue                     # a game without a shipped model: refused by check_rules
+        try:
+            w, meta = load_model(path, game)
+        except ModelError as e:
+            raise PolicyError(str(e)) from None
+        params[model_slot(game)] = float(w.ctypes.data)
+        arrays.append(w)
+        games.append(game)
+        runs.append(f"{game}: {meta.get('training', {}).get('summary', 'trained by bezique train')}")
+    if not games:
+        raise PolicyError(f"{name!r}: no learned model is installed (expected {shipped_model(GAMES[0])})")
+    return PolicySpec(name, learned_policy, params, description="learned by self-play (" + "; ".join(runs) + ")",
+                      hands_per_chunk=LEARNED_CHUNK, max_players=2, games=tuple(games), data=tuple(arrays),
+                      source=f"learned:weights={files[games[0]]}" if given else None)
+
+
 def _weight(name: str, value: str) -> float:
     try:
         w = float(value)
@@ -215,6 +258,15 @@ def describe_policies() -> list[str]:
     lines.append("  endgame=exact  play the two-handed second stage with the exact solver")
     lines.append("expert settings (e.g. expert:samples=64,rollout=hints):")
     lines += [f"  {k:<14} {text}" for k, text in EXPERT_TEXT]
+    lines.append("learned      the player learned by self-play (bezique train), one model per game:")
+    for game in GAMES:
+        path = shipped_model(game)
+        try:
+            meta = load_model(path, game)[1]
+            lines.append(f"  {game:<12} {meta.get('training', {}).get('summary', '')} ({path.name})")
+        except ModelError:
+            lines.append(f"  {game:<12} no model installed")
+    lines.append("  weights=FILE   play with the model in FILE (a checkpoint of bezique train)")
     return lines
 
 
@@ -226,6 +278,9 @@ def check_rules(specs, rules) -> None:
             plays = ("two-handed games only (V1-V3)" if spec.max_players == 2
                      else f"games of at most {spec.max_players} players")
             raise PolicyError(f"{spec.name} plays {plays}; {rules.name} has {rules.players} players")
+        if spec.games is not None and game_of(rules) not in spec.games:
+            raise PolicyError(f"{spec.name} has a model for {' and '.join(spec.games)} only, not for "
+                              f"{game_of(rules)} ({rules.name})")
 
 
 def resolve_policy(name: str) -> PolicySpec:
@@ -237,6 +292,8 @@ def resolve_policy(name: str) -> PolicySpec:
         return hints_spec(name)
     if name.startswith("expert:"):
         return expert_spec(name)
+    if name == "learned" or name.startswith("learned:"):
+        return learned_spec(name)
     if is_user_policy(name):
         try:
             path, _, function = name.rpartition(":")

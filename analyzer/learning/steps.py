@@ -1,0 +1,74 @@
+"""The state machine's steps for the training's kernels, each compiled once, and what they share:
+carrying a hand to its next real decision, a uniform draw, a hand's result.
+
+``apply``, ``legal_actions`` and ``observe`` are inlined wherever they are called (the batch
+kernel's speed depends on it), and the training's kernels call them from many places: through
+these wrappers each is compiled once, which keeps the training's compile time short.
+"""
+import numpy as np
+from numba import njit
+
+from ..engine.games import game_value
+from ..engine.hand import apply, is_over, legal_actions, observe, to_act
+from ..engine.layout import P_BRISQ, P_SCORE
+from ..engine.rng import next_u64
+from ..policies.endgame import exact_endgame_action, is_exact_decision
+from ..rules import R_BRISQUE_POINTS
+
+
+@njit(cache=True, _nrt=False)
+def act(rules, st, a):
+    """Apply action ``a`` (hand.apply)."""
+    apply(rules, st, a)
+
+
+@njit(cache=True, _nrt=False)
+def legal(rules, st):
+    """The legal actions into ``st.legal``: (how many, the bit set of plays) (hand.legal_actions)."""
+    return legal_actions(rules, st)
+
+
+@njit(cache=True, _nrt=False)
+def look(rules, st, s):
+    """Fill seat ``s``'s observation for its decision (hand.observe)."""
+    observe(rules, st, s)
+
+
+@njit(cache=True)
+def next_choice(rules, st, exact_seats):
+    """Carry the hand on to its next decision with a choice: a forced move is made, and a
+    two-handed second-stage decision of a seat in the bit set ``exact_seats`` is solved
+    exactly. Returns the number of legal actions of that decision (its seat's observation
+    filled, ``st.legal`` holding them), or 0 when the hand is over."""
+    while not is_over(st):
+        nleg, _plays = legal(rules, st)
+        if nleg == 1:
+            act(rules, st, st.legal[0])
+            continue
+        s = to_act(st)
+        look(rules, st, s)
+        if (exact_seats >> s) & 1 and is_exact_decision(st.obs[s]):
+            act(rules, st, exact_endgame_action(rules, st.obs[s], st.legal, nleg))
+            continue
+        return nleg
+    return 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def uniform(state):
+    """A float in [0, 1) from the stream ``state``."""
+    return (next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def hand_result(rules, st, rubicon, seat):
+    """Seat ``seat``'s result of the finished hand: its points minus the other's, or in Rubicon
+    its signed net game points (R3.9)."""
+    s0 = np.int64(st.P[0, P_SCORE])
+    s1 = np.int64(st.P[1, P_SCORE])
+    if rubicon:
+        bp = rules[R_BRISQUE_POINTS]
+        v = game_value(rules, s0, s1, st.P[0, P_BRISQ] * bp, st.P[1, P_BRISQ] * bp)
+    else:
+        v = s0 - s1
+    return v if seat == 0 else -v

@@ -1,0 +1,331 @@
+"""A training run of the learned player (``bezique train``): steps of labelled self-play and a
+fit of the network, a checkpoint after each step, a learning curve on held-out deals.
+
+Each step plays ``hands`` hands (step k: hands k * hands .. of the run's seed), the network
+itself at both seats (at step 0 the teacher, ``hints:tuned-<game>``, as there is no network
+yet), with a random move now and then (``eps``). At a share ``keep`` of the first-stage
+decisions with a choice every legal action is tried from the true state and the hand played
+out by the roll-out policy (learning/rollouts.py); the network is then fitted to ``fit_rows``
+sample rows drawn from the last ``window`` steps. The roll-out policy is the teacher until
+step ``net_rollouts`` and from then on the network as it was at that step (a second round of
+policy improvement).
+
+Everything depends on the seed alone: the deals, the exploration, the order of the fit. The
+checkpoint after step k holds the weights, Adam's moments and the weights each step of the
+window played with; a resumed run plays the window's steps again from those (their samples
+come out the same) and goes on as if never stopped, to the same weights.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..policies.learned import game_of, save_model
+from ..policies.learned_net import MAX_ACTION_NZ, N_STATE, N_WEIGHTS, init_weights
+from ..policies.registry import resolve_policy
+from ..rules import RuleSet
+from ..run.backends import open_backend, wait_for
+from ..run.output import atomic_write
+from ..stop import check_stop
+from .rollouts import label_chunk
+from .selfplay import match_chunk
+from .sgd import fit_epoch
+
+CHECKPOINT = "checkpoint.npz"
+MODEL = "model.npz"
+CURVE = "curve.csv"
+STATE_VERSION = 1
+EVAL_SEED_OFFSET = 1_000_003        # held-out deals: another seed than the training's
+ROWS_PER_DECISION = 24              # buffer sizing: actions per labelled decision, at most on average
+
+
+class TrainError(ValueError):
+    """Training settings or an output directory that cannot be used."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """What a training run does; with the seed it decides the weights completely."""
+
+    steps: int = 60
+    hands: int = 1000            # hands played per step
+    keep: float = 1.0            # share of decisions labelled by roll-outs
+    eps: float = 0.05            # share of moves played at random (exploration)
+    fit_rows: int = 2_000_000    # sample rows drawn from the window for each step's fit
+    window: int = 40             # steps whose samples are fitted
+    batch: int = 256
+    lr: float = 1e-3
+    net_rollouts: int = 0        # from this step on the roll-outs play the network (0: never)
+    hint_bonus: float | None = None   # points added to the teacher's choice (None: the game's default)
+    eval_every: int = 5          # learning-curve points: every this many steps, and the last
+    eval_deals: int = 2000       # held-out deals per point (each played twice, seats swapped)
+    seed: int = 1
+
+    def check(self) -> None:
+        """TrainError for settings out of range."""
+        ints = {"steps": 1, "hands": 1, "fit_rows": 1, "window": 1, "batch": 1, "eval_every": 1,
+                "eval_deals": 0, "net_rollouts": 0, "seed": 0}
+        for name, low in ints.items():
+            if getattr(self, name) < low:
+                raise TrainError(f"{name} must be at least {low} (got {getattr(self, name)})")
+        if not 0 < self.keep <= 1:
+            raise TrainError(f"keep is a share in (0, 1] (got {self.keep})")
+        if not 0 <= self.eps < 1:
+            raise TrainError(f"eps is a share in [0, 1) (got {self.eps})")
+        if self.hint_bonus is not None and not 0 <= self.hint_bonus <= 10_000:
+            raise TrainError(f"hint_bonus is a number of points from 0 to 10,000 (got {self.hint_bonus})")
+        if not 0 < self.lr < 1:
+            raise TrainError(f"lr must be in (0, 1) (got {self.lr})")
+
+
+DEFAULT_HINT_BONUS = {"ordinary": 0.0, "rubicon": 100.0}   # points; see docs/learned.md
+
+
+def value_scale(rules: RuleSet) -> float:
+    """The unit of the targets: 100 points per hand, in Rubicon 1000 net game points."""
+    return 1000.0 if rules.is_rubicon else 100.0
+
+
+@dataclass
+class TrainState:
+    """A run between two steps: what the checkpoint holds."""
+
+    step: int                    # steps done
+    w: np.ndarray
+    m: np.ndarray
+    v: np.ndarray
+    t: int                       # Adam steps
+    played: list                 # the weights each step of the window played with (None: teacher)
+    rollout: np.ndarray | None   # the roll-out network once net_rollouts is reached
+    curve: list                  # learning-curve rows
+    seconds: float               # wall time spent so far
+    hands_played: int
+    samples: int
+
+
+class Trainer:
+    """One training run of ``config`` under ``rules`` into ``out`` (a directory)."""
+
+    def __init__(self, rules: RuleSet, config: TrainConfig, out, threads: int | None = None,
+                 progress: Callable[[str], object] | None = None,
+                 advance: Callable[[int], object] | None = None):
+        config.check()
+        if rules.players != 2:
+            raise TrainError(f"the learned player is two-handed; {rules.name} has {rules.players} players")
+        self.rules = rules
+        self.config = config
+        self.out = Path(out)
+        self.threads = threads
+        self.say = progress or (lambda text: None)         # a line per step
+        self.advance = advance or (lambda steps: None)     # steps done (a progress bar)
+        self.game = game_of(rules)
+        self.rules_arr = rules.to_array()
+        self.scale = value_scale(rules)
+        # float32 as the model file keeps it: the teacher's choice is the same in training and play
+        self.teacher = resolve_policy(f"hints:tuned-{self.game}").params.astype(np.float32).astype(np.float64)
+        self.window: list = []       # per step of the window: (dec_xs, row_dec, row_ai, row_av, row_y)
+
+    # --- the run's identity, for --resume ----------------------------------------------------
+    def identity(self) -> dict:
+        """What must match for a checkpoint to be resumed: everything but the number of steps
+        (a finished run can be resumed with more)."""
+        config = {k: v for k, v in asdict(self.config).items() if k != "steps"}
+        return {"version": STATE_VERSION, "game": self.game, "rules": self.rules.describe(), "config": config}
+
+    def new_state(self) -> TrainState:
+        """Step 0: fresh weights from the seed."""
+        bonus = self.config.hint_bonus
+        bonus = DEFAULT_HINT_BONUS[self.game] if bonus is None else bonus
+        w = init_weights(np.random.default_rng([self.config.seed, 0]), self.teacher, bonus / self.scale)
+        return TrainState(0, w, np.zeros_like(w), np.zeros_like(w), 0, [], None, [], 0.0, 0, 0)
+
+    # --- one step ------------------------------------------------------------------------------
+    def label(self, step: int, behaviour: np.ndarray | None, state: TrainState):
+        """The samples of step ``step``, played by ``behaviour`` (None: the teacher)."""
+        c = self.config
+        roll = state.rollout if state.rollout is not None and step >= c.net_rollouts > 0 else None
+        chunks = _chunks(step * c.hands, c.hands, 250)
+        backend = open_backend(self.threads)
+        try:
+            futures = [backend.submit(_label_task, self.rules_arr, self.rules.is_rubicon, c.seed, s, n,
+                                      behaviour, roll, self.teacher, c.eps, c.keep, self.scale)
+                       for s, n in chunks]
+            parts = [wait_for(f) for f in futures]
+        finally:
+            backend.close()
+        return _concat(parts)
+
+    def fit(self, step: int, state: TrainState) -> float:
+        """Fit the network to the window's samples; returns the last pass's mean loss."""
+        c = self.config
+        xs = np.concatenate([p[0] for p in self.window])
+        offsets = np.cumsum([0] + [p[0].shape[0] for p in self.window[:-1]])
+        row_dec = np.concatenate([p[1] + off for p, off in zip(self.window, offsets)])
+        ai = np.concatenate([p[2] for p in self.window])
+        av = np.concatenate([p[3] for p in self.window])
+        y = np.concatenate([p[4] for p in self.window])
+        order = np.random.default_rng([c.seed, step, 1]).permutation(y.shape[0])[:c.fit_rows]
+        state.t, loss = fit_epoch(state.w, state.m, state.v, state.t, xs, row_dec, ai, av, y, order,
+                                  c.batch, c.lr, 0.0)
+        return float(loss)
+
+    def evaluate(self, w: np.ndarray) -> tuple[float, float, float]:
+        """The network against the teacher on held-out deals, seats swapped: mean result per
+        deal (points per hand; Rubicon net game points) with its 95 % interval."""
+        c = self.config
+        chunks = _chunks(0, c.eval_deals, 100)
+        backend = open_backend(self.threads)
+        try:
+            futures = [backend.submit(_match_task, self.rules_arr, self.rules.is_rubicon,
+                                      c.seed + EVAL_SEED_OFFSET, s, n, w, self.teacher) for s, n in chunks]
+            diffs = np.concatenate([wait_for(f) for f in futures])
+        finally:
+            backend.close()
+        mean = float(diffs.mean())
+        half = 1.96 * float(diffs.std(ddof=1)) / np.sqrt(diffs.size) if diffs.size > 1 else float("nan")
+        return mean, mean - half, mean + half
+
+    def run(self, resume: bool = False) -> TrainState:
+        """Train to ``config.steps`` steps (from the checkpoint in ``out`` with ``resume``)."""
+        c = self.config
+        state = self.resume() if resume else self.start()
+        self.advance(min(state.step, c.steps))
+        while state.step < c.steps:
+            check_stop()
+            t0 = time.monotonic()
+            k = state.step
+            behaviour = None if k == 0 else state.w.copy()
+            part = self.label(k, behaviour, state)
+            self.window.append(part)
+            state.played.append(behaviour)
+            del self.window[:-c.window]
+            del state.played[:-c.window]
+            loss = self.fit(k, state)
+            state.step = k + 1
+            if c.net_rollouts > 0 and state.step == c.net_rollouts:
+                state.rollout = state.w.copy()
+            state.hands_played += c.hands
+            state.samples += int(part[4].shape[0])
+            row = {"step": state.step, "hands": state.hands_played, "samples": state.samples,
+                   "decisions": int(part[0].shape[0]), "loss": loss}
+            if c.eval_deals > 0 and (state.step % c.eval_every == 0 or state.step == c.steps):
+                mean, lo, hi = self.evaluate(state.w)
+                row.update(vs_teacher=mean, vs_teacher_lo=lo, vs_teacher_hi=hi)
+            state.seconds += time.monotonic() - t0
+            row["seconds"] = round(state.seconds, 1)
+            state.curve.append(row)
+            self.save(state)
+            self.say(_step_text(row, c.steps, self.game))
+            self.advance(1)
+        return state
+
+    # --- files ---------------------------------------------------------------------------------
+    def start(self) -> TrainState:
+        """A new run: TrainError if ``out`` holds another run's state."""
+        if (self.out / CHECKPOINT).exists():
+            raise TrainError(f"{self.out} holds a training run already: give --resume to continue it, "
+                             "or another --out")
+        self.out.mkdir(parents=True, exist_ok=True)
+        return self.new_state()
+
+    def resume(self) -> TrainState:
+        """The run in ``out`` at its last checkpoint, its window's samples played again."""
+        path = self.out / CHECKPOINT
+        if not path.is_file():
+            raise TrainError(f"{self.out}: no checkpoint to resume ({CHECKPOINT} is missing)")
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                ident = json.loads(str(z["identity"]))
+                meta = json.loads(str(z["meta"]))
+                arrays = {k: z[k] for k in z.files}
+        except (OSError, ValueError, KeyError) as e:
+            raise TrainError(f"{path}: not a readable checkpoint ({type(e).__name__}: {e})") from None
+        if ident != self.identity():
+            raise TrainError(f"{path} was made by another run (other rules, settings or version); "
+                             "resume it with the same arguments, or train into another --out")
+        played = [arrays[f"played_{i}"] if f"played_{i}" in arrays else None for i in range(meta["n_played"])]
+        state = TrainState(meta["step"], arrays["w"].copy(), arrays["m"].copy(), arrays["v"].copy(), meta["t"],
+                           played, arrays["rollout"].copy() if "rollout" in arrays else None, meta["curve"],
+                           meta["seconds"], meta["hands_played"], meta["samples"])
+        first = state.step - len(played)
+        self.say(f"resuming at step {state.step}: playing the last {len(played)} steps' samples again")
+        for i, behaviour in enumerate(played):
+            self.window.append(self.label(first + i, behaviour, state))
+        return state
+
+    def save(self, state: TrainState) -> None:
+        """The checkpoint, the current model, the learning curve (each written atomically)."""
+        meta = {"step": state.step, "t": state.t, "n_played": len(state.played), "curve": state.curve,
+                "seconds": state.seconds, "hands_played": state.hands_played, "samples": state.samples}
+        arrays = {"w": state.w, "m": state.m, "v": state.v}
+        arrays.update({f"played_{i}": p for i, p in enumerate(state.played) if p is not None})
+        if state.rollout is not None:
+            arrays["rollout"] = state.rollout
+
+        def write(tmp):
+            with open(tmp, "wb") as f:
+                np.savez(f, identity=np.array(json.dumps(self.identity())), meta=np.array(json.dumps(meta)),
+                         **arrays)
+
+        atomic_write(self.out / CHECKPOINT, write)
+        atomic_write(self.out / MODEL, lambda tmp: save_model(tmp, state.w, self.game, self.training_facts(state)))
+
+    def training_facts(self, state: TrainState) -> dict:
+        """What a model file says about the run that made it."""
+        c = self.config
+        last = next((r for r in reversed(state.curve) if "vs_teacher" in r), None)
+        summary = (f"seed {c.seed}, {state.step} steps, {state.hands_played:,} hands"
+                   + (f", {last['vs_teacher']:+.1f} vs hints:tuned-{self.game} at step {last['step']}" if last else ""))
+        return {"summary": summary, "rules": self.rules.describe(), "config": asdict(c), "steps": state.step,
+                "hands": state.hands_played, "samples": state.samples, "seconds": round(state.seconds, 1)}
+
+
+def _step_text(row: dict, steps: int, game: str) -> str:
+    text = (f"step {row['step']}/{steps}: {row['hands']:,} hands, {row['samples']:,} samples, "
+            f"loss {row['loss']:.4f}, {row['seconds']:.0f} s")
+    if "vs_teacher" in row:
+        text += (f"; against hints:tuned-{game} {row['vs_teacher']:+.1f} "
+                 f"[{row['vs_teacher_lo']:+.1f}, {row['vs_teacher_hi']:+.1f}]")
+    return text
+
+
+def _chunks(start: int, total: int, size: int) -> list[tuple[int, int]]:
+    """(start, count) pieces of ``total`` hands from ``start``; the cut never depends on threads."""
+    return [(start + s, min(size, total - s)) for s in range(0, total, size)]
+
+
+def _label_task(rules_arr, rubicon, seed, start, count, behaviour, roll, teacher, eps, keep, scale):
+    """One chunk of labelled hands (learning/rollouts.label_chunk), trimmed."""
+    cap_d = count * 64 if not rubicon else count * 160
+    cap_d = max(int(cap_d * keep * 1.5) + 64, 64)
+    cap_r = cap_d * ROWS_PER_DECISION
+    xs = np.zeros((cap_d, N_STATE), np.float32)
+    row_dec = np.zeros(cap_r, np.int64)
+    ai = np.zeros((cap_r, MAX_ACTION_NZ), np.int8)
+    av = np.zeros((cap_r, MAX_ACTION_NZ), np.float32)
+    y = np.zeros(cap_r, np.float32)
+    w = behaviour if behaviour is not None else np.zeros(N_WEIGHTS, np.float32)
+    wr = roll if roll is not None else w
+    nd, nr = label_chunk(rules_arr, rubicon, np.uint64(seed), start, count, w, behaviour is not None,
+                         roll is not None, wr, teacher, eps, keep, scale, xs, row_dec, ai, av, y)
+    return xs[:nd].copy(), row_dec[:nr].copy(), ai[:nr].copy(), av[:nr].copy(), y[:nr].copy()
+
+
+def _match_task(rules_arr, rubicon, seed, start, count, w, opponent):
+    out = np.zeros(count)
+    match_chunk(rules_arr, rubicon, np.uint64(seed), start, count, w, opponent, out)
+    return out
+
+
+def _concat(parts):
+    """The chunks' samples as one step's arrays (row_dec re-based)."""
+    offsets = np.cumsum([0] + [p[0].shape[0] for p in parts[:-1]])
+    return (np.concatenate([p[0] for p in parts]),
+            np.concatenate([p[1] + off for p, off in zip(parts, offsets)]),
+            np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
+            np.concatenate([p[4] for p in parts]))

@@ -1,0 +1,28 @@
+"""The learned player's learning curve: its result against the teacher on held-out deals, by
+training step, with 95 % intervals."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .figure import new_figure
+
+
+def learning_curve_chart(curve: pd.DataFrame, unit: str, title: str, opponent: str) -> Figure:
+    """Mean result against ``opponent`` (``unit``) by self-play hands, with its interval; the
+    rows without a measurement are left out."""
+    fig, ax = new_figure()
+    df = curve.dropna(subset=["vs_teacher"])
+    x = df["hands"].to_numpy(dtype=float)
+    y = df["vs_teacher"].to_numpy(dtype=float)
+    err = np.clip(np.vstack([y - df["vs_teacher_lo"].to_numpy(), df["vs_teacher_hi"].to_numpy() - y]), 0, None)
+    ax.errorbar(x, y, yerr=err, fmt="o-", capsize=4, label=f"learned against {opponent}")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("self-play hands played in training")
+    ax.set_ylabel(f"mean difference ({unit})")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    return fig

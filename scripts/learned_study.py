@@ -1,0 +1,167 @@
+"""The learned player measured: against every other player, and in self-play beside the tuned
+hints, on deals that neither its training nor its learning curve used.
+
+Writes results/learned/: ``strength.csv`` (one row per game and opponent: the learned player's
+mean advantage per deal, seats swapped, points per hand or net game points per game, its 95 %
+interval, score share and Elo), ``selfplay.csv`` (per game and policy: mean totals, rubicon rate,
+double bézique rate, each with its interval) and the markdown tables between the ``learned``
+markers of results/README.md.
+
+The training used seed 1 (deals 0 .. steps x hands) and its learning curve seed 1,000,004; this
+study plays seed 20261201 by default.
+
+Example:
+    python scripts/learned_study.py                                   # ~25 min on 2 cores
+    python scripts/learned_study.py --scale 0.1 --no-readme           # a quick look
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from analyzer import compare, preset, simulate
+from analyzer.run.output import write_table
+
+ROOT = Path(__file__).resolve().parent.parent
+MARK = "learned"
+# opponent -> deals (each played twice, seats swapped), per game
+OPPONENTS = {
+    "ordinary": {"random": 5_000, "greedy": 5_000, "hints": 20_000, "hints:tuned-ordinary": 20_000, "expert": 600},
+    "rubicon": {"random": 2_000, "greedy": 2_000, "hints": 5_000, "hints:tuned-rubicon": 5_000, "expert": 150},
+}
+SELF_PLAY = {"ordinary": 100_000, "rubicon": 20_000}
+# the rule sets the models were not trained on: (label, preset, options, deals) against the
+# tuned hints of the model's game
+VARIANTS = (
+    ("V1 no_trump", "no_trump", {}, 5_000),
+    ("V2 panache", "panache", {}, 5_000),
+    ("V3 fixed_point", "fixed_point", {}, 5_000),
+    ("V6 hand_size=9", "ordinary", {"hand_size": 9}, 5_000),
+    ("V6 hand_size=10", "ordinary", {"hand_size": 10}, 5_000),
+    ("V7 packs=3", "ordinary", {"packs": 3}, 5_000),
+    ("Rubicon redeclare=replace", "rubicon", {"redeclare": "replace"}, 2_000),
+    ("Rubicon redeclare=same_or_higher", "rubicon", {"redeclare": "same_or_higher"}, 2_000),
+)
+
+
+def strength(game: str, opponent: str, deals: int, seed: int, threads, **options) -> dict:
+    """``learned`` against ``opponent`` on ``deals`` deals of ``game`` (a preset, with
+    ``options``), seats swapped."""
+    t0 = time.monotonic()
+    r = compare(preset(game, **options), ["learned", opponent], deals, seed, threads=threads).pairs.iloc[0]
+    return {"game": game, "opponent": opponent, "deals": deals, "seed": seed,
+            **{k: float(r[k]) for k in ("mean_diff", "mean_diff_lo", "mean_diff_hi", "score_a", "score_a_lo",
+                                        "score_a_hi", "elo_a", "elo_a_lo", "elo_a_hi")},
+            "seconds": round(time.monotonic() - t0, 1)}
+
+
+def self_play(game: str, policy: str, hands: int, seed: int, threads) -> dict:
+    """``policy`` against itself: mean totals, rubicon rate (Rubicon), double bézique rate."""
+    res = simulate(preset(game), [policy, policy], hands, seed, threads=threads)
+    s = res.tables["summary"]
+    row = {"game": game, "policy": policy, "hands": hands, "seed": seed,
+           "mean_total": float(s.mean_score.mean()), "mean_total_lo": float(s.mean_score_lo.mean()),
+           "mean_total_hi": float(s.mean_score_hi.mean()),
+           "double_bezique_rate": float(s.double_bezique_rate.mean()),
+           "double_bezique_rate_lo": float(s.double_bezique_lo.mean()),
+           "double_bezique_rate_hi": float(s.double_bezique_hi.mean())}
+    if game == "rubicon":
+        rub = res.tables["rubicon"]
+        row.update(rubicon_rate=float(rub.rubicon_rate[0]), rubicon_rate_lo=float(rub.rubicon_rate_lo[0]),
+                   rubicon_rate_hi=float(rub.rubicon_rate_hi[0]))
+    return row
+
+
+def _ci(row, key, fmt="{:+.1f}", scale=1.0):
+    return (f"{fmt.format(scale * row[key])} [{fmt.format(scale * row[key + '_lo'])}, "
+            f"{fmt.format(scale * row[key + '_hi'])}]")
+
+
+def markdown(strong: pd.DataFrame, selfp: pd.DataFrame, variants: pd.DataFrame, command: str) -> str:
+    """The tables of results/README.md."""
+    lines = [f"Made by `{command}` (seed {int(strong.seed.iloc[0])}: deals that neither the training nor its "
+             "learning curve played). Each deal is played twice, seats swapped; intervals 95 %.", "",
+             "| game | opponent | deals | learned's advantage | score share | Elo |", "|---|---|---|---|---|---|"]
+    for _, r in strong.iterrows():
+        unit = "points per hand" if r.game == "ordinary" else "net game points per game"
+        lines.append(f"| {r.game} | `{r.opponent}` | {int(r.deals):,} | {_ci(r, 'mean_diff')} {unit} | "
+                     f"{_ci(r, 'score_a', '{:.1f}', 100)} % | {_ci(r, 'elo_a', '{:+.0f}')} |")
+    lines += ["", "Self-play (both seats the same policy):", "",
+              "| game | policy | hands | mean total per seat | rubicon rate | double bézique rate (per seat) |",
+              "|---|---|---|---|---|---|"]
+    for _, r in selfp.iterrows():
+        rub = _ci(r, "rubicon_rate", "{:.2f}", 100) + " %" if r.game == "rubicon" else "—"
+        lines.append(f"| {r.game} | `{r.policy}` | {int(r.hands):,} | {_ci(r, 'mean_total', '{:.1f}')} | {rub} | "
+                     f"{_ci(r, 'double_bezique_rate', '{:.3f}', 100)} % |")
+    if len(variants):
+        lines += ["", "Rule sets the models were not trained on, against the tuned hints of the model's game:", "",
+                  "| rule set | deals | learned's advantage |", "|---|---|---|"]
+        for _, r in variants.iterrows():
+            lines.append(f"| {r.variant} | {int(r.deals):,} | {_ci(r, 'mean_diff')} |")
+    return "\n".join(lines)
+
+
+def update_readme(text: str) -> None:
+    """Put ``text`` between the markers of results/README.md (appended with them when absent)."""
+    path = ROOT / "results" / "README.md"
+    doc = path.read_text(encoding="utf-8")
+    start, end = f"<!-- {MARK}:start -->", f"<!-- {MARK}:end -->"
+    block = f"{start}\n{text}\n{end}"
+    if start in doc and end in doc:
+        doc = doc[:doc.index(start)] + block + doc[doc.index(end) + len(end):]
+    else:
+        doc = doc.rstrip() + "\n\n## The learned player\n\n" + block + "\n"
+    path.write_text(doc, encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    """Run the study (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=20261201)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals and hands")
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
+    ap.add_argument("--out", default=str(ROOT / "results" / "learned"))
+    ap.add_argument("--no-readme", action="store_true", help="do not rewrite results/README.md")
+    ap.add_argument("--no-variants", action="store_true", help="leave out the rule sets not trained on")
+    args = ap.parse_args(argv)
+    command = "python scripts/learned_study.py" + "".join(
+        f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
+    strong, selfp = [], []
+    for game in args.games:
+        for opponent, deals in OPPONENTS[game].items():
+            row = strength(game, opponent, max(int(deals * args.scale), 10), args.seed, args.threads)
+            print(f"{game}: learned vs {opponent}: {_ci(row, 'mean_diff')} over {row['deals']:,} deals "
+                  f"({row['seconds']:.0f} s)", flush=True)
+            strong.append(row)
+        for policy in ("learned", f"hints:tuned-{game}"):
+            row = self_play(game, policy, max(int(SELF_PLAY[game] * args.scale), 10), args.seed, args.threads)
+            print(f"{game}: {policy} self-play: mean total {row['mean_total']:.1f}", flush=True)
+            selfp.append(row)
+    variants = []
+    for label, name, options, deals in VARIANTS if not args.no_variants else ():
+        game = "rubicon" if name == "rubicon" else "ordinary"
+        row = strength(name, f"hints:tuned-{game}", max(int(deals * args.scale), 10), args.seed, args.threads,
+                       **options)
+        row["variant"] = label
+        print(f"{label}: learned vs hints:tuned-{game}: {_ci(row, 'mean_diff')}", flush=True)
+        variants.append(row)
+    strong_df, self_df, var_df = pd.DataFrame(strong), pd.DataFrame(selfp), pd.DataFrame(variants)
+    write_table(strong_df, args.out, "strength")
+    write_table(self_df, args.out, "selfplay")
+    if variants:
+        write_table(var_df, args.out, "variants")
+    text = markdown(strong_df, self_df, var_df, command)
+    (Path(args.out) / "learned.md").write_text(text + "\n", encoding="utf-8")
+    if not args.no_readme:
+        update_readme(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""The learned player (policies/learned.py): it decides from its seat's view alone, its model
+files are checked, it is refused for games it has no model for, and it travels to another
+process by name."""
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from test_state import deal, setup, step
+
+from analyzer.engine import layout as L
+from analyzer.engine.hand import is_over, legal_actions, observe, to_act
+from analyzer.engine.observe import rebuild, sample_hidden
+from analyzer.engine.state import new_state
+from analyzer.policies.learned import ModelError, learned_policy, load_model, save_model, shipped_model
+from analyzer.policies.learned_net import N_STATE, N_WEIGHTS, init_weights, state_features
+from analyzer.policies.params import L_WEIGHTS_ORDINARY, L_WEIGHTS_RUBICON
+from analyzer.policies.registry import PolicyError, check_rules, resolve_policy
+from analyzer.rules import preset
+
+ALL_SEATS = 0b1111
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_a_decision_is_the_same_whatever_the_hidden_cards_are(variant):
+    """At decisions of the learned seat, the hand rebuilt from that seat's view with the
+    unseen cards dealt otherwise (another opponent's hand, another talon order) gives the same
+    observation and the same action: the policy reads no hidden card."""
+    rules, arr, funcs, params, specs = setup(variant, {}, ("learned", "hints"))
+    rng = np.random.default_rng(11)
+    stream = np.array([3], np.uint64)
+    hidden = np.zeros((L.MAX_SEATS, 32), np.int32)
+    talon = np.zeros(L.MAX_TALON, np.int32)
+    drawn = np.full(L.MAX_SEATS, -1, np.int64)
+    pool = np.zeros(L.MAX_TALON, np.int32)
+    sizes = np.zeros(4, np.int64)
+    checked = moved = 0
+    for hand in range(12):
+        st = deal(rules, arr, hand)
+        st.G[L.G_FULL_OBS] = ALL_SEATS
+        stop_at = int(rng.integers(0, 60 if variant == "ordinary" else 120))
+        for _ in range(stop_at):
+            if is_over(st):
+                break
+            step(arr, st, funcs, params)
+        if is_over(st) or to_act(st) != 0 or st.G[L.G_STAGE] != 1:
+            continue
+        nleg, _ = legal_actions(arr, st)
+        observe(arr, st, 0)
+        o = st.obs[0].copy()
+        action = learned_policy(o, st.legal, nleg, arr, params[0], st.rngs[0])
+        for _ in range(3):
+            hidden[:] = 0
+            sample_hidden(arr, o, stream, hidden, talon, drawn, pool, sizes)
+            moved += not np.array_equal(hidden[1], st.P[1, L.P_HAND:L.P_HAND + 32])
+            dst = new_state(False)
+            rebuild(arr, o, hidden, talon, drawn, dst)
+            dst.G[L.G_FULL_OBS] = ALL_SEATS
+            n2, _ = legal_actions(arr, dst)
+            observe(arr, dst, 0)
+            assert n2 == nleg and np.array_equal(dst.legal[:n2], st.legal[:nleg])
+            assert np.array_equal(dst.obs[0][:L.OBS_CORE], o[:L.OBS_CORE])
+            assert learned_policy(dst.obs[0], dst.legal, n2, arr, params[0], dst.rngs[0]) == action
+        checked += 1
+    assert checked >= 4 and moved >= checked     # the other hand really was dealt otherwise
+
+
+def test_the_features_read_only_the_kept_observation():
+    """The network's inputs come from obs[:OBS_CORE] (the seat's own view): scrambling the rest
+    (the public record, filled only for search players) changes none of them."""
+    rules, arr, funcs, params, _ = setup("rubicon", {}, ("hints", "hints"))
+    st = deal(rules, arr, 2)
+    for _ in range(40):
+        step(arr, st, funcs, params)
+    observe(arr, st, to_act(st))
+    o = st.obs[to_act(st)].copy()
+    a = np.zeros(N_STATE, np.float32)
+    b = np.zeros(N_STATE, np.float32)
+    state_features(o, arr, a)
+    o[L.OBS_CORE:] = np.random.default_rng(1).integers(-5, 5, o.size - L.OBS_CORE)
+    state_features(o, arr, b)
+    assert np.array_equal(a, b) and a.any()
+
+
+def _model(tmp_path, game="ordinary", **change):
+    path = tmp_path / f"{game}.npz"
+    save_model(path, init_weights(np.random.default_rng(0)), game, {"summary": "test"})
+    if change:
+        import json
+        with np.load(path) as z:
+            w, meta = z["weights"], json.loads(str(z["meta"]))
+        meta.update(change)
+        with open(path, "wb") as f:
+            np.savez(f, weights=w, meta=np.array(json.dumps(meta)))
+    return path
+
+
+def test_a_model_file_is_checked_and_refused_by_name(tmp_path):
+    good = _model(tmp_path)
+    w, meta = load_model(good, "ordinary")
+    assert w.shape == (N_WEIGHTS,) and meta["game"] == "ordinary"
+    with pytest.raises(ModelError, match="no such weights file"):
+        load_model(tmp_path / "missing.npz")
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(good.read_bytes()[:300])
+    with pytest.raises(ModelError, match=r"cut\.npz: not a readable weights file"):
+        load_model(cut)
+    with pytest.raises(ModelError, match="format 99"):
+        load_model(_model(tmp_path, format=99))
+    with pytest.raises(ModelError, match="made for ordinary, not rubicon"):
+        load_model(good, "rubicon")
+    with pytest.raises(ModelError, match="sizes"):
+        load_model(_model(tmp_path, n_h1=7))
+    with pytest.raises(PolicyError, match=r"missing\.npz: no such weights file"):
+        resolve_policy(f"learned:weights={tmp_path / 'missing.npz'}")
+
+
+def test_a_model_plays_only_the_game_it_was_made_for(tmp_path):
+    spec = resolve_policy(f"learned:weights={_model(tmp_path)}")
+    assert spec.games == ("ordinary",) and spec.params[L_WEIGHTS_RUBICON] == 0
+    assert spec.params[L_WEIGHTS_ORDINARY] == spec.data[0].ctypes.data
+    check_rules([spec], preset("ordinary"))
+    with pytest.raises(PolicyError, match="model for ordinary only, not for rubicon"):
+        check_rules([spec], preset("rubicon"))
+    with pytest.raises(PolicyError, match="two-handed"):
+        check_rules([resolve_policy("learned")], preset("three_handed"))
+
+
+def test_the_shipped_models_are_installed_for_both_games():
+    for game in ("ordinary", "rubicon"):
+        w, meta = load_model(shipped_model(game), game)
+        assert meta["training"]["steps"] > 0 and np.abs(w).sum() > 0
+    assert resolve_policy("learned").games == ("ordinary", "rubicon")
+
+
+def test_a_pickled_spec_gets_addresses_of_its_own_process(tmp_path):
+    """A spec sent to a Dask worker resolves its name there; its weight addresses are the
+    worker's, never the sender's (which would point at nothing there)."""
+    spec = resolve_policy(f"learned:weights={_model(tmp_path)}")
+    sent = spec.params.copy()
+    sent[L_WEIGHTS_ORDINARY] = 12345.0                    # an address from another process
+    from dataclasses import replace
+    back = pickle.loads(pickle.dumps(replace(spec, params=sent)))
+    assert back.params[L_WEIGHTS_ORDINARY] == back.data[0].ctypes.data != 12345.0
+    assert np.array_equal(back.data[0], spec.data[0])
+
+
+def test_learned_plays_through_the_batch_kernel_in_both_games():
+    import analyzer
+    for variant in ("ordinary", "rubicon"):
+        res = analyzer.simulate(preset(variant), ["learned", "hints"], 64, seed=3)
+        assert res.hands == 64

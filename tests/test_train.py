@@ -1,0 +1,129 @@
+"""Training the learned player (learning/train.py, ``bezique train``): a few seconds of it.
+
+The run depends on its seed alone, a killed run resumed gives the same weights as one never
+stopped, a directory holding another run is refused, and the self-play runs on Dask workers
+to the same weights."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.learning.train import CHECKPOINT, MODEL, TrainConfig, Trainer, TrainError
+from analyzer.policies.learned import load_model
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import preset
+
+TINY = dict(steps=3, hands=16, keep=0.3, fit_rows=20_000, window=2, eval_every=2, eval_deals=8, seed=4)
+CLI_TINY = ["--variant", "ordinary", "--hands-per-step", "16", "--keep", "0.3", "--fit-rows", "20000",
+            "--window", "2", "--eval-every", "2", "--eval-deals", "8", "--seed", "4", "--threads", "1", "-q"]
+
+
+def _weights(out) -> np.ndarray:
+    with np.load(Path(out) / CHECKPOINT) as z:
+        return z["w"].copy()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """A tiny run of TINY, never stopped: its directory and final state."""
+    out = tmp_path_factory.mktemp("train_ref")
+    state = Trainer(preset("ordinary"), TrainConfig(**TINY), out, threads=1).run()
+    return out, state
+
+
+def test_a_tiny_run_trains_a_model_that_plays(reference):
+    out, state = reference
+    assert state.step == 3 and len(state.curve) == 3
+    assert [("vs_teacher" in r) for r in state.curve] == [False, True, True]   # every 2 steps and the last
+    w, meta = load_model(out / MODEL, "ordinary")
+    assert np.array_equal(w, state.w) and meta["training"]["steps"] == 3
+    assert not np.array_equal(w, Trainer(preset("ordinary"), TrainConfig(**TINY), out / "x").new_state().w)
+    import analyzer
+    res = analyzer.simulate(preset("ordinary"), [f"learned:weights={out / MODEL}", "hints"], 16, seed=2)
+    assert res.hands == 16
+
+
+def test_the_same_seed_gives_the_same_weights_and_another_seed_others(reference, tmp_path):
+    out, state = reference
+    again = Trainer(preset("ordinary"), TrainConfig(**TINY), tmp_path / "a", threads=2).run()
+    assert np.array_equal(again.w, state.w)                   # threads do not change the result
+    other = Trainer(preset("ordinary"), TrainConfig(**{**TINY, "seed": 5}), tmp_path / "b", threads=1).run()
+    assert not np.array_equal(other.w, state.w)
+
+
+def test_a_run_killed_with_sigkill_resumes_to_the_same_weights(tmp_path):
+    """``bezique train`` killed (SIGKILL) after a checkpoint, then ``--resume``: the weights of
+    a run that was never stopped."""
+    steps = ["--steps", "8"]
+    CliRunner().invoke(main, ["train", *CLI_TINY, *steps, "--out", str(tmp_path / "whole")], catch_exceptions=False)
+    out = tmp_path / "killed"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", "from analyzer.cli import run; run()", "train", *CLI_TINY, *steps, "--out", str(out)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 240
+    step = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with np.load(out / CHECKPOINT) as z:
+                step = json.loads(str(z["meta"]))["step"]
+        except (OSError, ValueError, KeyError):
+            step = 0
+        if step >= 2:
+            break
+        time.sleep(0.02)
+    killed = proc.poll() is None
+    if killed:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert step >= 1
+    r = CliRunner().invoke(main, ["train", *CLI_TINY, *steps, "--out", str(out), "--resume"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert np.array_equal(_weights(out), _weights(tmp_path / "whole"))
+    assert killed or step == 8
+
+
+def test_another_runs_directory_is_refused_unless_resumed_with_its_settings(reference, tmp_path):
+    out, _ = reference
+    r = CliRunner().invoke(main, ["train", *CLI_TINY, "--steps", "3", "--out", str(out)])
+    assert r.exit_code == 1 and "holds a training run already: give --resume" in r.output
+    r = CliRunner().invoke(main, ["train", *CLI_TINY, "--steps", "3", "--eps", "0.2", "--out", str(out), "--resume"])
+    assert r.exit_code == 1 and "made by another run" in r.output
+    r = CliRunner().invoke(main, ["train", *CLI_TINY, "--steps", "3", "--out", str(tmp_path / "none"), "--resume"])
+    assert r.exit_code == 1 and "no checkpoint to resume" in r.output
+    r = CliRunner().invoke(main, ["train", *CLI_TINY, "--steps", "3", "--keep", "0", "--out", str(tmp_path / "k")])
+    assert r.exit_code == 1 and "keep is a share" in r.output
+    with pytest.raises(TrainError, match="two-handed"):
+        Trainer(preset("three_handed"), TrainConfig(**TINY), tmp_path / "t")
+
+
+def test_resume_with_more_steps_continues_a_finished_run(reference, tmp_path):
+    out, state = reference
+    short = Trainer(preset("ordinary"), TrainConfig(**{**TINY, "steps": 2}), tmp_path / "s", threads=1)
+    short.run()
+    longer = Trainer(preset("ordinary"), TrainConfig(**TINY), tmp_path / "s", threads=1).run(resume=True)
+    assert np.array_equal(longer.w, state.w) and [r["step"] for r in longer.curve] == [1, 2, 3]
+
+
+def test_the_self_play_runs_on_dask_workers_to_the_same_weights(reference, tmp_path):
+    pytest.importorskip("distributed")
+    out, _ = reference
+    r = CliRunner().invoke(main, ["train", *CLI_TINY, "--steps", "3", "--workers", "2", "--out", str(tmp_path / "d")],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert np.array_equal(_weights(tmp_path / "d"), _weights(out))
+
+
+def test_the_learned_spec_of_a_checkpoint_names_its_file(reference):
+    out, _ = reference
+    spec = resolve_policy(f"learned:weights={out / MODEL}")
+    assert spec.source == f"learned:weights={(out / MODEL).resolve()}"
