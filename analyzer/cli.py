@@ -586,7 +586,7 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
                    "teacher, hints:tuned-GAME).")
 @click.option("--hint-bonus", default=None, type=float, metavar="POINTS",
               help="Value added to the teacher's choice: the network departs from it only for more "
-                   "(default: 0 in the ordinary game, 100 net game points in Rubicon).")
+                   "(default: 0 in the ordinary game, 100 points of the game score in Rubicon).")
 @click.option("--eval-every", default=5, show_default=True, help="Steps between two learning-curve points.")
 @click.option("--eval-deals", default=2000, show_default=True,
               help="Held-out deals per learning-curve point (each played twice, seats swapped; 0: none).")

@@ -48,11 +48,12 @@ VARIANTS = (
 )
 
 
-def strength(game: str, opponent: str, deals: int, seed: int, threads, **options) -> dict:
-    """``learned`` against ``opponent`` on ``deals`` deals of ``game`` (a preset, with
+def strength(game: str, opponent: str, deals: int, seed: int, threads, player: str = "learned",
+             **options) -> dict:
+    """``player`` against ``opponent`` on ``deals`` deals of ``game`` (a preset, with
     ``options``), seats swapped."""
     t0 = time.monotonic()
-    r = compare(preset(game, **options), ["learned", opponent], deals, seed, threads=threads).pairs.iloc[0]
+    r = compare(preset(game, **options), [player, opponent], deals, seed, threads=threads).pairs.iloc[0]
     return {"game": game, "opponent": opponent, "deals": deals, "seed": seed,
             **{k: float(r[k]) for k in ("mean_diff", "mean_diff_lo", "mean_diff_hi", "score_a", "score_a_lo",
                                         "score_a_hi", "elo_a", "elo_a_lo", "elo_a_hi")},
@@ -146,7 +147,7 @@ def main(argv=None) -> int:
     for label, name, options, deals in VARIANTS if not args.no_variants else ():
         game = "rubicon" if name == "rubicon" else "ordinary"
         row = strength(name, f"hints:tuned-{game}", max(int(deals * args.scale), 10), args.seed, args.threads,
-                       **options)
+                       player="learned:rules=any", **options)
         row["variant"] = label
         print(f"{label}: learned vs hints:tuned-{game}: {_ci(row, 'mean_diff')}", flush=True)
         variants.append(row)

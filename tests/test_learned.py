@@ -61,14 +61,16 @@ def test_a_decision_is_the_same_whatever_the_hidden_cards_are(variant):
             observe(arr, dst, 0)
             assert n2 == nleg and np.array_equal(dst.legal[:n2], st.legal[:nleg])
             assert np.array_equal(dst.obs[0][:L.OBS_CORE], o[:L.OBS_CORE])
+            assert np.array_equal(dst.obs[0][L.OBS_GAME:], o[L.OBS_GAME:])
             assert learned_policy(dst.obs[0], dst.legal, n2, arr, params[0], dst.rngs[0]) == action
         checked += 1
     assert checked >= 4 and moved >= checked     # the other hand really was dealt otherwise
 
 
 def test_the_features_read_only_the_kept_observation():
-    """The network's inputs come from obs[:OBS_CORE] (the seat's own view): scrambling the rest
-    (the public record, filled only for search players) changes none of them."""
+    """The network's inputs come from obs[:OBS_CORE] (the seat's own view) and the game totals
+    (OBS_GAME): scrambling the public record between them (filled only for search players)
+    changes none of them."""
     rules, arr, funcs, params, _ = setup("rubicon", {}, ("hints", "hints"))
     st = deal(rules, arr, 2)
     for _ in range(40):
@@ -78,14 +80,14 @@ def test_the_features_read_only_the_kept_observation():
     a = np.zeros(N_STATE, np.float32)
     b = np.zeros(N_STATE, np.float32)
     state_features(o, arr, a)
-    o[L.OBS_CORE:] = np.random.default_rng(1).integers(-5, 5, o.size - L.OBS_CORE)
+    o[L.OBS_CORE:L.OBS_GAME] = np.random.default_rng(1).integers(-5, 5, L.OBS_GAME - L.OBS_CORE)
     state_features(o, arr, b)
     assert np.array_equal(a, b) and a.any()
 
 
 def _model(tmp_path, game="ordinary", **change):
-    path = tmp_path / f"{game}.npz"
-    save_model(path, init_weights(np.random.default_rng(0)), game, {"summary": "test"})
+    path = tmp_path / (f"{game}.npz" if not change else f"{game}-{'-'.join(map(str, change.items()))}.npz")
+    save_model(path, init_weights(np.random.default_rng(0), np.zeros(L.POLICY_PARAMS)), game, {"summary": "test"})
     if change:
         import json
         with np.load(path) as z:
@@ -127,6 +129,18 @@ def test_a_model_plays_only_the_game_it_was_made_for(tmp_path):
         check_rules([resolve_policy("learned")], preset("three_handed"))
 
 
+def test_rule_sets_it_plays_no_better_than_the_tuned_hints_are_refused_unless_asked():
+    learned = resolve_policy("learned")
+    for rules in (preset("no_trump"), preset("panache"), preset("fixed_point"), preset("ordinary", hand_size=10),
+                  preset("rubicon", redeclare="replace")):
+        check_rules([learned], rules)                          # measured: it plays these well
+    for rules, what in ((preset("ordinary", packs=3), "three \\(V7\\)"),
+                        (preset("rubicon", redeclare="same_or_higher"), "same_or_higher")):
+        with pytest.raises(PolicyError, match=f"does not play this rule set: .*{what}"):
+            check_rules([learned], rules)
+        check_rules([resolve_policy("learned:rules=any")], rules)
+
+
 def test_the_shipped_models_are_installed_for_both_games():
     for game in ("ordinary", "rubicon"):
         w, meta = load_model(shipped_model(game), game)
@@ -151,3 +165,19 @@ def test_learned_plays_through_the_batch_kernel_in_both_games():
     for variant in ("ordinary", "rubicon"):
         res = analyzer.simulate(preset(variant), ["learned", "hints"], 64, seed=3)
         assert res.hands == 64
+
+
+def test_suits_rotate_so_that_trumps_are_suit_0():
+    """Cards and the suit-bound combinations (marriages, sequences) are rotated by trumps; the
+    béziques and fours belong to no suit and stay."""
+    from analyzer.cards import COMBO_NAMES, SUITS, card_id, combo_id
+    from analyzer.policies.learned_net import rotate, rotate_combo
+    for trump in range(4):
+        for suit in range(4):
+            assert rotate(card_id(suit, 2), trump) == card_id((suit - trump) % 4, 2)
+            for kind in ("marriage", "sequence"):
+                assert rotate_combo(combo_id(f"{kind}_{SUITS[suit]}"), trump) == \
+                    combo_id(f"{kind}_{SUITS[(suit - trump) % 4]}")
+        for c in range(8, len(COMBO_NAMES)):
+            assert rotate_combo(c, trump) == c
+    assert rotate(card_id(3, 5), -1) == card_id(3, 5) and rotate_combo(3, -1) == 3

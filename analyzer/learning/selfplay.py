@@ -23,7 +23,7 @@ from ..policies.learned_net import (
     best_action,
     state_features,
 )
-from .steps import act, hand_result, next_choice, uniform
+from .steps import act, hand_result, next_choice, result_difference, uniform
 
 NET, TEACHER = 0, 1          # who plays a seat: the network, or hints with the teacher's weights
 MAX_SAMPLES_PER_HAND = 512
@@ -96,7 +96,8 @@ def play_chunk(rules, rubicon, seed, start, count, w, who, teacher, eps, keep, s
 def match_chunk(rules, rubicon, seed, start, count, w, opponent, out):
     """Deals ``start`` .. ``start + count - 1`` played twice, the network (weights ``w``, its
     second stage exact) against hints with ``opponent``'s parameters, seats swapped;
-    ``out[i]`` gets the network's mean result over the two plays of deal i."""
+    ``out[i]`` gets the deal's mean difference, the network's points minus the opponent's, as
+    ``compare`` counts it (Rubicon: net game points)."""
     st = new_state(False)
     deck = np.zeros(MAX_TALON, np.int32)
     dstate = np.zeros(1, np.uint64)
@@ -118,6 +119,6 @@ def match_chunk(rules, rubicon, seed, start, count, w, opponent, out):
                 else:
                     a = hints_policy(obs, st.legal, nleg, rules, opponent, st.rngs[s])
                 act(rules, st, a)
-            total += hand_result(rules, st, rubicon, net_seat)
+            total += result_difference(rules, st, rubicon, net_seat)
         out[i] = total / 2.0
     return 0

@@ -72,3 +72,12 @@ def hand_result(rules, st, rubicon, seat):
     else:
         v = s0 - s1
     return v if seat == 0 else -v
+
+
+@njit(cache=True)
+def result_difference(rules, st, rubicon, seat):
+    """Seat ``seat``'s points minus the other seat's, as ``compare`` counts a play: hand points,
+    or in Rubicon each side's game score (the winner's +P, the loser's -P: twice
+    :func:`hand_result`)."""
+    v = hand_result(rules, st, rubicon, seat)
+    return 2 * v if rubicon else v

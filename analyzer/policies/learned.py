@@ -58,6 +58,20 @@ def learned_policy(obs, legal, n_legal, rules, params, rng):
     return legal[best_action(weights_at(address), obs, rules, legal, n_legal, scratch, idx, rng)]
 
 
+def untrained_reason(rules) -> str | None:
+    """Why the shipped models should not play ``rules`` (None: they play it well). Measured on
+    fresh deals against the tuned hints (results/learned/variants.csv): the ordinary model
+    serves V1, V2, V3 and V6 (+29 to +55 points per hand) but only draws level with three packs
+    (V7), and the Rubicon model serves ``redeclare=replace`` but not ``same_or_higher``."""
+    if not rules.is_rubicon and rules.packs == 3:
+        return ("the ordinary model was trained with two packs and plays three (V7) no better than "
+                "hints:tuned-ordinary")
+    if rules.is_rubicon and rules.redeclare == "same_or_higher":
+        return ("the Rubicon model was trained under redeclare=portland and plays redeclare=same_or_higher "
+                "no better than hints:tuned-rubicon")
+    return None
+
+
 def game_of(rules) -> str:
     """The model a rule set needs: ``rubicon`` or ``ordinary``."""
     return "rubicon" if rules.is_rubicon else "ordinary"

@@ -2,8 +2,8 @@
 action value Q(s, a) of a small dense network, in numba.
 
 Inputs are the seat's own observation only (``obs[:OBS_CORE]``: its hand, every table, the
-cards played, the trick, the scores and brisques, the talon's size and turn-up): nothing
-that the seat cannot see. Suits are rotated so that trumps are suit 0 (the bézique's Q♠ and
+cards played, the trick, the scores and brisques, the talon's size and turn-up; and the game
+totals ``OBS_GAME``): nothing that the seat cannot see. Suits are rotated so that trumps are suit 0 (the bézique's Q♠ and
 J♦ keep features of their own), which lets one weight serve every trump suit.
 
 The network: ``x = [state features (N_STATE); action features (N_ACTION)]``, two hidden
@@ -20,7 +20,10 @@ from numba.np.numpy_support import carray
 from ..engine.combos import combo_points
 from ..engine.codes import (
     ACE,
+    BEZIQUE,
+    FIRST_SEQUENCE,
     JD,
+    MARRIAGE,
     KING,
     KNAVE,
     QS,
@@ -33,6 +36,7 @@ from ..engine.codes import (
     is_brisque,
     is_claim,
     is_declare,
+    is_marriage,
 )
 from ..engine.layout import (
     A_CARTE_BLANCHE,
@@ -135,9 +139,10 @@ def rotate(card, trump):
 @njit(cache=True, _nrt=False, inline="always")
 def rotate_combo(combo, trump):
     """Combination ``combo`` with the suit of a marriage or sequence rotated like the cards."""
-    if trump < 0 or combo >= 8:
+    if trump < 0 or combo >= BEZIQUE:          # béziques and fours belong to no suit
         return combo
-    return (combo & 4) + ((combo - trump) & 3)
+    first = MARRIAGE if is_marriage(combo) else FIRST_SEQUENCE
+    return first + ((combo - first - trump) & 3)
 
 
 @njit(cache=True, _nrt=False)

@@ -1,6 +1,7 @@
 """Policy names the CLI accepts, with their compiled functions and parameters."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -11,7 +12,9 @@ from .builtin import greedy_policy, random_policy
 from .expert import ROLLOUT_NAMES, expert_policy
 from .expert import default_params as expert_defaults
 from .hints import HINT_TEXT, default_params, hints_policy
-from .learned import GAMES, ModelError, game_of, learned_policy, load_model, model_slot, shipped_model
+from .learned import (
+    GAMES, ModelError, game_of, learned_policy, load_model, model_slot, shipped_model, untrained_reason,
+)
 from .params import (
     E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, HINT_NAMES, N_HINTS, P_ENDGAME, PROCESS_SLOTS,
     new_params,
@@ -42,6 +45,7 @@ class PolicySpec:
     source: str | None = None     # what resolves to it in another process (default: name)
     max_players: int = 4          # expert: 2 (its search and solver are two-handed)
     games: tuple[str, ...] | None = None   # learned: the games it has a model for (None: any)
+    refuses: Callable | None = None   # rules -> why it should not play them (None: it plays them)
     data: tuple = ()              # arrays the function reads by address (learned: its weights)
 
     @property
@@ -206,19 +210,25 @@ def expert_spec(name: str) -> PolicySpec:
 
 
 def learned_spec(name: str) -> PolicySpec:
-    """Parse ``learned`` (the package's models, one per game) or ``learned:weights=FILE`` (one
-    model file, e.g. a checkpoint of ``bezique train``, for the game it was made for)."""
+    """Parse ``learned`` (the package's models, one per game), ``learned:weights=FILE`` (one
+    model file, e.g. a checkpoint of ``bezique train``, for the game it was made for) and
+    ``learned:rules=any`` (play rule sets it was not trained for and does not play well)."""
     files = {game: shipped_model(game) for game in GAMES}
     given = False
+    refuses = untrained_reason
     for key, sep, value, item in _settings(name):
+        if key == "rules" and value == "any":
+            refuses = None
+            continue
         if key != "weights" or not sep or not value:
-            raise PolicyError(f"{name!r}: the only setting is weights=FILE (got {item!r})")
+            raise PolicyError(f"{name!r}: settings are weights=FILE and rules=any (got {item!r})")
         try:
             _w, meta = load_model(value)
         except ModelError as e:
             raise PolicyError(str(e)) from None
         files = {meta["game"]: Path(value).resolve()}
         given = True
+        name = name.replace(item, f"weights={files[meta['game']]}")
     params = new_params()
     arrays, games, runs = [], [], []
     for game, path in files.items():
@@ -236,7 +246,7 @@ def learned_spec(name: str) -> PolicySpec:
         raise PolicyError(f"{name!r}: no learned model is installed (expected {shipped_model(GAMES[0])})")
     return PolicySpec(name, learned_policy, params, description="learned by self-play (" + "; ".join(runs) + ")",
                       hands_per_chunk=LEARNED_CHUNK, max_players=2, games=tuple(games), data=tuple(arrays),
-                      source=f"learned:weights={files[games[0]]}" if given else None)
+                      refuses=refuses, source=name if refuses is None or given else None)
 
 
 def _weight(name: str, value: str) -> float:
@@ -267,6 +277,8 @@ def describe_policies() -> list[str]:
         except ModelError:
             lines.append(f"  {game:<12} no model installed")
     lines.append("  weights=FILE   play with the model in FILE (a checkpoint of bezique train)")
+    lines.append("  rules=any      also play the rule sets it plays no better than the tuned hints (three packs, "
+                 "Rubicon redeclare=same_or_higher)")
     return lines
 
 
@@ -281,6 +293,10 @@ def check_rules(specs, rules) -> None:
         if spec.games is not None and game_of(rules) not in spec.games:
             raise PolicyError(f"{spec.name} has a model for {' and '.join(spec.games)} only, not for "
                               f"{game_of(rules)} ({rules.name})")
+        reason = spec.refuses(rules) if spec.refuses else None
+        if reason:
+            raise PolicyError(f"{spec.name} does not play this rule set: {reason} (results/learned/variants.csv); "
+                              "learned:rules=any plays it anyway")
 
 
 def resolve_policy(name: str) -> PolicySpec:
