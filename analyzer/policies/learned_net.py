@@ -40,8 +40,6 @@ from ..engine.codes import (
 )
 from ..engine.layout import (
     A_CARTE_BLANCHE,
-    A_CLAIM,
-    A_CLAIM_GAME,
     A_EXCHANGE,
     A_PARTNER,
     A_PLAY_TABLE,
