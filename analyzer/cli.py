@@ -614,7 +614,7 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
 
     import pandas as pd
 
-    from .learning.train import CURVE, MODEL, TrainConfig, Trainer, TrainError
+    from .learning.train import CHECKPOINT, CURVE, MODEL, TrainConfig, Trainer, TrainError
     from .plots import learning_curve_chart
     from .policies.learned import game_of, shipped_model
     from .studies.compare import points_unit
@@ -637,7 +637,7 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
                                  f"(seed {seed})", f"hints:tuned-{game}") if "vs_teacher" in curve else None
     _write_outputs(out, threads, tables={CURVE.removesuffix(".csv"): curve},
                    charts={"curve": chart} if chart is not None else {},
-                   files=[f"{out}/{MODEL}", f"{out}/checkpoint.npz"], rules=rules.describe(), seed=seed,
+                   files=[f"{out}/{MODEL}", f"{out}/{CHECKPOINT}"], rules=rules.describe(), seed=seed,
                    config=asdict(config), steps=state.step)
     if install:
         import shutil

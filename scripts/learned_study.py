@@ -11,7 +11,7 @@ The training used seed 1 (deals 0 .. steps x hands) and its learning curve seed 
 study plays seed 20261201 by default.
 
 Example:
-    python scripts/learned_study.py                                   # ~25 min on 2 cores
+    python scripts/learned_study.py                                   # ~10 min on 2 cores
     python scripts/learned_study.py --scale 0.1 --no-readme           # a quick look
 """
 from __future__ import annotations

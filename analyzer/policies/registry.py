@@ -213,31 +213,26 @@ def learned_spec(name: str) -> PolicySpec:
     """Parse ``learned`` (the package's models, one per game), ``learned:weights=FILE`` (one
     model file, e.g. a checkpoint of ``bezique train``, for the game it was made for) and
     ``learned:rules=any`` (play rule sets it was not trained for and does not play well)."""
-    files = {game: shipped_model(game) for game in GAMES}
-    given = False
+    given = None                         # (game, weights, meta) of weights=FILE
     refuses = untrained_reason
-    for key, sep, value, item in _settings(name):
-        if key == "rules" and value == "any":
-            refuses = None
-            continue
-        if key != "weights" or not sep or not value:
-            raise PolicyError(f"{name!r}: settings are weights=FILE and rules=any (got {item!r})")
-        try:
-            _w, meta = load_model(value)
-        except ModelError as e:
-            raise PolicyError(str(e)) from None
-        files = {meta["game"]: Path(value).resolve()}
-        given = True
-        name = name.replace(item, f"weights={files[meta['game']]}")
+    try:
+        for key, sep, value, item in _settings(name):
+            if key == "rules" and value == "any":
+                refuses = None
+                continue
+            if key != "weights" or not sep or not value:
+                raise PolicyError(f"{name!r}: settings are weights=FILE and rules=any (got {item!r})")
+            w, meta = load_model(value)
+            given = (meta["game"], w, meta)
+            name = name.replace(item, f"weights={Path(value).resolve()}")
+        # the shipped models: a game without one is refused by check_rules
+        models = [given] if given else [(g, *load_model(shipped_model(g), g))
+                                        for g in GAMES if shipped_model(g).is_file()]
+    except ModelError as e:
+        raise PolicyError(str(e)) from None
     params = new_params()
     arrays, games, runs = [], [], []
-    for game, path in files.items():
-        if not given and not path.is_file():
-            continue                     # a game without a shipped model: refused by check_rules
-        try:
-            w, meta = load_model(path, game)
-        except ModelError as e:
-            raise PolicyError(str(e)) from None
+    for game, w, meta in models:
         params[model_slot(game)] = float(w.ctypes.data)
         arrays.append(w)
         games.append(game)
