@@ -469,8 +469,11 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned
               help="Analyse the position after the first MOVE moves of the file (default: after all).")
 @click.option("--samples", default=400, show_default=True,
               help="Assignments of the unseen cards each action is played out on (first stage).")
-@click.option("--rollout", type=click.Choice(["greedy", "random", "hints"]), default="greedy",
-              show_default=True, help="The policy that plays each sample to the end.")
+@click.option("--rollout", type=click.Choice(["learned", "tuned", "hints", "greedy", "random"]), default="learned",
+              show_default=True, help="The policy that plays each sample to the end at both seats (tuned: the "
+                                      "tuned hints of the game; learned, the default, is the strongest: "
+                                      "docs/search.md). In the first stage's last window each sample is solved "
+                                      "exactly instead.")
 @click.option("--seed", default=1, show_default=True, help="Seed of the samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def analyze(file, at, samples, rollout, seed, as_json):

@@ -1,8 +1,14 @@
-"""Regenerate the committed results/: the default study for both variants.
+"""Regenerate the committed results/: the study of both games with the strongest fast player,
+the learned one, as the headline pairing and the heuristics beside it.
+
+Each game plays, on the same deals of one seed: ``learned`` in self-play (the headline), the
+tuned hints, ``hints``, ``greedy`` and ``random`` in self-play and ``hints`` against ``greedy``;
+then the learned player, the tuned hints and ``hints`` head to head. The ordinary game plays
+``--hands`` hands per pairing, Rubicon ``--rubicon-hands`` games (a Rubicon hand is a game).
 
 Example:
-    python scripts/make_results.py                 # 1,000,000 hands per pairing, seed 1
-    python scripts/make_results.py --hands 200000  # quicker
+    python scripts/make_results.py                 # the committed figures (about 40 min on 2 cores)
+    python scripts/make_results.py --hands 20000 --rubicon-hands 5000   # a quick look
 """
 from __future__ import annotations
 
@@ -13,33 +19,46 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from analyzer.studies.report import hands_played, study, write_report
+from analyzer.studies.report import study, write_report
 from analyzer.rules import preset
 
 ROOT = Path(__file__).resolve().parent.parent
-EXPERT_HANDS = [20_000, 5_000]      # expert self-play: ~20 ordinary hands, ~4 Rubicon games /s per core
+HEADLINE = "learned"                 # the strongest player fast enough for a million hands
+
+
+def pairings(variant: str) -> tuple:
+    """The self-play pairings of a game's study, the headline first, then the heuristics."""
+    tuned = f"hints:tuned-{variant}"
+    return ((HEADLINE, HEADLINE), (tuned, tuned), ("hints", "hints"), ("greedy", "greedy"),
+            ("random", "random"), ("hints", "greedy"))
+
+
+def head_to_head(variant: str) -> tuple:
+    """The policies a game's study compares pair by pair, seats swapped."""
+    return (HEADLINE, f"hints:tuned-{variant}", "hints")
 
 
 def main() -> None:
+    """Write results/ordinary and results/rubicon (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hands", type=int, default=1_000_000, help="hands per policy pairing")
+    ap.add_argument("--hands", type=int, default=1_000_000, help="ordinary hands per policy pairing")
+    ap.add_argument("--rubicon-hands", type=int, default=200_000, help="Rubicon games per policy pairing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--variants", nargs="+", default=["ordinary", "rubicon"])
-    ap.add_argument("--expert-hands", type=int, nargs=2, default=EXPERT_HANDS, metavar=("ORDINARY", "RUBICON"),
-                    help="hands of expert self-play in each variant's report (0: none)")
+    ap.add_argument("--variants", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
     args = ap.parse_args()
     for variant in args.variants:
         out = ROOT / "results" / variant
         t0 = time.perf_counter()
-        n_expert = args.expert_hands[0 if variant == "ordinary" else 1]
-        extra = (("expert", "expert", n_expert),) if n_expert else ()
-        command = (f"python scripts/make_results.py --hands {args.hands} --seed {args.seed} "
-                   f"--variants {variant} --expert-hands {' '.join(map(str, args.expert_hands))}")
-        with tqdm(total=hands_played(args.hands, extra), unit="hand", unit_scale=True, desc=variant,
+        hands = args.hands if variant == "ordinary" else args.rubicon_hands
+        pairs, h2h = pairings(variant), head_to_head(variant)
+        command = (f"python scripts/make_results.py --hands {args.hands} --rubicon-hands {args.rubicon_hands} "
+                   f"--seed {args.seed} --variants {variant}")
+        n_h2h = len(h2h) * (len(h2h) - 1) // 2
+        with tqdm(total=hands * (len(pairs) + 2 * n_h2h), unit="hand", unit_scale=True, desc=variant,
                   file=sys.stderr) as bar:
-            st = study(preset(variant), args.hands, args.seed, threads=args.threads, progress=bar.update,
-                       extra=extra)
+            st = study(preset(variant), hands, args.seed, threads=args.threads, progress=bar.update,
+                       pairings=pairs, head_to_head=h2h)
         files = write_report(st, out, command)
         print(f"{variant}: {len(files)} files in {out.relative_to(ROOT)} "
               f"({time.perf_counter() - t0:.0f} s)")

@@ -57,9 +57,10 @@ def test_cached_kernels_dropped_after_a_source_change_and_kept_otherwise(package
 
 
 def test_a_change_to_the_learned_player_drops_only_its_kernels_and_the_trainings(tmp_path, monkeypatch):
-    """The learned player's network and the training's kernels are called by nothing else: a
-    change to them drops their cache alone (the engine's stays); a change to a module no kernel
-    imports (train.py, registry.py) drops nothing."""
+    """The learned policy and the training's kernels are called by nothing else: a change to
+    them drops their cache alone (the engine's stays); a change to a module no kernel imports
+    (train.py, registry.py) drops nothing; a change to the network, which the expert's search
+    calls too, drops every kernel."""
     monkeypatch.setattr(numba.config, "CACHE_DIR", "")
     root = tmp_path / "pkg"
     for sub in ("engine", "policies", "learning"):
@@ -86,11 +87,16 @@ def test_a_change_to_the_learned_player_drops_only_its_kernels_and_the_trainings
         (root / quiet).write_text((root / quiet).read_text() + "\n# changed\n")
         drop_stale_numba_cache(root)
         assert all(f.exists() for f in files.values()), quiet
-    net = root / "policies" / "learned_net.py"
-    net.write_text(net.read_text() + "\n# changed\n")
+    policy = root / "policies" / "learned.py"
+    policy.write_text(policy.read_text() + "\n# changed\n")
     drop_stale_numba_cache(root)
     assert all(files[n].exists() for n in names.values())
     assert not any(files[n].exists() for n in learned.values())
+    files = make()
+    net = root / "policies" / "learned_net.py"
+    net.write_text(net.read_text() + "\n# changed\n")
+    drop_stale_numba_cache(root)
+    assert not any(f.exists() for f in files.values())
     files = make()
     hints = root / "policies" / "hints.py"
     hints.write_text(hints.read_text() + "\n# changed\n")

@@ -39,9 +39,10 @@ def drop_stale_numba_cache(pkg: Path) -> None:
     """Delete cached kernels compiled from sources other than those of now (a digest of them
     is kept beside the cache): any change to the engine, the built-in policies or the rule
     packing drops the kernels of all three and of the training (``learning/``); a change to
-    the learned player's network (``policies/learned*.py``) or the training drops only the
-    learned player's and the training's kernels, which nothing else calls."""
-    learned = sorted((pkg / "policies").glob("learned*.py")) + sorted(
+    the learned policy (``policies/learned.py``) or the training drops only the learned
+    player's and the training's kernels, which nothing else calls (its network,
+    ``learned_net.py``, is the search's prior too, so it counts with the policies)."""
+    learned = [pkg / "policies" / "learned.py"] + sorted(
         p for p in (pkg / "learning").glob("*.py") if p.name not in PYTHON_ONLY)
     dirs = [pkg / "engine", pkg / "policies", pkg / "learning"]
     base = sorted(p for d in dirs[:2] for p in d.glob("*.py")

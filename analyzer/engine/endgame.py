@@ -620,6 +620,57 @@ def minimax_state(rules, st, seat):
     return _minimax(rules, pool, top, np.int64(seat))
 
 
+TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room to spare
+
+
+@njit(cache=True)
+def _tail(rules, pool, d, seat):
+    st = _view(pool, d)
+    if is_over(st):
+        return final_value(rules, st, seat)
+    if st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
+        return solve_state(rules, st, seat)
+    n = _legal(rules, st)
+    maxi = st.G[G_TO_ACT] == seat
+    best = -INF if maxi else INF
+    if d + 1 >= TAIL_DEPTH:         # never reached from a last window: a guard, not a value
+        return 0
+    child = _view(pool, d + 1)
+    for k in range(n):
+        copy_into(child, st)
+        _step(rules, child, st.legal[k])
+        v = _tail(rules, pool, d + 1, seat)
+        if maxi:
+            best = max(best, v)
+        else:
+            best = min(best, v)
+    return best
+
+
+@njit(cache=True)
+def new_tail_pool():
+    """Scratch states for :func:`tail_value`, one per depth."""
+    depth = TAIL_DEPTH
+    return (np.zeros((depth, G_SIZE), np.int64), np.zeros((depth, MAX_SEATS, P_W), np.int32),
+            np.zeros((depth, MAX_SEATS, MAX_TABLE, T_W), np.int32),
+            np.zeros((depth, MAX_SEATS, OBS_SIZE), np.int32),
+            np.zeros((depth, MAX_TALON), np.int32), np.zeros((depth, MAX_SEATS, 1), np.uint64),
+            np.zeros((depth, 1, E_W), np.int32), np.zeros((depth, MAX_LEGAL), np.int32),
+            np.zeros((depth, WORK_SIZE), np.int64))
+
+
+@njit(cache=True)
+def tail_value(rules, st, seat, pool):
+    """The exact value for ``seat`` of a two-handed HandState whose talon order is known (a
+    sampled world) late in the first stage: minimax over the engine's decisions to the second
+    stage, which :func:`solve_state` solves. Meant for the last window (one card to draw and
+    the turn-up, at most a trick, a declaration and the draws before the second stage);
+    ``pool`` from :func:`new_tail_pool`."""
+    top = np.int64(0)           # not a literal 0: see _search
+    copy_into(_view(pool, top), st)
+    return _tail(rules, pool, top, np.int64(seat))
+
+
 # --- positions for tests and benchmarks -------------------------------------------------------
 
 @njit(cache=True)

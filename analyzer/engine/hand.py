@@ -76,6 +76,8 @@ from .layout import (
     G_DRAWN,
     G_EXCHANGES,
     G_FULL_OBS,
+    SEE_HANDS_BIT,
+    SEE_TALON_BIT,
     G_GAME_CLAIM,
     G_LAST_WINNER,
     G_LEAD,
@@ -103,6 +105,7 @@ from .layout import (
     OBS_CORE,
     OBS_EXCHANGED,
     OBS_FULL,
+    OBS_TRUE,
     OBS_GAME,
     OBS_LEAD_CARD,
     OBS_N_SEATS,
@@ -152,7 +155,7 @@ from .melds import (
     hand_combos,
     play_from_table,
 )
-from .observe import observe_public
+from .observe import observe_public, observe_true
 from .state import add_hand, card_mask, mark_played, record_event, rel_seat, take_table_back
 from .tracking import on_play, on_receive, on_talon_out
 from .variant_moves import claim_game, claim_is_right, count_brisques, pass_to_partner
@@ -176,6 +179,7 @@ def deal_into(rules, st, deck, dealer):
         for j in range(OBS_CORE):
             obs[s, j] = 0
         obs[s, OBS_FULL] = 0
+        obs[s, OBS_TRUE] = 0             # what a ceiling saw last hand
     G[G_NSEATS] = n
     G[G_DEALER] = dealer
     G[G_TRUMP] = -1
@@ -367,6 +371,8 @@ def observe(rules, st, s):
         o[OBS_GAME + r] = P[v, P_BASE]
     if (G[G_FULL_OBS] >> s) & 1:
         observe_public(rules, st, s)
+    if (G[G_FULL_OBS] >> (SEE_HANDS_BIT + s)) & 1:
+        observe_true(st, s, (G[G_FULL_OBS] >> (SEE_TALON_BIT + s)) & 1)
 
 
 @njit(cache=True)

@@ -78,7 +78,10 @@ POLICY_SIG = types.int64(types.int32[::1], types.int32[::1], types.int64,
 POLICY_TYPE = types.FunctionType(POLICY_SIG)
 POLICY_PARAMS = 32           # length of a policy's parameter vector
 PARAM_FULL_OBS = POLICY_PARAMS - 1   # > 0: the policy is given its seat's public record too
-                                     # (G_FULL_OBS; search players sample hands from it)
+                                     # (G_FULL_OBS; search players sample hands from it);
+                                     # SEE_HANDS: and the other hands, SEE_TALON: and the talon's
+                                     # order (the ceilings, which cheat: OBS_TRUE below)
+SEE_PUBLIC, SEE_HANDS, SEE_TALON = 1, 2, 3
 
 # --- global scalars of a hand (int64 array G) --------------------------------
 # Everything the hand knows between two decisions lives here, so that a hand can be stopped,
@@ -89,6 +92,8 @@ PARAM_FULL_OBS = POLICY_PARAMS - 1   # > 0: the policy is given its seat's publi
  G_ERR_RULE, G_ERR_DETAIL, G_ERR_ACTION, G_ERR_DECISION, G_TRUMP_TRICK, G_TRUMP_HOW,
  G_WINDOW_SEAT, G_PHASE, G_TO_ACT, G_TRICK_POS, G_LEAD, G_BEST, G_BEST_SEAT, G_DECLARED,
  G_CARTE_FIRST, G_CARTE_I, G_FULL_OBS, G_GAME_CLAIM) = range(32)     # G_FULL_OBS: bit s: fill seat s's public record
+# G_FULL_OBS bits SEE_HANDS_BIT + s, SEE_TALON_BIT + s: fill OBS_TRUE for seat s (the ceilings)
+SEE_HANDS_BIT, SEE_TALON_BIT = 4, 8
 # G_GAME_CLAIM (V3): -1, or the seat that claimed the game + GAME_CLAIM_RIGHT if the claim was right
 GAME_CLAIM_RIGHT = 4
 G_TRICK_CARDS = 32       # 4: the cards played to the trick in progress, in order
@@ -178,7 +183,12 @@ P_W = P_INST_COMBO + 16
 T_CARD, T_M, T_B, T_F, T_SCORED, T_IM, T_IB, T_IF, T_INST = range(9)
 T_W = 9
 OBS_GAME = OBS_SLOTS + 4 * MAX_TABLE * T_W   # 4: game totals before this hand, by relative seat
-OBS_SIZE = OBS_GAME + 4
+# --- what a cheating seat also sees (SEE_HANDS, SEE_TALON; zero for every fair policy) ---
+OBS_TRUE = OBS_GAME + 4         # SEE_HANDS or SEE_TALON while filled for this decision, else 0
+OBS_TRUE_HANDS = OBS_TRUE + 1   # 4 x 32: the hand of each relative seat
+OBS_TRUE_DRAWN = OBS_TRUE_HANDS + 4 * 32    # 4: G_DRAWN (the last round of draws)
+OBS_TRUE_TALON = OBS_TRUE_DRAWN + 4         # MAX_TALON: the cards still to draw, in order (SEE_TALON)
+OBS_SIZE = OBS_TRUE_TALON + MAX_TALON
 
 # --- the kernels' int64 scratch (HandState.work) ------------------------------
 # A declaration's requirements, a four's named cards and the choice of copies live in fixed

@@ -7,6 +7,9 @@ HandState from such an observation and an assignment of the cards the seat canno
 other seats' hidden cards, the order of the talon); :func:`unseen_cards`,
 :func:`hidden_sizes` and :func:`sample_hidden` give such assignments.
 
+The ceilings cheat: :func:`observe_true` also shows a seat the other hands (and the talon's
+order), and :func:`sample_world` then draws only what the seat still cannot see.
+
 What a rebuilt state does not reproduce, because no player knows it: the other seats'
 section-5 statistics (the Q♠ and J♦ they received, when they held a double bézique), the
 order of the cards already drawn, the policies' random streams, and P_MELD_CAND (a cache of
@@ -80,6 +83,10 @@ from .layout import (
     OBS_TRICK_POS,
     OBS_TRUMP,
     OBS_TRUMP_HOW,
+    OBS_TRUE,
+    OBS_TRUE_DRAWN,
+    OBS_TRUE_HANDS,
+    OBS_TRUE_TALON,
     OBS_TRUMP_TRICK,
     OBS_TURNUP,
     P_BASE,
@@ -104,6 +111,8 @@ from .layout import (
     RS_HELD_B,
     RS_RECV_JD,
     RS_RECV_QS,
+    SEE_HANDS,
+    SEE_TALON,
     ST_INCOMPLETE,
     T_W,
 )
@@ -345,3 +354,63 @@ def rebuild(rules, o, hidden, talon_rest, drawn, dst):
                 ov[OBS_TABLE + 32 * rel_seat(u, v, n) + t] = P[u, P_TABLE + t]
     for j in range(o[OBS_TALON_LEFT]):
         talon[G[G_TALON_POS] + j] = talon_rest[j]
+
+
+@njit(cache=True, _nrt=False)
+def observe_true(st, s, talon_too):
+    """Show seat ``s`` what no fair player sees (layout OBS_TRUE): every hand by relative seat,
+    the last round's draws and, with ``talon_too``, the cards still to draw in order. Only the
+    ceilings ask for it (PARAM_FULL_OBS of SEE_HANDS or SEE_TALON)."""
+    G, P = st.G, st.P
+    o = st.obs[s]
+    n = G[G_NSEATS]
+    o[OBS_TRUE] = SEE_TALON if talon_too else SEE_HANDS
+    for r in range(4):
+        v = (s + r) % n
+        for t in range(32):
+            o[OBS_TRUE_HANDS + 32 * r + t] = P[v, P_HAND + t] if r < n else 0
+        o[OBS_TRUE_DRAWN + r] = G[G_DRAWN + r]
+    left = G[G_TALON_LEN] - G[G_TALON_POS]
+    for j in range(o.shape[0] - OBS_TRUE_TALON):
+        o[OBS_TRUE_TALON + j] = st.talon[G[G_TALON_POS] + j] if talon_too and j < left else -1
+
+
+@njit(cache=True, _nrt=False)
+def sample_world(rules, o, rng, hidden, talon_rest, drawn, pool, sizes):
+    """:func:`sample_hidden` for every observation: a fair one gets a random assignment of the
+    unseen cards; a ceiling's (OBS_TRUE) gets the true hands, and the true talon (SEE_TALON) or
+    its unseen cards shuffled (SEE_HANDS). Returns how many cards were placed at random."""
+    see = o[OBS_TRUE]
+    if see < SEE_HANDS:
+        return sample_hidden(rules, o, rng, hidden, talon_rest, drawn, pool, sizes)
+    n = o[OBS_N_SEATS]
+    me = o[OBS_SEAT]
+    first = (me + o[OBS_CARTE_FIRST_REL]) % n if o[OBS_CARTE_FIRST_REL] >= 0 else 0
+    for r in range(1, n):
+        v = (me + r) % n
+        for t in range(32):
+            hidden[v, t] = o[OBS_TRUE_HANDS + 32 * r + t]
+        drawn[v] = o[OBS_TRUE_DRAWN + rel_seat(v, first, n)]
+    left = o[OBS_TALON_LEFT]
+    if see == SEE_TALON:
+        for j in range(left):
+            talon_rest[j] = o[OBS_TRUE_TALON + j]
+        return 0
+    m = 0
+    for t in range(32):                       # the unseen cards not in a hand: the talon's
+        c = _unseen(rules, o, t)
+        for r in range(1, n):
+            c -= hidden[(me + r) % n, t] - o[OBS_PUBLIC + r * OBS_PUBLIC_W + PUB_KNOWN + t]
+        for _ in range(c):
+            pool[m] = t
+            m += 1
+    for i in range(m - 1, 0, -1):
+        j = below(rng, i + 1)
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+    for j in range(m):
+        talon_rest[j] = pool[j]
+    if o[OBS_TURNUP] >= 0 and left > 0:
+        talon_rest[left - 1] = o[OBS_TURNUP]
+    return m

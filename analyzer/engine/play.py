@@ -19,6 +19,11 @@ from .layout import (
     G_STATUS,
     G_TRICK,
     PARAM_FULL_OBS,
+    SEE_HANDS,
+    SEE_HANDS_BIT,
+    SEE_PUBLIC,
+    SEE_TALON,
+    SEE_TALON_BIT,
     ST_DONE,
     ST_ILLEGAL_POLICY,
     X_ILLEGAL_ACTION,
@@ -53,11 +58,17 @@ def report_error(G, status, move, seat, rule, detail, action, decision_kind):
 def play_out(rules, st, policies, params):
     """Play the hand from its current decision to the end with ``policies`` (a tuple of four
     policy functions, by seat) and their parameter rows ``params[seat]`` (a seat whose
-    PARAM_FULL_OBS slot is set sees its public record too). Returns ST_DONE, or
+    PARAM_FULL_OBS slot is set sees its public record too, and a ceiling's the hidden cards:
+    SEE_HANDS, SEE_TALON). Returns ST_DONE, or
     ST_ILLEGAL_POLICY when a policy returns an illegal action (details in G_ERR_*)."""
     for s in range(st.G[G_NSEATS]):
-        if params[s, PARAM_FULL_OBS] > 0:
+        see = params[s, PARAM_FULL_OBS]
+        if see >= SEE_PUBLIC:
             st.G[G_FULL_OBS] |= 1 << s
+        if see >= SEE_HANDS:                 # a ceiling: it reads the hidden cards
+            st.G[G_FULL_OBS] |= 1 << (SEE_HANDS_BIT + s)
+        if see >= SEE_TALON:
+            st.G[G_FULL_OBS] |= 1 << (SEE_TALON_BIT + s)
     while not is_over(st):
         nleg, plays = legal_actions(rules, st)
         if nleg == 1:

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..policies.learned import game_of, save_model
-from ..policies.learned_net import MAX_ACTION_NZ, N_STATE, N_WEIGHTS, init_weights
+from ..policies.learned_net import MAX_ACTION_NZ, N_STATE, N_WEIGHTS, UNIT_ORDINARY, UNIT_RUBICON, init_weights
 from ..policies.registry import resolve_policy
 from ..rules import RuleSet
 from ..run.backends import open_backend, wait_for
@@ -87,8 +87,9 @@ DEFAULT_HINT_BONUS = {"ordinary": 0.0, "rubicon": 100.0}   # points; see docs/le
 
 
 def value_scale(rules: RuleSet) -> float:
-    """The unit of the targets: 100 points per hand, in Rubicon 1000 net game points."""
-    return 1000.0 if rules.is_rubicon else 100.0
+    """The unit of the targets: 100 points per hand, in Rubicon 1000 game points
+    (learned_net.value_unit)."""
+    return UNIT_RUBICON if rules.is_rubicon else UNIT_ORDINARY
 
 
 @dataclass

@@ -22,53 +22,88 @@ E_ENDGAME 1: a rollout that reaches the second stage is finished by the exact so
 E_EXACT 1: own second-stage decisions by the exact solver (else as the first stage);
 E_PRUNE_Z: after every PRUNE_BLOCK samples an action more than this many standard errors
 (of its paired difference) behind the best is dropped, so the samples go to the close calls
-(0: every action gets every sample).
+(0: every action gets every sample);
+E_TAIL 1: at a decision of the first stage's last window (one card to draw and the turn-up)
+each sampled world is solved exactly (endgame.tail_value) instead of rolled out;
+E_PRIOR K > 0: the learned network ranks the actions first; only its K best are searched,
+and its choice stands unless another action's paired mean is E_SWITCH_Z standard errors
+above it; E_GATE > 0: a decision whose network values are this far apart (best to second) is
+not searched at all (in points; Rubicon: game points, the winner's score); E_LATE N > 0:
+only the decisions with at most N cards left to draw are searched. The learned network (E_PRIOR, or the ``learned`` rollout) is found at
+the weight addresses of the learned player's slots (L_WEIGHTS_*).
+
+A ceiling (PARAM_FULL_OBS of SEE_HANDS or SEE_TALON) draws its worlds with the true hands
+(observe.sample_world), and with the talon's order too plays one world: it cheats, and the
+registry names it so.
 """
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
 
-from ..engine.endgame import final_value, solve_state
+from ..engine.endgame import final_value, new_tail_pool, solve_state, tail_value
 from ..engine.hand import apply, is_over, legal_actions, observe, to_act
 from ..engine.layout import (
     A_CLAIM_GAME,
     D_CLAIM,
+    G_NSEATS,
     G_PHASE,
     G_STAGE,
     MAX_SEATS,
     MAX_TALON,
     OBS_DECISION,
     OBS_N_SEATS,
+    OBS_PACKS,
     OBS_SEAT,
+    OBS_STAGE,
+    OBS_TALON_LEFT,
+    OBS_TRUE,
     PARAM_FULL_OBS,
     PH_PLAY,
     POLICY_SIG,
+    SEE_TALON,
 )
-from ..engine.observe import rebuild, sample_hidden
+from ..engine.observe import rebuild, sample_world
 from ..engine.rng import below, next_u64, stream_state
 from ..engine.state import STATE_TYPE, HandState, copy_into, new_state
 from .builtin import greedy_policy
 from .endgame import exact_endgame_action, is_exact_decision
 from .hints import default_params as hints_defaults
 from .hints import hints_policy
-from .params import E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES
+from .learned_net import MAX_ACTION_NZ, SCRATCH, action_values, best_action, value_unit, weights_at
+from .params import (
+    E_ENDGAME,
+    E_EXACT,
+    E_GATE,
+    E_LATE,
+    E_PRIOR,
+    E_PRUNE_Z,
+    E_ROLLOUT,
+    E_SAMPLES,
+    E_SWITCH_Z,
+    E_TAIL,
+    L_WEIGHTS_ORDINARY,
+    L_WEIGHTS_RUBICON,
+)
 
 PRUNE_BLOCK = 8            # samples between two looks at the actions' differences
 DEFAULT_PRUNE_Z = 2.0
-ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_HINTS = 0, 1, 2
-ROLLOUT_NAMES = ("greedy", "random", "hints")
+ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_HINTS, ROLLOUT_LEARNED = 0, 1, 2, 3
+ROLLOUT_NAMES = ("greedy", "random", "hints", "learned")
+TAIL_TALON = 2             # the last window: the last card to draw and the turn-up
 DEFAULT_SAMPLES = 32
 
 
 def default_params() -> np.ndarray:
-    """The default search: DEFAULT_SAMPLES samples, greedy rollouts, exact second stage."""
+    """The default search: DEFAULT_SAMPLES samples, greedy rollouts, exact second stage and
+    last window."""
     p = hints_defaults()
     p[E_SAMPLES] = DEFAULT_SAMPLES
     p[E_ROLLOUT] = ROLLOUT_GREEDY
     p[E_ENDGAME] = 0
     p[E_EXACT] = 1
     p[E_PRUNE_Z] = DEFAULT_PRUNE_Z
+    p[E_TAIL] = 1
     p[PARAM_FULL_OBS] = 1                  # the search needs the public record to sample
     return p
 
@@ -80,10 +115,35 @@ def _solve_rest(rules, st, me):
     return solve_state(rules, st, me)
 
 
+@njit(cache=True, inline="always")
+def network_at(params, obs):
+    """The learned network of this game (four packs: Rubicon's) at the address in its learned
+    slot (the registry fills the slots of every search that uses the network)."""
+    address = np.int64(params[L_WEIGHTS_RUBICON] if obs[OBS_PACKS] == 4 else params[L_WEIGHTS_ORDINARY])
+    return weights_at(address)
+
+
+# the network's calls compiled on their own, as _solve_rest: the teacher's choice allocates
+NET_ARGS = (types.float32[::1], types.int32[::1], types.int64[::1], types.int32[::1], types.int64,
+            types.float32[::1], types.int64[::1], types.uint64[::1])
+
+
+@njit(types.int64(*NET_ARGS), cache=True)
+def _net_best(w, obs, rules, legal, n_legal, scratch, idx, rng):
+    return best_action(w, obs, rules, legal, n_legal, scratch, idx, rng)
+
+
+@njit(types.int64(*NET_ARGS, types.float32[::1]), cache=True)
+def _net_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out):
+    return action_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out)
+
+
 @njit(cache=True, _nrt=False)
-def rollout_value(rules, st, me, params):
+def rollout_value(rules, st, me, params, net, scratch, idx):
     """Play ``st`` to its end with the rollout policy of ``params`` (E_ROLLOUT; with E_ENDGAME
-    a two-handed second stage is solved exactly instead) and return its value for ``me``."""
+    a two-handed second stage is solved exactly instead) and return its value for ``me``.
+    ``net`` is the learned network (the ``learned`` rollout), ``scratch`` and ``idx`` its work
+    arrays (learned_net.SCRATCH)."""
     kind = params[E_ROLLOUT]
     while not is_over(st):
         if params[E_ENDGAME] > 0 and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
@@ -98,6 +158,10 @@ def rollout_value(rules, st, me, params):
                 a = st.legal[below(st.rngs[s], nleg)]
             elif kind == ROLLOUT_HINTS:
                 a = hints_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s])
+            elif kind == ROLLOUT_LEARNED:
+                if st.G[G_STAGE] == 2 and st.G[G_NSEATS] == 2 and st.G[G_PHASE] == PH_PLAY:
+                    return _solve_rest(rules, st, me)      # the learned player's own second stage
+                a = st.legal[_net_best(net, st.obs[s], rules, st.legal, nleg, scratch, idx, st.rngs[s])]
             else:
                 a = greedy_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s])
         apply(rules, st, a)
@@ -145,19 +209,77 @@ class SearchWork(NamedTuple):
     base: HandState         # a sampled world, rebuilt from the observation
     work: HandState         # that world after one action, played out
     hidden: np.ndarray      # [seat, card type]: the unseen cards a sample gives each seat
-    talon: np.ndarray       # the sample's talon, and below what sample_hidden works in
+    talon: np.ndarray       # the sample's talon, and below what sample_world works in
     drawn: np.ndarray
     pool: np.ndarray
     sizes: np.ndarray
+    scratch: np.ndarray     # the learned network's work arrays (prior and learned rollouts)
+    idx: np.ndarray
+    prior: np.ndarray       # [action]: the network's value of each action (E_PRIOR)
+    net: np.ndarray         # the learned network's weights (network_at; unread without one)
 
 
 @njit(cache=True)
-def new_search(samples, z, n_legal):
-    """A :class:`SearchWork` for up to ``samples`` samples of ``n_legal`` actions."""
+def new_search(samples, z, n_legal, net):
+    """A :class:`SearchWork` for up to ``samples`` samples of ``n_legal`` actions, with the
+    learned network ``net`` (:func:`network_at`)."""
     return SearchWork(samples, z, np.full((max(samples, 1), n_legal), np.nan), np.ones(n_legal, np.bool_),
                       new_state(False), new_state(False), np.zeros((MAX_SEATS, 32), np.int32),
                       np.zeros(MAX_TALON, np.int32), np.full(MAX_SEATS, -1, np.int64),
-                      np.zeros(MAX_TALON, np.int32), np.zeros(4, np.int64))
+                      np.zeros(MAX_TALON, np.int32), np.zeros(4, np.int64),
+                      np.zeros(SCRATCH, np.float32), np.zeros(MAX_ACTION_NZ, np.int64),
+                      np.zeros(n_legal, np.float32), net)
+
+
+# compiled on its own, as _solve_rest: the minimax allocates its scratch states
+@njit(types.int64(types.int64[::1], STATE_TYPE, types.int64), cache=True)
+def _solve_tail(rules, st, me):
+    return tail_value(rules, st, me, new_tail_pool())
+
+
+@njit(cache=True, _nrt=False)
+def in_last_window(obs, params):
+    """Whether each sampled world of this decision is solved exactly (E_TAIL): a two-handed
+    first stage with only the last card to draw and the turn-up left."""
+    return (params[E_TAIL] > 0 and obs[OBS_N_SEATS] == 2 and obs[OBS_STAGE] == 1
+            and obs[OBS_TALON_LEFT] <= TAIL_TALON)
+
+
+@njit(cache=True, _nrt=False)
+def _apply_prior(obs, legal, n_legal, rules, params, rng, sw):
+    """Rank the actions by the learned network (E_PRIOR): only its E_PRIOR best stay alive.
+    Returns the network's choice, or -1 - its choice when the decision is not to be searched
+    (the best is E_GATE or more above the second)."""
+    best = _net_values(sw.net, obs, rules, legal, n_legal, sw.scratch, sw.idx, rng, sw.prior)
+    k = int(params[E_PRIOR])
+    second = -1e30
+    for i in range(n_legal):
+        above = 0
+        for j in range(n_legal):
+            above += sw.prior[j] > sw.prior[i] or (sw.prior[j] == sw.prior[i] and j < i)
+        sw.alive[i] = above < k
+        if i != best:
+            second = max(second, sw.prior[i])
+    if params[E_GATE] > 0 and (sw.prior[best] - second) * value_unit(obs[OBS_PACKS]) >= params[E_GATE]:
+        return -1 - best
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _keep_prior(vals, k, alive, best, prior_best, z):
+    """The network's choice stands unless ``best`` is ``z`` standard errors (paired, over the
+    ``k`` samples) above it."""
+    if best == prior_best or not alive[prior_best] or k < 2:
+        return best
+    m = 0.0
+    q = 0.0
+    for j in range(k):
+        d = vals[j, best] - vals[j, prior_best]
+        m += d
+        q += d * d
+    m /= k
+    var = max(q / k - m * m, 0.0) * k / (k - 1)
+    return best if m > z * np.sqrt(var / k) else prior_best
 
 
 @njit(cache=True, _nrt=False)
@@ -165,10 +287,22 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     """Up to ``sw.samples`` determinizations in blocks of PRUNE_BLOCK; after each block the
     actions clearly worse than the best are dropped (``sw.z`` > 0; with ``z`` = 0 every
     action, even a forced one, gets every sample). ``sw.vals[k, i]``: the value of action i in
-    sample k. Returns (samples played, the best action's index)."""
+    sample k (a world of the last window solved exactly, E_TAIL). With E_PRIOR only the
+    network's best actions are searched and its choice stands unless clearly beaten. Returns
+    (samples played, the best action's index)."""
     samples, z, vals, alive, base, work = sw.samples, sw.z, sw.vals, sw.alive, sw.base, sw.work
     me = obs[OBS_SEAT]
     n = obs[OBS_N_SEATS]
+    if obs[OBS_TRUE] == SEE_TALON:           # a ceiling that knows the talon: one world
+        samples = 1
+    prior_best = -1
+    if params[E_PRIOR] > 0:
+        prior_best = _apply_prior(obs, legal, n_legal, rules, params, rng, sw)
+        if prior_best < 0:
+            return 0, -1 - prior_best
+        if params[E_LATE] > 0 and obs[OBS_TALON_LEFT] > params[E_LATE]:
+            return 0, prior_best
+    tail = in_last_window(obs, params)
     n_alive = 0
     for i in range(n_legal):
         n_alive += alive[i]
@@ -178,7 +312,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
         stop = min(samples, k + PRUNE_BLOCK)
         while k < stop:
             sw.hidden[:] = 0
-            sample_hidden(rules, obs, rng, sw.hidden, sw.talon, sw.drawn, sw.pool, sw.sizes)
+            sample_world(rules, obs, rng, sw.hidden, sw.talon, sw.drawn, sw.pool, sw.sizes)
             rebuild(rules, obs, sw.hidden, sw.talon, sw.drawn, base)
             seed = next_u64(rng)
             for i in range(n_legal):
@@ -188,7 +322,10 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
                 for s in range(n):
                     work.rngs[s, 0] = stream_state(seed, 0, 1 + s)
                 apply(rules, work, legal[i])
-                vals[k, i] = float(rollout_value(rules, work, me, params))
+                if tail:
+                    vals[k, i] = float(_solve_tail(rules, work, me))
+                else:
+                    vals[k, i] = float(rollout_value(rules, work, me, params, sw.net, sw.scratch, sw.idx))
             k += 1
         best = _prune(vals, k, alive, n_legal, z)
         n_alive = 0
@@ -198,6 +335,8 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
         for i in range(n_legal):
             if alive[i]:
                 best = i
+    if prior_best >= 0:
+        best = _keep_prior(vals, k, alive, best, prior_best, params[E_SWITCH_Z])
     return k, best
 
 
@@ -209,7 +348,7 @@ def search(rules, obs, legal, n_legal, params, rng, samples, z):
     ``z`` standard errors behind the best is dropped early. Returns (the best action's index,
     ``vals`` [samples played, n_legal]: each action's value for that seat per sample, NaN where
     it was dropped)."""
-    sw = new_search(samples, z, n_legal)
+    sw = new_search(samples, z, n_legal, network_at(params, obs))
     k, best = _sample_and_play(rules, obs, legal, n_legal, params, rng, sw)
     return best, sw.vals[:k]
 

@@ -44,6 +44,7 @@ from ..engine.layout import (
     A_PARTNER,
     A_PLAY_TABLE,
     A_STOP,
+    MAX_LEGAL,
     OBS_BEST_CARD,
     OBS_BRISQUES,
     OBS_DEALER_REL,
@@ -342,10 +343,11 @@ def teacher_action(w, obs, rules, legal, n_legal, rng):
 
 
 @njit(cache=True)
-def best_action(w, obs, rules, legal, n_legal, scratch, idx, rng):
-    """The index in ``legal`` of the action of highest Q (the first of equals). ``scratch``
-    (float32[SCRATCH]) holds the features and activations, ``idx`` (int64[MAX_ACTION_NZ]) an
-    action's feature indices; ``rng`` is the seat's stream (for the teacher's call)."""
+def action_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out):
+    """Each legal action's Q into ``out[:n_legal]`` (the teacher's choice with its bonus);
+    returns the index of the highest (the first of equals). ``scratch`` (float32[SCRATCH])
+    holds the features and activations, ``idx`` (int64[MAX_ACTION_NZ]) an action's feature
+    indices; ``rng`` is the seat's stream (for the teacher's call)."""
     xs = scratch[:N_STATE]
     h0 = scratch[N_STATE:N_STATE + N_H1]
     h1 = scratch[N_STATE + N_H1:N_STATE + 2 * N_H1]
@@ -361,13 +363,34 @@ def best_action(w, obs, rules, legal, n_legal, scratch, idx, rng):
         q = q_value(w, h0, idx, val, nz, h1, h2)
         if legal[i] == hint:
             q += w[O_HINT_BONUS]
+        out[i] = q
         if q > best_q:
             best_q = q
             best = i
     return best
 
 
-SCRATCH = N_STATE + 2 * N_H1 + N_H2 + MAX_ACTION_NZ
+@njit(cache=True)
+def best_action(w, obs, rules, legal, n_legal, scratch, idx, rng):
+    """The index in ``legal`` of the action of highest Q (the first of equals); the arguments
+    as :func:`action_values`."""
+    out = scratch[SCRATCH - MAX_LEGAL_Q:]
+    return action_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out)
+
+
+# the unit of the network's values: 100 points per hand, in Rubicon 1000 game points (the
+# winner's game score, R3.9: half of compare's net game points)
+UNIT_ORDINARY, UNIT_RUBICON = 100.0, 1000.0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def value_unit(packs):
+    """The points one unit of the network's values stands for (four packs: Rubicon)."""
+    return UNIT_RUBICON if packs == 4 else UNIT_ORDINARY
+
+
+MAX_LEGAL_Q = MAX_LEGAL      # room for every legal action's Q at the end of the scratch
+SCRATCH = N_STATE + 2 * N_H1 + N_H2 + MAX_ACTION_NZ + MAX_LEGAL_Q
 
 
 @intrinsic

@@ -29,6 +29,11 @@ E_ROLLOUT = 17           # the roll-out policy: expert.ROLLOUT_* (greedy, random
 E_ENDGAME = 18           # > 0: roll-outs solve a two-handed second stage exactly
 E_EXACT = 19             # > 0: the search's own second-stage decisions are solved exactly
 E_PRUNE_Z = 20           # drop an action this many standard errors below the best (0: never)
+E_TAIL = 23              # > 0: a decision of the first stage's last window solves each world exactly
+E_PRIOR = 24             # K > 0: the learned network ranks the actions; only its K best are searched
+E_SWITCH_Z = 25          # ... and its choice stands unless beaten by this many standard errors
+E_GATE = 26              # > 0: a decision whose best network value leads by this much is not searched
+E_LATE = 27              # N > 0: with E_PRIOR, only decisions with at most N cards left to draw are searched
 
 # --- learned (policies/learned.py) ------------------------------------------------------------
 L_WEIGHTS_ORDINARY = 21  # the address of the ordinary game's weights (0: no model)
@@ -36,7 +41,7 @@ L_WEIGHTS_RUBICON = 22   # the address of Rubicon's weights (0: no model)
 # slots that hold addresses valid in one process only: a spec sent to another process gets
 # them anew (registry._rebuild_spec)
 PROCESS_SLOTS = (L_WEIGHTS_ORDINARY, L_WEIGHTS_RUBICON)
-# 23-30: free; 31: PARAM_FULL_OBS (the engine's)
+# 28-30: free; 31: PARAM_FULL_OBS (the engine's)
 
 # every named slot: (slot, policy, what it holds)
 SLOTS = {
@@ -50,9 +55,15 @@ SLOTS = {
     "E_ENDGAME": (E_ENDGAME, "expert", "> 0: roll-outs solve the second stage exactly"),
     "E_EXACT": (E_EXACT, "expert", "> 0: exact second-stage decisions"),
     "E_PRUNE_Z": (E_PRUNE_Z, "expert", "pruning threshold in standard errors"),
+    "E_TAIL": (E_TAIL, "expert", "> 0: the last window's worlds solved exactly"),
+    "E_PRIOR": (E_PRIOR, "expert", "actions the learned network lets the search try (0: all)"),
+    "E_SWITCH_Z": (E_SWITCH_Z, "expert", "standard errors by which the search must beat the network's choice"),
+    "E_GATE": (E_GATE, "expert", "network lead above which a decision is not searched (0: always search)"),
+    "E_LATE": (E_LATE, "expert", "cards left to draw above which a decision is not searched (0: always search)"),
     "L_WEIGHTS_ORDINARY": (L_WEIGHTS_ORDINARY, "learned", "address of the ordinary model's weights"),
     "L_WEIGHTS_RUBICON": (L_WEIGHTS_RUBICON, "learned", "address of the Rubicon model's weights"),
-    "PARAM_FULL_OBS": (PARAM_FULL_OBS, "engine", "> 0: the policy is given its seat's public record"),
+    "PARAM_FULL_OBS": (PARAM_FULL_OBS, "engine", "> 0: the policy is given its seat's public record "
+                       "(2: and the other hands, 3: and the talon's order: the ceilings)"),
 }
 
 

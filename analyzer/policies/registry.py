@@ -16,9 +16,10 @@ from .learned import (
     GAMES, ModelError, game_of, learned_policy, load_model, model_slot, shipped_model, untrained_reason,
 )
 from .params import (
-    E_ENDGAME, E_EXACT, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, HINT_NAMES, N_HINTS, P_ENDGAME, PROCESS_SLOTS,
-    new_params,
+    E_ENDGAME, E_EXACT, E_GATE, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL, HINT_NAMES,
+    N_HINTS, P_ENDGAME, PARAM_FULL_OBS, PROCESS_SLOTS, new_params,
 )
+from ..engine.layout import SEE_HANDS, SEE_TALON
 from .presets import load_preset, preset_names
 from .user import UserPolicyError, is_user_policy, load_user_policy
 
@@ -47,6 +48,7 @@ class PolicySpec:
     games: tuple[str, ...] | None = None   # learned: the games it has a model for (None: any)
     refuses: Callable | None = None   # rules -> why it should not play them (None: it plays them)
     data: tuple = ()              # arrays the function reads by address (learned: its weights)
+    cheats: bool = False          # a ceiling: it reads cards no player can see (CEILINGS)
 
     @property
     def user_file(self) -> str | None:
@@ -99,12 +101,31 @@ POLICIES = {
 MAX_SAMPLES = 100_000
 EXPERT_TEXT = (
     ("samples=N", "determinizations per decision (default 32; more is stronger and slower)"),
-    ("rollout=P", "how each sample is played out: greedy (default), random or hints"),
+    ("rollout=P", "how each sample is played out: greedy (default), random, hints, learned (the "
+                  "learned player, both seats) or a tuned preset (tuned-ordinary)"),
     ("endgame=exact", "finish each rollout's second stage with the exact solver (slower)"),
     ("prune=Z", "drop an action Z standard errors behind the best after each 8 samples "
                 "(default 2; 0 = all actions get every sample)"),
     ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
+    ("tail=0", "roll out the last window of the first stage too, instead of solving each sample "
+               "exactly (the default)"),
+    ("prior=K", "let the learned network choose: only its K best actions are searched"),
+    ("switch=Z", "with prior: leave the network's choice only for an action Z standard errors "
+                 "better (default 1)"),
+    ("gate=G", "with prior: do not search a decision whose best network value leads the second by G "
+               "points or more (Rubicon: game points, the winner's score)"),
+    ("late=N", "with prior: search only the decisions with at most N cards left to draw"),
 )
+# the ceilings: searches that read cards no player can see (study tools, never players), each
+# resolved only by its full name; they take the expert's settings (cheat-sees-hand:samples=64)
+CEILINGS = {
+    "cheat-clairvoyant": (SEE_TALON, "CHEATS: sees every card, the talon's order too, and so "
+                                     "steers its own draws; searches the one true world"),
+    "cheat-sees-hand": (SEE_HANDS, "CHEATS: sees the other hand (not the talon's order); searches "
+                                   "worlds of the talon only"),
+}
+CEILING_DEFAULTS = "rollout=learned"
+DEFAULT_SWITCH_Z = 1.0
 
 
 def hints_spec(name: str) -> PolicySpec:
@@ -167,15 +188,17 @@ def _endgame_flag(name: str, value: str) -> float:
     raise PolicyError(f"{name!r}: endgame is 'exact' or 'heuristic' (got {value!r})")
 
 
-def expert_spec(name: str) -> PolicySpec:
+def expert_spec(name: str, settings: str | None = None) -> PolicySpec:
     """Parse ``expert:samples=64``, ``expert:rollout=hints``, ``expert:endgame=exact``,
-    ``expert:exact=0`` (combinable with commas; a hints rollout also takes h1..h8=, or the
-    weights of a tuned preset: ``expert:rollout=tuned-ordinary``)."""
+    ``expert:exact=0``, ``expert:prior=3,rollout=learned`` (combinable with commas; a hints
+    rollout also takes h1..h8=, or the weights of a tuned preset: ``expert:rollout=tuned-ordinary``).
+    ``settings`` replaces the part after the colon (the ceilings' defaults and their own)."""
     params = expert_defaults()
-    for key, sep, value, item in _settings(name):
+    keys = "samples, rollout, endgame, prune, exact, tail, prior, switch, gate, late, h1..h8"
+    params[E_SWITCH_Z] = DEFAULT_SWITCH_Z
+    for key, sep, value, item in _settings(name if settings is None else ":" + settings):
         if not sep:
-            raise PolicyError(f"{name!r}: expected key=value (got {item!r}); "
-                              "keys: samples, rollout, endgame, prune, exact, h1..h8")
+            raise PolicyError(f"{name!r}: expected key=value (got {item!r}); keys: {keys}")
         if key == "samples":
             if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:
                 raise PolicyError(f"{name!r}: samples is a whole number from 1 to {MAX_SAMPLES:,} "
@@ -191,22 +214,40 @@ def expert_spec(name: str) -> PolicySpec:
             params[E_ROLLOUT] = ROLLOUT_NAMES.index(value.lower())
         elif key == "endgame":
             params[E_ENDGAME] = _endgame_flag(name, value)
-        elif key == "prune":
+        elif key in ("prune", "switch", "gate"):
             z = _weight(name, value)
             if z < 0:
-                raise PolicyError(f"{name!r}: prune is a number of standard errors >= 0 (got {value!r})")
-            params[E_PRUNE_Z] = z
-        elif key == "exact":
+                raise PolicyError(f"{name!r}: {key} is a number >= 0 (got {value!r})")
+            params[{"prune": E_PRUNE_Z, "switch": E_SWITCH_Z, "gate": E_GATE}[key]] = z
+        elif key in ("exact", "tail"):
             if value not in ("0", "1"):
-                raise PolicyError(f"{name!r}: exact is 0 or 1 (got {value!r})")
-            params[E_EXACT] = float(value)
+                raise PolicyError(f"{name!r}: {key} is 0 or 1 (got {value!r})")
+            params[E_EXACT if key == "exact" else E_TAIL] = float(value)
+        elif key in ("prior", "late"):
+            if not value.isdigit() or int(value) < 1:
+                raise PolicyError(f"{name!r}: {key} is a whole number >= 1 (got {value!r})")
+            params[E_PRIOR if key == "prior" else E_LATE] = int(value)
         elif key.upper() in HINT_NAMES:
             params[HINT_NAMES.index(key.upper())] = _weight(name, value)
         else:
-            raise PolicyError(f"{name!r}: unknown setting {key!r}; keys: samples, rollout, "
-                              "endgame, prune, exact, h1..h8")
-    return PolicySpec(name, expert_policy, params, description="expert with custom search settings",
+            raise PolicyError(f"{name!r}: unknown setting {key!r}; keys: {keys}")
+    spec = PolicySpec(name, expert_policy, params, description="expert with custom search settings",
                       hands_per_chunk=EXPERT_CHUNK, max_players=2)
+    if params[E_PRIOR] > 0 or params[E_ROLLOUT] == ROLLOUT_NAMES.index("learned"):
+        net = learned_spec("learned")              # the shipped networks, by game
+        params[list(PROCESS_SLOTS)] = net.params[list(PROCESS_SLOTS)]
+        spec = replace(spec, games=net.games, data=net.data)
+    return spec
+
+
+def ceiling_spec(name: str) -> PolicySpec:
+    """A ceiling by its full name (CEILINGS), with expert settings after a colon
+    (``cheat-sees-hand:samples=64``): the expert's search given the hidden cards."""
+    base, _, own = name.partition(":")
+    see, text = CEILINGS[base]
+    spec = expert_spec(name, ",".join(filter(None, (CEILING_DEFAULTS, own))))
+    spec.params[PARAM_FULL_OBS] = see
+    return replace(spec, description=text, cheats=True)
 
 
 def learned_spec(name: str) -> PolicySpec:
@@ -263,6 +304,9 @@ def describe_policies() -> list[str]:
     lines.append("  endgame=exact  play the two-handed second stage with the exact solver")
     lines.append("expert settings (e.g. expert:samples=64,rollout=hints):")
     lines += [f"  {k:<14} {text}" for k, text in EXPERT_TEXT]
+    lines.append("ceilings (study tools that CHEAT: they read hidden cards; full names only, with expert "
+                 f"settings, default {CEILING_DEFAULTS}):")
+    lines += [f"  {k:<18} {text}" for k, (_see, text) in CEILINGS.items()]
     lines.append("learned      the player learned by self-play (bezique train), one model per game:")
     for game in GAMES:
         path = shipped_model(game)
@@ -303,6 +347,11 @@ def resolve_policy(name: str) -> PolicySpec:
         return hints_spec(name)
     if name.startswith("expert:"):
         return expert_spec(name)
+    if name.partition(":")[0] in CEILINGS:
+        return ceiling_spec(name)
+    if name.startswith("cheat"):
+        raise PolicyError(f"unknown policy {name!r}; the ceilings, which read hidden cards, are asked for by "
+                          f"their full names: {', '.join(CEILINGS)}")
     if name == "learned" or name.startswith("learned:"):
         return learned_spec(name)
     if is_user_policy(name):

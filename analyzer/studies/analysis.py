@@ -3,8 +3,10 @@
 A position is a replay file's deal with a prefix of its moves played. In the first stage each
 action is played out on the same ``samples`` assignments of the unseen cards (policies.expert):
 its mean final value for the seat to act with a 95 % interval over the samples, and its chance
-of winning the hand. In a two-handed second stage every card is known and the values are exact
-(engine.endgame). Values are the final margin in points (ordinary) or net game points (Rubicon,
+of winning the hand. By default the samples are played out by the learned player at both seats
+(the strongest roll-out, docs/search.md), and in the last window of the first stage (the last
+card to draw and the turn-up left) each sample is solved exactly instead. In a two-handed second
+stage every card is known and the values are exact (engine.endgame). Values are the final margin in points (ordinary) or net game points (Rubicon,
 R3.9), for the seat to act.
 """
 from __future__ import annotations
@@ -21,12 +23,13 @@ from ..engine.endgame import solve_actions
 from ..engine.rng import stream_state
 from ..hands.handlog import violation_message
 from ..hands.replay_file import HandSpec, RuleViolation, load_replay
-from ..policies.expert import E_ROLLOUT, ROLLOUT_NAMES, search
-from ..policies.expert import default_params as expert_params
-from ..policies.registry import resolve_policy
+from ..policies.expert import ROLLOUT_NAMES, in_last_window, search
+from ..policies.registry import PolicyError, resolve_policy
 from ..run.records import policy_arrays
 
 DEFAULT_SAMPLES = 400
+DEFAULT_ROLLOUT = "learned"
+ROLLOUTS = (*ROLLOUT_NAMES, "tuned")      # tuned: the tuned hints of the position's game
 MAX_SAMPLES = 100_000     # per action: more is memory, not precision
 Z95 = 1.959963984540054
 DECISIONS = {L.D_LEAD: "lead", L.D_FOLLOW: "follow", L.D_MELD: "declaration window",
@@ -66,11 +69,12 @@ class Analysis:
     samples: int
     unit: str
     actions: list = field(default_factory=list)
+    method: str = ""        # how the values were found (the search's configuration)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (``bezique analyze --json``)."""
         return {"seat": self.seat, "decision": self.decision, "moves_played": self.moves,
-                "exact": self.exact, "samples": self.samples, "unit": self.unit,
+                "exact": self.exact, "samples": self.samples, "unit": self.unit, "method": self.method,
                 "actions": [vars(a) for a in self.actions]}
 
 
@@ -96,15 +100,27 @@ def position(spec: HandSpec, at: int | None = None):
     return arr, st, at
 
 
+def search_spec(rollout: str, rules):
+    """The expert's settings an analysis searches with: ``rollout`` plays each sample out
+    (``tuned``: the tuned hints of the rules' game)."""
+    if rollout not in ROLLOUTS:
+        raise AnalysisError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+    if rollout == "tuned":
+        rollout = "tuned-rubicon" if rules.is_rubicon else "tuned-ordinary"
+    try:
+        return resolve_policy(f"expert:rollout={rollout}")
+    except PolicyError as e:          # the learned rollout without an installed model
+        raise AnalysisError(str(e)) from None
+
+
 def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAULT_SAMPLES,
-                     seed: int = 1, rollout: str = "greedy") -> Analysis:
+                     seed: int = 1, rollout: str = DEFAULT_ROLLOUT) -> Analysis:
     """Value every legal action of the seat to act after the first ``at`` moves of ``spec``
     (see the module docstring); ``samples`` determinizations (first stage), drawn from
-    ``seed``; ``rollout`` the policy that plays each sample out (greedy, random, hints)."""
+    ``seed``; ``rollout`` the policy that plays each sample out (one of ROLLOUTS)."""
     if not 2 <= samples <= MAX_SAMPLES:
         raise AnalysisError(f"--samples must be from 2 (an interval needs two) to {MAX_SAMPLES:,}, got {samples}")
-    if rollout not in ROLLOUT_NAMES:
-        raise AnalysisError(f"rollout must be one of {', '.join(ROLLOUT_NAMES)}, got {rollout!r}")
+    searcher = search_spec(rollout, spec.rules)
     if spec.rules.players != 2:
         raise AnalysisError(f"analyze values two-handed positions (its search and exact second stage are "
                             f"two-handed); this hand has {spec.rules.players} players")
@@ -124,11 +140,15 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
                             1.0 if v > 0 else 0.5 if v == 0 else 0.0)
                 for a, v in zip(legal, values)]
         used = 0
+        method = "exact (every card is known)"
     else:
-        params = expert_params()
-        params[E_ROLLOUT] = ROLLOUT_NAMES.index(rollout)
         rng = np.array([stream_state(np.uint64(seed), 0, 99)], np.uint64)
-        _best, vals = search(arr, st.obs[me].copy(), legal, n, params, rng, samples, 0.0)
+        obs = st.obs[me].copy()
+        _best, vals = search(arr, obs, legal, n, searcher.params, rng, samples, 0.0)
+        tail = in_last_window(obs, searcher.params)
+        method = (f"{samples} samples of the unseen cards, each solved exactly (the last window)" if tail
+                  else f"{samples} samples of the unseen cards, each played out by {rollout} at both seats "
+                       "(second stage exact)")
         used = len(vals)
         rows = []
         for i, a in enumerate(legal):
@@ -148,20 +168,20 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
         for r in rows:
             r.behind = r.behind_lo = r.behind_hi = top - r.mean
     rows.sort(key=lambda r: -r.mean)
-    return Analysis(me, DECISIONS.get(dec, str(dec)), at, bool(exact), used, unit, rows)
+    return Analysis(me, DECISIONS.get(dec, str(dec)), at, bool(exact), used, unit, rows, method)
 
 
 def analyze_file(path, at: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 1,
-                 rollout: str = "greedy") -> Analysis:
+                 rollout: str = DEFAULT_ROLLOUT) -> Analysis:
     """:func:`analyze_position` of the replay file at ``path`` (a prefix of a hand is enough)."""
     return analyze_position(load_replay(path), at, samples, seed, rollout)
 
 
 def format_analysis(a: Analysis) -> str:
     """The analysis as a table, best action first."""
-    how = "exact (every card is known)" if a.exact else f"{a.samples} samples, 95% intervals"
+    how = "exact" if a.exact else "95% intervals"
     lines = [f"seat {a.seat} to act ({a.decision}) after {a.moves} moves; values in {a.unit} for "
-             f"seat {a.seat}, {how}",
+             f"seat {a.seat}, {how}", f"values: {a.method}",
              f"{'action':<30} {'mean':>8} {'95% interval':>18} {'win':>6}  {'behind the best (paired)':>24}"]
     for r in a.actions:
         interval = "exact" if a.exact else f"[{r.lo:+.1f}, {r.hi:+.1f}]"

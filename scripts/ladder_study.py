@@ -1,0 +1,261 @@
+"""The ladder: every player against ``hints:tuned-GAME`` on common deals, seats swapped, up
+to the two ceilings; then what strength does to the game's statistics, player by player.
+
+Writes results/ladder/:
+- ``ladder.csv``: per game and player, its mean advantage over the tuned hints per deal (points
+  per hand, or net game points per game in Rubicon, as ``compare`` counts them) with its 95 %
+  interval, and its share of the gap between the tuned hints and each ceiling;
+- ``ladder_ordinary.png``, ``ladder_rubicon.png``: that table as a chart;
+- ``statistics.csv`` (and ``statistics_GAME.png``): per game and player, in self-play (both
+  seats the same player): mean totals, the double (treble) bézique rates, the points a brisque is
+  worth, declarations per hand by combination and, in Rubicon, the rubicon rate, the share saved
+  by brisques and the winner's game score;
+- the markdown between the ``ladder`` markers of results/README.md.
+
+Every player meets the tuned hints on the first N deals of the same seed, so the rows share
+their deals (a player given fewer deals plays the first of them). The ceilings read hidden
+cards (``cheat-*``): they are measuring sticks, not players.
+
+Example:
+    python scripts/ladder_study.py                     # the committed figures
+    python scripts/ladder_study.py --scale 0.02 --no-readme --out /tmp/ladder     # a quick look
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from analyzer.plots.figure import new_figure, save_chart
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import preset
+from analyzer.run.output import write_table
+from analyzer.studies.compare import compare_pair
+from analyzer.studies.report import study
+
+ROOT = Path(__file__).resolve().parent.parent
+MARK = "ladder"
+# the search this project plays best with (docs/search.md): the learned network as prior and
+# its roll-outs, the last window solved exactly
+BEST_SEARCH = {"ordinary": "expert:prior=3,rollout=learned,samples=16,gate=0.4",
+               "rubicon": "expert:prior=3,rollout=learned,samples=16,gate=150"}
+CEILINGS = {"ordinary": ("cheat-sees-hand:rollout=tuned-ordinary", "cheat-clairvoyant:rollout=tuned-ordinary"),
+            "rubicon": ("cheat-sees-hand:rollout=tuned-rubicon", "cheat-clairvoyant:rollout=tuned-rubicon")}
+
+
+def ladder(game: str) -> list[tuple[str, str, int]]:
+    """(label, policy, deals) of each rung, weakest first."""
+    sees, clair = CEILINGS[game]
+    fast, slow, slowest = (20_000, 600, 300) if game == "ordinary" else (5_000, 150, 100)
+    return [("random", "random", fast), ("greedy", "greedy", fast), ("hints", "hints", fast),
+            (f"hints:tuned-{game}", f"hints:tuned-{game}", 0), ("expert", "expert", slow),
+            ("learned", "learned", fast), ("best search", BEST_SEARCH[game], slow),
+            ("ceiling: sees the other hand", sees, slowest), ("ceiling: clairvoyant", clair, slowest)]
+
+
+def unit_of(game: str) -> str:
+    """The unit of a game's margins."""
+    return "net game points per game" if game == "rubicon" else "points per hand"
+
+
+def rung(game, label, policy, deals, seed, threads, bar) -> dict:
+    """One rung: ``policy`` against the tuned hints on ``deals`` deals, seats swapped."""
+    ref = f"hints:tuned-{game}"
+    base = {"game": game, "player": label, "policy": policy, "deals": deals, "seed": seed}
+    if deals == 0:                       # the reference itself: zero by construction
+        return {**base, "mean_diff": 0.0, "mean_diff_lo": 0.0, "mean_diff_hi": 0.0, "seconds": 0.0}
+    t0 = time.perf_counter()
+    r = compare_pair(preset(game), resolve_policy(policy), resolve_policy(ref), deals, seed, threads,
+                     progress=lambda d: bar.update(2 * d)).row()
+    return {**base, **{k: r[k] for k in ("mean_diff", "mean_diff_lo", "mean_diff_hi", "score_a",
+                                         "score_a_lo", "score_a_hi")},
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def add_shares(df: pd.DataFrame) -> pd.DataFrame:
+    """Each player's share of the gap between the tuned hints and each ceiling (the ceiling's
+    own interval left out: the share's interval is the player's over the ceiling's mean)."""
+    for col, label in (("share_sees_hand", "ceiling: sees the other hand"), ("share_clairvoyant", "ceiling: clairvoyant")):
+        for game in df.game.unique():
+            g = df.game == game
+            top = float(df.loc[g & (df.player == label), "mean_diff"].iloc[0])
+            for k in ("", "_lo", "_hi"):
+                df.loc[g, col + k] = df.loc[g, "mean_diff" + k] / top
+    return df
+
+
+def ladder_chart(df: pd.DataFrame, game: str):
+    """Each rung's advantage over the tuned hints with its interval; the ceilings dashed."""
+    d = df[df.game == game]
+    fig, ax = new_figure(8.5, 0.5 * len(d) + 1.6)
+    y = d.mean_diff.to_numpy()
+    colours = ["tab:grey" if p.startswith("ceiling") else "tab:red" if v < 0 else "tab:blue"
+               for p, v in zip(d.player, y)]
+    ax.barh(list(d.player), y, xerr=[y - d.mean_diff_lo.to_numpy(), d.mean_diff_hi.to_numpy() - y],
+            capsize=4, color=colours)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"advantage over hints:tuned-{game} ({unit_of(game)}, 95 % interval)")
+    ax.set_title(f"{'Rubicon' if game == 'rubicon' else 'Ordinary'} bézique: the ladder up to the ceilings "
+                 "(grey: they cheat)")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+COMBOS = ("double_bezique", "treble_bezique", "common_marriage", "royal_marriage", "bezique", "sequence",
+          "fours_aces", "fours_tens", "fours_kings", "fours_queens", "fours_jacks", "carte_blanche")
+
+
+def statistics(game: str, players, hands: dict, seed: int, threads, bar) -> list[dict]:
+    """Self-play statistics of each (label, policy) on the first ``hands[label]`` deals."""
+    rules = preset(game)
+    extra = [(p, p, hands[label]) for label, p in players]
+    st = study(rules, 1_000, seed, threads, pairings=(), head_to_head=(), extra=extra,
+               progress=bar.update)
+    t = st.tables
+    rows = []
+    for label, p in players:
+        pairing = f"{p} vs {p}"
+        s = t["summary"][t["summary"].pairing == pairing]
+        dbl = t["double_bezique"].set_index("policy").loc[p]
+        row = {"game": game, "player": label, "policy": p, "hands": hands[label],
+               "mean_total": float(s.mean_score.mean()), "mean_total_lo": float(s.mean_score_lo.mean()),
+               "mean_total_hi": float(s.mean_score_hi.mean()),
+               "double_bezique_rate": float(dbl.scored_double), "double_bezique_rate_lo": float(dbl.scored_double_lo),
+               "double_bezique_rate_hi": float(dbl.scored_double_hi),
+               "treble_bezique_rate": float(dbl.scored_treble), "treble_bezique_rate_lo": float(dbl.scored_treble_lo),
+               "treble_bezique_rate_hi": float(dbl.scored_treble_hi)}
+        b = t["brisques"].set_index("pairing").loc[pairing]
+        row.update(margin_per_brisque=float(b.margin_per_brisque), margin_per_brisque_lo=float(b.margin_per_brisque_lo),
+                   margin_per_brisque_hi=float(b.margin_per_brisque_hi))
+        c = t["combinations"][t["combinations"].policy == p].set_index("combination")
+        for combo in c.index:
+            row[f"per_hand_{combo}"] = float(c.loc[combo, "per_hand"])
+        if game == "rubicon":
+            r = t["rubicon"].set_index("pairing").loc[pairing]
+            for k in ("rubicon_rate", "saved_by_brisques", "winner_game_score"):
+                row.update({k: float(r[k]), k + "_lo": float(r[k + "_lo"]), k + "_hi": float(r[k + "_hi"])})
+        rows.append(row)
+    return rows
+
+
+def statistics_chart(df: pd.DataFrame, game: str):
+    """Per player: mean totals, double (treble) bézique rates and, in Rubicon, the rubicon rate."""
+    d = df[df.game == game]
+    panels = [("mean_total", "mean total per seat (points)", 1.0),
+              ("double_bezique_rate", "double bézique scored (% of seat-hands)", 100.0)]
+    panels += ([("treble_bezique_rate", "treble bézique scored (%)", 100.0), ("rubicon_rate", "rubicon rate (%)", 100.0)]
+               if game == "rubicon" else [])
+    fig, axes = new_figure(4.2 * len(panels), 0.45 * len(d) + 1.8, ncols=len(panels), sharey=True)
+    labels = list(d.player)
+    for ax, (key, title, scale) in zip(np.atleast_1d(axes), panels):
+        v = scale * d[key].to_numpy()
+        ax.barh(labels, v, xerr=[v - scale * d[key + "_lo"].to_numpy(), scale * d[key + "_hi"].to_numpy() - v],
+                capsize=3, color=["tab:grey" if p.startswith("ceiling") else "tab:blue" for p in labels])
+        ax.set_title(title, fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+    np.atleast_1d(axes)[0].invert_yaxis()
+    fig.suptitle(f"{'Rubicon' if game == 'rubicon' else 'Ordinary'} bézique: what strength does to the statistics "
+                 "(self-play, 95 % intervals)")
+    fig.tight_layout()
+    return fig
+
+
+def _ci(r, key, fmt="{:+.1f}", scale=1.0) -> str:
+    return (f"{fmt.format(scale * r[key])} [{fmt.format(scale * r[key + '_lo'])}, "
+            f"{fmt.format(scale * r[key + '_hi'])}]")
+
+
+def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
+    """The ladder's tables for results/README.md."""
+    lines = [f"Made by `{command}`: every player against `hints:tuned-GAME` on the first deals of seed "
+             f"{int(lad.seed.iloc[0])}, each played twice with the seats swapped; 95 % intervals. The ceilings "
+             "CHEAT (they read hidden cards): they say how far the best play the game allows is from ours.", ""]
+    for game in lad.game.unique():
+        g = lad[lad.game == game]
+        lines += [f"**{game}** ({unit_of(game)}; `best search` is `{BEST_SEARCH[game]}`)", "",
+                  "| player | deals | against the tuned hints | share of the gap to the ceiling that sees the hand | "
+                  "share of the gap to the clairvoyant |", "|---|---|---|---|---|"]
+        for _, r in g.iterrows():
+            against = "0 (the reference)" if r.deals == 0 else _ci(r, "mean_diff")
+            lines.append(f"| {r.player} (`{r.policy}`) | {int(r.deals):,} | {against} | "
+                         f"{_ci(r, 'share_sees_hand', '{:.0%}')} | {_ci(r, 'share_clairvoyant', '{:.0%}')} |")
+        lines += ["", f"![ladder {game}](ladder/ladder_{game}.png)", ""]
+    lines += ["What strength does to the statistics (self-play: both seats the same player):", "",
+              "| game | player | hands | mean total per seat | double bézique % | treble bézique % | rubicon rate % | "
+              "saved by brisques % | winner's game score | margin per brisque |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for _, r in stats.iterrows():
+        rub = r.game == "rubicon"
+        lines.append(
+            f"| {r.game} | {r.player} | {int(r.hands):,} | {_ci(r, 'mean_total', '{:.0f}')} | "
+            f"{_ci(r, 'double_bezique_rate', '{:.2f}', 100)} | {_ci(r, 'treble_bezique_rate', '{:.3f}', 100)} | "
+            + (f"{_ci(r, 'rubicon_rate', '{:.1f}', 100)} | {_ci(r, 'saved_by_brisques', '{:.2f}', 100)} | "
+               f"{_ci(r, 'winner_game_score', '{:.0f}')} | " if rub else "– | – | – | ")
+            + f"{_ci(r, 'margin_per_brisque', '{:.1f}')} |")
+    return "\n".join(lines)
+
+
+def update_readme(text: str) -> None:
+    """Put ``text`` between the markers of results/README.md (appended with them when absent)."""
+    path = ROOT / "results" / "README.md"
+    doc = path.read_text(encoding="utf-8")
+    start, end = f"<!-- {MARK}:start -->", f"<!-- {MARK}:end -->"
+    block = f"{start}\n{text}\n{end}"
+    if start in doc and end in doc:
+        doc = doc[:doc.index(start)] + block + doc[doc.index(end) + len(end):]
+    else:
+        doc = doc.rstrip() + "\n\n## The ladder: from random play to the ceilings\n\n" + block + "\n"
+    path.write_text(doc, encoding="utf-8")
+
+
+def main(argv=None) -> int:
+    """Run the study (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=20261202, help="the deals (neither training nor tuning played them)")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals and hands by this")
+    ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--no-stats", action="store_true", help="the ladder only")
+    ap.add_argument("--no-readme", action="store_true", help="do not touch results/README.md")
+    ap.add_argument("--out", default=str(ROOT / "results" / "ladder"))
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    scaled = lambda n: max(2, int(n * args.scale)) if n else 0    # noqa: E731 (a one-line helper)
+    rungs = {g: [(label, p, scaled(n)) for label, p, n in ladder(g)] for g in args.games}
+    # self-play: 5x the rung's deals for the fast players, the rung's own count for the slow ones
+    stat_hands = {g: {label: (5 * n if n >= scaled(5_000) else max(n, 2)) if n else scaled(100_000)
+                      for label, _p, n in rungs[g]} for g in args.games}
+    total = sum(2 * n for g in args.games for _l, _p, n in rungs[g])
+    total += 0 if args.no_stats else sum(sum(h.values()) for h in stat_hands.values())
+    rows, stats = [], []
+    with tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr) as bar:
+        for game in args.games:
+            for label, policy, deals in rungs[game]:
+                rows.append(rung(game, label, policy, deals, args.seed, args.threads, bar))
+            if not args.no_stats:
+                players = [(label, p) for label, p, _n in rungs[game]]
+                stats += statistics(game, players, stat_hands[game], args.seed, args.threads, bar)
+    lad = add_shares(pd.DataFrame(rows))
+    write_table(lad, out, "ladder")
+    for game in args.games:
+        save_chart(ladder_chart(lad, game), out, f"ladder_{game}")
+    st = pd.DataFrame(stats)
+    if len(st):
+        write_table(st, out, "statistics")
+        for game in args.games:
+            save_chart(statistics_chart(st, game), out, f"statistics_{game}")
+    command = "python scripts/ladder_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
+    if not args.no_readme:
+        update_readme(markdown(lad, st, command))
+    print(markdown(lad, st, command))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
