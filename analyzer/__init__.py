@@ -59,13 +59,15 @@ def __getattr__(name: str):
 
 
 def analyze(replay, at: int | None = None, samples: int = 400, seed: int = 1,
-            rollout: str = "greedy") -> "Analysis":
+            rollout: str | None = None) -> "Analysis":
     """Value every legal action of the seat to act in a position (``bezique analyze``):
     ``replay`` a replay file's path or a parsed HandSpec, ``at`` the moves played (default
-    all). Returns an :class:`analyzer.studies.analysis.Analysis` (``.actions`` best first)."""
+    all), ``rollout`` the policy that plays each sample out (default the analysis's,
+    ``learned``). Returns an :class:`analyzer.studies.analysis.Analysis` (``.actions`` best first)."""
     # keeps import analyzer light: the analysis loads the engine and the expert policy
     from .hands.replay_file import HandSpec
-    from .studies.analysis import analyze_file, analyze_position
+    from .studies.analysis import DEFAULT_ROLLOUT, analyze_file, analyze_position
+    rollout = rollout or DEFAULT_ROLLOUT
     if isinstance(replay, HandSpec):
         return analyze_position(replay, at, samples, seed, rollout)
     return analyze_file(replay, at, samples, seed, rollout)

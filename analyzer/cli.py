@@ -28,6 +28,7 @@ from .run.driver import MAX_HANDS, SimulationError
 from .run.output import (
     OutputError,
     check_text_path,
+    check_writable,
     finish_output,
     write_json,
     write_run_record,
@@ -224,7 +225,10 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     if outcome.error:
         raise click.ClickException(outcome.error)
     if json_path:
-        write_json(replay_json(outcome), json_path)
+        try:
+            write_json(replay_json(outcome), json_path)
+        except OSError as e:
+            raise click.ClickException(f"cannot write {json_path}: {e.strerror or e}") from None
         click.echo(f"wrote {json_path}")
 
 
@@ -235,7 +239,7 @@ def _check_trace(seed: int, hand_index: int, json_path) -> None:
         raise click.ClickException(f"--hand must be from 0 to 2^63-2, got {hand_index}")
     if json_path:
         try:
-            check_text_path(json_path)
+            check_writable(check_text_path(json_path).parent)
         except OutputError as e:
             raise click.ClickException(str(e)) from None
 

@@ -40,22 +40,26 @@ from analyzer.studies.report import study
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "ladder"
-# the search this project plays best with (docs/search.md): the learned network as prior and
-# its roll-outs, the last window solved exactly
-BEST_SEARCH = {"ordinary": "expert:prior=3,rollout=learned,samples=16,gate=0.4",
-               "rubicon": "expert:prior=3,rollout=learned,samples=16,gate=150"}
-CEILINGS = {"ordinary": ("cheat-sees-hand:rollout=tuned-ordinary", "cheat-clairvoyant:rollout=tuned-ordinary"),
-            "rubicon": ("cheat-sees-hand:rollout=tuned-rubicon", "cheat-clairvoyant:rollout=tuned-rubicon")}
+# the search this project plays best with (docs/search.md, results/search/configs.csv): the
+# learned network as prior, tuned roll-outs, only the late first stage searched
+BEST_SEARCH = {"ordinary": "expert:prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12",
+               "rubicon": "expert:prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12"}
+# the ceilings: the best search shown the other hand (what reading the opponent is worth to it),
+# and the clairvoyant of the issue's construction (tuned roll-outs, exact second stage)
+CEILINGS = {g: (BEST_SEARCH[g].replace("expert:", "cheat-sees-hand:"), f"cheat-clairvoyant:rollout=tuned-{g}")
+            for g in BEST_SEARCH}
+# deals per rung: (fast policies, expert, best search, sees the hand, clairvoyant)
+DEALS = {"ordinary": (20_000, 600, 2_000, 2_000, 2_000), "rubicon": (5_000, 150, 600, 600, 600)}
 
 
 def ladder(game: str) -> list[tuple[str, str, int]]:
     """(label, policy, deals) of each rung, weakest first."""
     sees, clair = CEILINGS[game]
-    fast, slow, slowest = (20_000, 600, 300) if game == "ordinary" else (5_000, 150, 100)
+    fast, expert, best, n_sees, n_clair = DEALS[game]
     return [("random", "random", fast), ("greedy", "greedy", fast), ("hints", "hints", fast),
-            (f"hints:tuned-{game}", f"hints:tuned-{game}", 0), ("expert", "expert", slow),
-            ("learned", "learned", fast), ("best search", BEST_SEARCH[game], slow),
-            ("ceiling: sees the other hand", sees, slowest), ("ceiling: clairvoyant", clair, slowest)]
+            (f"hints:tuned-{game}", f"hints:tuned-{game}", 0), ("expert", "expert", expert),
+            ("learned", "learned", fast), ("best search", BEST_SEARCH[game], best),
+            ("ceiling: sees the other hand", sees, n_sees), ("ceiling: clairvoyant", clair, n_clair)]
 
 
 def unit_of(game: str) -> str:
@@ -84,8 +88,9 @@ def add_shares(df: pd.DataFrame) -> pd.DataFrame:
         for game in df.game.unique():
             g = df.game == game
             top = float(df.loc[g & (df.player == label), "mean_diff"].iloc[0])
-            for k in ("", "_lo", "_hi"):
-                df.loc[g, col + k] = df.loc[g, "mean_diff" + k] / top
+            ends = df.loc[g, ["mean_diff_lo", "mean_diff_hi"]].to_numpy() / top
+            df.loc[g, col] = df.loc[g, "mean_diff"] / top
+            df.loc[g, col + "_lo"], df.loc[g, col + "_hi"] = ends.min(axis=1), ends.max(axis=1)
     return df
 
 
@@ -99,6 +104,9 @@ def ladder_chart(df: pd.DataFrame, game: str):
     ax.barh(list(d.player), y, xerr=[y - d.mean_diff_lo.to_numpy(), d.mean_diff_hi.to_numpy() - y],
             capsize=4, color=colours)
     ax.axvline(0, color="black", lw=0.8)
+    for i, deals in enumerate(d.deals):
+        if deals == 0:
+            ax.text(0, i, "  the reference", va="center", fontsize=9)
     ax.invert_yaxis()
     ax.set_xlabel(f"advantage over hints:tuned-{game} ({unit_of(game)}, 95 % interval)")
     ax.set_title(f"{'Rubicon' if game == 'rubicon' else 'Ordinary'} bézique: the ladder up to the ceilings "
@@ -108,6 +116,7 @@ def ladder_chart(df: pd.DataFrame, game: str):
     return fig
 
 
+EXAMPLES_1887 = (1240, 1550)     # the totals of the worked examples of Hoyle's 1887 code (R3.9)
 COMBOS = ("double_bezique", "treble_bezique", "common_marriage", "royal_marriage", "bezique", "sequence",
           "fours_aces", "fours_tens", "fours_kings", "fours_queens", "fours_jacks", "carte_blanche")
 
@@ -129,8 +138,7 @@ def statistics(game: str, players, hands: dict, seed: int, threads, bar) -> list
                "mean_total_hi": float(s.mean_score_hi.mean()),
                "double_bezique_rate": float(dbl.scored_double), "double_bezique_rate_lo": float(dbl.scored_double_lo),
                "double_bezique_rate_hi": float(dbl.scored_double_hi),
-               "treble_bezique_rate": float(dbl.scored_treble), "treble_bezique_rate_lo": float(dbl.scored_treble_lo),
-               "treble_bezique_rate_hi": float(dbl.scored_treble_hi)}
+               **{f"treble_bezique_rate{k}": float(dbl.get(f"scored_treble{k}", np.nan)) for k in ("", "_lo", "_hi")}}
         b = t["brisques"].set_index("pairing").loc[pairing]
         row.update(margin_per_brisque=float(b.margin_per_brisque), margin_per_brisque_lo=float(b.margin_per_brisque_lo),
                    margin_per_brisque_hi=float(b.margin_per_brisque_hi))
@@ -160,6 +168,10 @@ def statistics_chart(df: pd.DataFrame, game: str):
                 capsize=3, color=["tab:grey" if p.startswith("ceiling") else "tab:blue" for p in labels])
         ax.set_title(title, fontsize=10)
         ax.grid(axis="x", alpha=0.3)
+        if game == "rubicon" and key == "mean_total":
+            ax.axvspan(*EXAMPLES_1887, color="tab:green", alpha=0.2,
+                       label="the 1887 code's worked examples (totals 1240-1550)")
+            ax.legend(loc="lower right", fontsize=8)
     np.atleast_1d(axes)[0].invert_yaxis()
     fig.suptitle(f"{'Rubicon' if game == 'rubicon' else 'Ordinary'} bézique: what strength does to the statistics "
                  "(self-play, 95 % intervals)")
@@ -194,7 +206,8 @@ def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
         rub = r.game == "rubicon"
         lines.append(
             f"| {r.game} | {r.player} | {int(r.hands):,} | {_ci(r, 'mean_total', '{:.0f}')} | "
-            f"{_ci(r, 'double_bezique_rate', '{:.2f}', 100)} | {_ci(r, 'treble_bezique_rate', '{:.3f}', 100)} | "
+            f"{_ci(r, 'double_bezique_rate', '{:.2f}', 100)} | "
+            + (f"{_ci(r, 'treble_bezique_rate', '{:.3f}', 100)} | " if rub else "– (two packs) | ")
             + (f"{_ci(r, 'rubicon_rate', '{:.1f}', 100)} | {_ci(r, 'saved_by_brisques', '{:.2f}', 100)} | "
                f"{_ci(r, 'winner_game_score', '{:.0f}')} | " if rub else "– | – | – | ")
             + f"{_ci(r, 'margin_per_brisque', '{:.1f}')} |")
@@ -223,14 +236,34 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--no-stats", action="store_true", help="the ladder only")
     ap.add_argument("--no-readme", action="store_true", help="do not touch results/README.md")
+    ap.add_argument("--tables", action="store_true", help="only redraw the charts and markdown from the tables in --out")
     ap.add_argument("--out", default=str(ROOT / "results" / "ladder"))
     args = ap.parse_args(argv)
     out = Path(args.out)
+    if not args.tables:
+        measure(args, out)
+    lad = pd.read_csv(out / "ladder.csv", index_col=0)
+    st = pd.read_csv(out / "statistics.csv", index_col=0) if (out / "statistics.csv").exists() else pd.DataFrame()
+    for game in lad.game.unique():
+        save_chart(ladder_chart(lad, game), out, f"ladder_{game}")
+        if len(st):
+            save_chart(statistics_chart(st, game), out, f"statistics_{game}")
+    command = "python scripts/ladder_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
+    if not args.no_readme:
+        update_readme(markdown(lad, st, command))
+    print(markdown(lad, st, command))
+    return 0
+
+
+def measure(args, out: Path) -> None:
+    """Play the ladder (and the statistics) and write their tables into ``out``."""
     scaled = lambda n: max(2, int(n * args.scale)) if n else 0    # noqa: E731 (a one-line helper)
     rungs = {g: [(label, p, scaled(n)) for label, p, n in ladder(g)] for g in args.games}
-    # self-play: 5x the rung's deals for the fast players, the rung's own count for the slow ones
-    stat_hands = {g: {label: (5 * n if n >= scaled(5_000) else max(n, 2)) if n else scaled(100_000)
-                      for label, _p, n in rungs[g]} for g in args.games}
+    # self-play: 5x the rung's deals for the fast players (the tuned hints as many), the rung's
+    # own count for the slow ones
+    fast = {g: scaled(DEALS[g][0]) for g in args.games}
+    stat_hands = {g: {label: 5 * fast[g] if n in (0, fast[g]) else n for label, _p, n in rungs[g]}
+                  for g in args.games}
     total = sum(2 * n for g in args.games for _l, _p, n in rungs[g])
     total += 0 if args.no_stats else sum(sum(h.values()) for h in stat_hands.values())
     rows, stats = [], []
@@ -241,20 +274,9 @@ def main(argv=None) -> int:
             if not args.no_stats:
                 players = [(label, p) for label, p, _n in rungs[game]]
                 stats += statistics(game, players, stat_hands[game], args.seed, args.threads, bar)
-    lad = add_shares(pd.DataFrame(rows))
-    write_table(lad, out, "ladder")
-    for game in args.games:
-        save_chart(ladder_chart(lad, game), out, f"ladder_{game}")
-    st = pd.DataFrame(stats)
-    if len(st):
-        write_table(st, out, "statistics")
-        for game in args.games:
-            save_chart(statistics_chart(st, game), out, f"statistics_{game}")
-    command = "python scripts/ladder_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
-    if not args.no_readme:
-        update_readme(markdown(lad, st, command))
-    print(markdown(lad, st, command))
-    return 0
+    write_table(add_shares(pd.DataFrame(rows)), out, "ladder")
+    if stats:
+        write_table(pd.DataFrame(stats), out, "statistics")
 
 
 if __name__ == "__main__":

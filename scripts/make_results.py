@@ -3,11 +3,11 @@ the learned one, as the headline pairing and the heuristics beside it.
 
 Each game plays, on the same deals of one seed: ``learned`` in self-play (the headline), the
 tuned hints, ``hints``, ``greedy`` and ``random`` in self-play and ``hints`` against ``greedy``;
-then the learned player, the tuned hints and ``hints`` head to head. The ordinary game plays
+then the learned player against the tuned hints, seats swapped. The ordinary game plays
 ``--hands`` hands per pairing, Rubicon ``--rubicon-hands`` games (a Rubicon hand is a game).
 
 Example:
-    python scripts/make_results.py                 # the committed figures (about 40 min on 2 cores)
+    python scripts/make_results.py                 # the committed figures (about 30 min on 2 quiet cores)
     python scripts/make_results.py --hands 20000 --rubicon-hands 5000   # a quick look
 """
 from __future__ import annotations
@@ -34,8 +34,9 @@ def pairings(variant: str) -> tuple:
 
 
 def head_to_head(variant: str) -> tuple:
-    """The policies a game's study compares pair by pair, seats swapped."""
-    return (HEADLINE, f"hints:tuned-{variant}", "hints")
+    """The policies a game's study compares head to head, seats swapped (the whole ladder of
+    players is results/ladder/, scripts/ladder_study.py)."""
+    return (HEADLINE, f"hints:tuned-{variant}")
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import analyzer
-from analyzer.studies.analysis import AnalysisError, analyze_position, position
+from analyzer.studies.analysis import AnalysisError, analyze_position, format_analysis, position
 from analyzer.cli import main
 from analyzer.engine import api
 from analyzer.engine import layout as L
@@ -114,3 +114,20 @@ def test_every_position_of_a_hand_gets_finite_values_forced_ones_included():
         assert all(np.isfinite([a.mean, a.lo, a.hi, a.win]).all() for a in result.actions)
         forced += len(result.actions) == 1
     assert forced > 0
+
+
+def test_the_last_window_is_valued_by_exact_worlds_and_says_so():
+    """In the first stage's last window each sample is solved exactly (E_TAIL), and the
+    analysis says so; elsewhere it names its roll-out; a bad roll-out is one clear error."""
+    for seed in range(1, 60):
+        spec, _ = played("ordinary", seed)
+        at = find(spec, last_window_with_declaration)
+        if at is not None:
+            break
+    result = analyze_position(spec, at, samples=8, rollout="tuned")
+    assert "solved exactly" in result.method and result.samples == 8
+    early = analyze_position(spec, 3, samples=4)
+    assert "played out by learned" in early.method
+    assert "values:" in format_analysis(early)
+    with pytest.raises(AnalysisError, match="rollout must be one of"):
+        analyze_position(spec, 3, samples=4, rollout="clever")

@@ -190,3 +190,23 @@ def test_command_text_rebuilds_a_line_leaving_out_what_is_none():
                         ("--expert-hands", None), ("--rule", "hand_size=9")) == \
         "bezique report --variant rubicon --hands 200 --seed 1 --out r/x --rule hand_size=9"
     assert command_text("tune", ("--confirm-expert", 0), ("--out", None)) == "bezique tune --confirm-expert 0"
+
+
+def test_trace_json_into_a_directory_that_refuses_files_is_one_clear_error(tmp_path, monkeypatch):
+    """A --json path where no file can be made (its "directory" is a file; a directory that
+    refuses new files): one line naming it, exit 1, no traceback."""
+    blocker = tmp_path / "notadir"
+    blocker.write_text("")
+    res = invoke("trace", "--seed", 3, "--json", blocker / "hand.json")
+    assert res.exit_code == 1 and "cannot write to" in res.output and "notadir" in res.output, res.output
+    assert "Traceback" not in res.output
+
+    class Refusing:                  # the output module's tempfile, as a locked directory answers
+        @staticmethod
+        def mkstemp(*args, **kwargs):
+            raise PermissionError(13, "Permission denied")
+    import analyzer.run.output as output
+    monkeypatch.setattr(output, "tempfile", Refusing)
+    res = invoke("trace", "--seed", 3, "--json", tmp_path / "hand.json")
+    assert res.exit_code == 1 and "Permission denied" in res.output, res.output
+    assert "Traceback" not in res.output and res.output.count("Error:") == 1

@@ -168,6 +168,20 @@ def rollout_value(rules, st, me, params, net, scratch, idx):
     return final_value(rules, st, me)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _paired_lead(vals, k, a, b):
+    """Action ``a``'s mean lead over ``b`` on the first ``k`` samples, and its standard error."""
+    m = 0.0
+    q = 0.0
+    for j in range(k):
+        d = vals[j, a] - vals[j, b]
+        m += d
+        q += d * d
+    m /= k
+    var = max(q / k - m * m, 0.0) * k / (k - 1)
+    return m, np.sqrt(var / k)
+
+
 @njit(cache=True, _nrt=False)
 def _prune(vals, k, alive, n_legal, z):
     """Drop every action whose paired difference from the best mean so far (same samples) is
@@ -186,15 +200,8 @@ def _prune(vals, k, alive, n_legal, z):
         return best
     for i in range(n_legal):
         if alive[i] and i != best:
-            m = 0.0
-            q = 0.0
-            for j in range(k):
-                d = vals[j, best] - vals[j, i]
-                m += d
-                q += d * d
-            m /= k
-            var = max(q / k - m * m, 0.0) * k / (k - 1)
-            if m > z * np.sqrt(var / k):
+            m, se = _paired_lead(vals, k, best, i)
+            if m > z * se:
                 alive[i] = False
     return best
 
@@ -271,15 +278,8 @@ def _keep_prior(vals, k, alive, best, prior_best, z):
     ``k`` samples) above it."""
     if best == prior_best or not alive[prior_best] or k < 2:
         return best
-    m = 0.0
-    q = 0.0
-    for j in range(k):
-        d = vals[j, best] - vals[j, prior_best]
-        m += d
-        q += d * d
-    m /= k
-    var = max(q / k - m * m, 0.0) * k / (k - 1)
-    return best if m > z * np.sqrt(var / k) else prior_best
+    m, se = _paired_lead(vals, k, best, prior_best)
+    return best if m > z * se else prior_best
 
 
 @njit(cache=True, _nrt=False)

@@ -124,7 +124,10 @@ CEILINGS = {
     "cheat-sees-hand": (SEE_HANDS, "CHEATS: sees the other hand (not the talon's order); searches "
                                    "worlds of the talon only"),
 }
-CEILING_DEFAULTS = "rollout=learned"
+# their default settings (before any given after the colon): learned roll-outs, which serve
+# both games; the one that samples searches as the best search does (docs/search.md)
+CEILING_DEFAULTS = {"cheat-clairvoyant": "rollout=learned",
+                    "cheat-sees-hand": "prior=3,rollout=learned,samples=16,switch=2,late=12"}
 DEFAULT_SWITCH_Z = 1.0
 
 
@@ -245,7 +248,7 @@ def ceiling_spec(name: str) -> PolicySpec:
     (``cheat-sees-hand:samples=64``): the expert's search given the hidden cards."""
     base, _, own = name.partition(":")
     see, text = CEILINGS[base]
-    spec = expert_spec(name, ",".join(filter(None, (CEILING_DEFAULTS, own))))
+    spec = expert_spec(name, ",".join(filter(None, (CEILING_DEFAULTS[base], own))))
     spec.params[PARAM_FULL_OBS] = see
     return replace(spec, description=text, cheats=True)
 
@@ -305,8 +308,8 @@ def describe_policies() -> list[str]:
     lines.append("expert settings (e.g. expert:samples=64,rollout=hints):")
     lines += [f"  {k:<14} {text}" for k, text in EXPERT_TEXT]
     lines.append("ceilings (study tools that CHEAT: they read hidden cards; full names only, with expert "
-                 f"settings, default {CEILING_DEFAULTS}):")
-    lines += [f"  {k:<18} {text}" for k, (_see, text) in CEILINGS.items()]
+                 "settings after a colon):")
+    lines += [f"  {k:<18} {text} (default {CEILING_DEFAULTS[k]})" for k, (_see, text) in CEILINGS.items()]
     lines.append("learned      the player learned by self-play (bezique train), one model per game:")
     for game in GAMES:
         path = shipped_model(game)
