@@ -6,7 +6,7 @@ Writes results/ladder/:
   per hand, or net game points per game in Rubicon, as ``compare`` counts them) with its 95 %
   interval, and its share of the gap between the tuned hints and each ceiling;
 - ``ladder_ordinary.png``, ``ladder_rubicon.png``: that table as a chart;
-- ``statistics.csv`` (and ``statistics_GAME.png``): per game and player, in self-play (both
+- ``statistics.csv`` (and ``statistics_GAME.png``, ``declarations_GAME.png``): per game and player, in self-play (both
   seats the same player): mean totals, the double (treble) bézique rates, the points a brisque is
   worth, declarations per hand by combination and, in Rubicon, the rubicon rate, the share saved
   by brisques and the winner's game score;
@@ -179,6 +179,27 @@ def statistics_chart(df: pd.DataFrame, game: str):
     return fig
 
 
+def declarations_chart(df: pd.DataFrame, game: str):
+    """Declarations per seat and hand (game) by combination, one group of bars per player."""
+    d = df[df.game == game]
+    combos = [c for c in d.columns if c.startswith("per_hand_") and d[c].fillna(0).max() > 0]
+    fig, ax = new_figure(11, 5.5)
+    width = 0.8 / len(d)
+    x = np.arange(len(combos))
+    for k, (_i, r) in enumerate(d.iterrows()):
+        ax.bar(x + k * width, [r[c] for c in combos], width, label=r.player,
+               hatch="//" if r.player.startswith("ceiling") else None)
+    ax.set_xticks(x + 0.4 - width / 2, [c.removeprefix("per_hand_").replace("_", " ") for c in combos],
+                  rotation=30, ha="right")
+    ax.set_ylabel("declared per seat and " + ("game" if game == "rubicon" else "hand"))
+    ax.set_title(f"{'Rubicon' if game == 'rubicon' else 'Ordinary'} bézique: declarations by player "
+                 "(self-play; hatched: the ceilings, which cheat)")
+    ax.legend(fontsize=8, ncols=3)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
 def _ci(r, key, fmt="{:+.1f}", scale=1.0) -> str:
     return (f"{fmt.format(scale * r[key])} [{fmt.format(scale * r[key + '_lo'])}, "
             f"{fmt.format(scale * r[key + '_hi'])}]")
@@ -211,6 +232,17 @@ def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
             + (f"{_ci(r, 'rubicon_rate', '{:.1f}', 100)} | {_ci(r, 'saved_by_brisques', '{:.2f}', 100)} | "
                f"{_ci(r, 'winner_game_score', '{:.0f}')} | " if rub else "– | – | – | ")
             + f"{_ci(r, 'margin_per_brisque', '{:.1f}')} |")
+    if len(stats):
+        lines += ["", "Declarations per seat and hand (Rubicon: game), by combination (self-play):", ""]
+        for game in stats.game.unique():
+            g = stats[stats.game == game]
+            combos = [c for c in g.columns if c.startswith("per_hand_") and g[c].fillna(0).max() > 0]
+            lines += [f"**{game}**", "", "| player | " + " | ".join(c.removeprefix("per_hand_").replace("_", " ")
+                                                           for c in combos) + " |",
+                      "|---|" + "---|" * len(combos)]
+            lines += [f"| {r.player} | " + " | ".join(f"{r[c]:.3f}" for c in combos) + " |" for _, r in g.iterrows()]
+            lines += ["", f"![statistics {game}](ladder/statistics_{game}.png)", "",
+                      f"![declarations {game}](ladder/declarations_{game}.png)", ""]
     return "\n".join(lines)
 
 
@@ -248,6 +280,7 @@ def main(argv=None) -> int:
         save_chart(ladder_chart(lad, game), out, f"ladder_{game}")
         if len(st):
             save_chart(statistics_chart(st, game), out, f"statistics_{game}")
+            save_chart(declarations_chart(st, game), out, f"declarations_{game}")
     command = "python scripts/ladder_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
     if not args.no_readme:
         update_readme(markdown(lad, st, command))
