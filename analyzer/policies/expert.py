@@ -70,7 +70,7 @@ from .builtin import greedy_policy
 from .endgame import exact_endgame_action, is_exact_decision
 from .hints import default_params as hints_defaults
 from .hints import hints_policy
-from .learned_net import MAX_ACTION_NZ, SCRATCH, action_values, best_action, value_unit, weights_at
+from .learned_net import MAX_ACTION_NZ, Q_AT, SCRATCH, best_action, value_unit, weights_at
 from .params import (
     E_ENDGAME,
     E_EXACT,
@@ -123,7 +123,7 @@ def network_at(params, obs):
     return weights_at(address)
 
 
-# the network's calls compiled on their own, as _solve_rest: the teacher's choice allocates
+# the network's call compiled on its own, as _solve_rest: the teacher's choice allocates
 NET_ARGS = (types.float32[::1], types.int32[::1], types.int64[::1], types.int32[::1], types.int64,
             types.float32[::1], types.int64[::1], types.uint64[::1])
 
@@ -131,11 +131,6 @@ NET_ARGS = (types.float32[::1], types.int32[::1], types.int64[::1], types.int32[
 @njit(types.int64(*NET_ARGS), cache=True)
 def _net_best(w, obs, rules, legal, n_legal, scratch, idx, rng):
     return best_action(w, obs, rules, legal, n_legal, scratch, idx, rng)
-
-
-@njit(types.int64(*NET_ARGS, types.float32[::1]), cache=True)
-def _net_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out):
-    return action_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out)
 
 
 @njit(cache=True, _nrt=False)
@@ -220,9 +215,8 @@ class SearchWork(NamedTuple):
     drawn: np.ndarray
     pool: np.ndarray
     sizes: np.ndarray
-    scratch: np.ndarray     # the learned network's work arrays (prior and learned rollouts)
-    idx: np.ndarray
-    prior: np.ndarray       # [action]: the network's value of each action (E_PRIOR)
+    scratch: np.ndarray     # the learned network's work arrays (prior and learned rollouts;
+    idx: np.ndarray         # the prior's values of the actions are left at scratch[Q_AT:])
     net: np.ndarray         # the learned network's weights (network_at; unread without one)
 
 
@@ -234,8 +228,7 @@ def new_search(samples, z, n_legal, net):
                       new_state(False), new_state(False), np.zeros((MAX_SEATS, 32), np.int32),
                       np.zeros(MAX_TALON, np.int32), np.full(MAX_SEATS, -1, np.int64),
                       np.zeros(MAX_TALON, np.int32), np.zeros(4, np.int64),
-                      np.zeros(SCRATCH, np.float32), np.zeros(MAX_ACTION_NZ, np.int64),
-                      np.zeros(n_legal, np.float32), net)
+                      np.zeros(SCRATCH, np.float32), np.zeros(MAX_ACTION_NZ, np.int64), net)
 
 
 # compiled on its own, as _solve_rest: the minimax allocates its scratch states
@@ -257,17 +250,18 @@ def _apply_prior(obs, legal, n_legal, rules, params, rng, sw):
     """Rank the actions by the learned network (E_PRIOR): only its E_PRIOR best stay alive.
     Returns the network's choice, or -1 - its choice when the decision is not to be searched
     (the best is E_GATE or more above the second)."""
-    best = _net_values(sw.net, obs, rules, legal, n_legal, sw.scratch, sw.idx, rng, sw.prior)
+    best = _net_best(sw.net, obs, rules, legal, n_legal, sw.scratch, sw.idx, rng)
+    q = sw.scratch
     k = int(params[E_PRIOR])
     second = -1e30
     for i in range(n_legal):
         above = 0
         for j in range(n_legal):
-            above += sw.prior[j] > sw.prior[i] or (sw.prior[j] == sw.prior[i] and j < i)
+            above += q[Q_AT + j] > q[Q_AT + i] or (q[Q_AT + j] == q[Q_AT + i] and j < i)
         sw.alive[i] = above < k
         if i != best:
-            second = max(second, sw.prior[i])
-    if params[E_GATE] > 0 and (sw.prior[best] - second) * value_unit(obs[OBS_PACKS]) >= params[E_GATE]:
+            second = max(second, q[Q_AT + i])
+    if params[E_GATE] > 0 and (q[Q_AT + best] - second) * value_unit(obs[OBS_PACKS]) >= params[E_GATE]:
         return -1 - best
     return best
 

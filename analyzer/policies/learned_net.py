@@ -343,16 +343,17 @@ def teacher_action(w, obs, rules, legal, n_legal, rng):
 
 
 @njit(cache=True)
-def action_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out):
-    """Each legal action's Q into ``out[:n_legal]`` (the teacher's choice with its bonus);
-    returns the index of the highest (the first of equals). ``scratch`` (float32[SCRATCH])
-    holds the features and activations, ``idx`` (int64[MAX_ACTION_NZ]) an action's feature
-    indices; ``rng`` is the seat's stream (for the teacher's call)."""
+def best_action(w, obs, rules, legal, n_legal, scratch, idx, rng):
+    """The index in ``legal`` of the action of highest Q (the first of equals); every legal
+    action's Q (the teacher's choice with its bonus) is left in ``scratch[Q_AT + i]`` (the
+    search's prior reads it). ``scratch`` (float32[SCRATCH]) holds the features and
+    activations, ``idx`` (int64[MAX_ACTION_NZ]) an action's feature indices; ``rng`` is the
+    seat's stream (for the teacher's call)."""
     xs = scratch[:N_STATE]
     h0 = scratch[N_STATE:N_STATE + N_H1]
     h1 = scratch[N_STATE + N_H1:N_STATE + 2 * N_H1]
     h2 = scratch[N_STATE + 2 * N_H1:N_STATE + 2 * N_H1 + N_H2]
-    val = scratch[N_STATE + 2 * N_H1 + N_H2:N_STATE + 2 * N_H1 + N_H2 + MAX_ACTION_NZ]
+    val = scratch[N_STATE + 2 * N_H1 + N_H2:Q_AT]
     state_features(obs, rules, xs)
     hidden_state(w, xs, h0)
     hint = teacher_action(w, obs, rules, legal, n_legal, rng)
@@ -363,19 +364,11 @@ def action_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out):
         q = q_value(w, h0, idx, val, nz, h1, h2)
         if legal[i] == hint:
             q += w[O_HINT_BONUS]
-        out[i] = q
+        scratch[Q_AT + i] = q
         if q > best_q:
             best_q = q
             best = i
     return best
-
-
-@njit(cache=True)
-def best_action(w, obs, rules, legal, n_legal, scratch, idx, rng):
-    """The index in ``legal`` of the action of highest Q (the first of equals); the arguments
-    as :func:`action_values`."""
-    out = scratch[SCRATCH - MAX_LEGAL_Q:]
-    return action_values(w, obs, rules, legal, n_legal, scratch, idx, rng, out)
 
 
 # the unit of the network's values: 100 points per hand, in Rubicon 1000 game points (the
@@ -389,8 +382,8 @@ def value_unit(packs):
     return UNIT_RUBICON if packs == 4 else UNIT_ORDINARY
 
 
-MAX_LEGAL_Q = MAX_LEGAL      # room for every legal action's Q at the end of the scratch
-SCRATCH = N_STATE + 2 * N_H1 + N_H2 + MAX_ACTION_NZ + MAX_LEGAL_Q
+Q_AT = N_STATE + 2 * N_H1 + N_H2 + MAX_ACTION_NZ   # where best_action leaves each action's Q
+SCRATCH = Q_AT + MAX_LEGAL
 
 
 @intrinsic
