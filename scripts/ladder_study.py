@@ -34,7 +34,8 @@ from tqdm import tqdm
 from analyzer.plots.figure import new_figure, save_chart
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
-from analyzer.run.output import write_table
+from analyzer.tables.stats import interval_text
+from analyzer.run.output import update_marked_section, write_table
 from analyzer.studies.compare import compare_pair
 from analyzer.studies.report import study
 
@@ -200,9 +201,8 @@ def declarations_chart(df: pd.DataFrame, game: str):
     return fig
 
 
-def _ci(r, key, fmt="{:+.1f}", scale=1.0) -> str:
-    return (f"{fmt.format(scale * r[key])} [{fmt.format(scale * r[key + '_lo'])}, "
-            f"{fmt.format(scale * r[key + '_hi'])}]")
+def _ci(row, key, fmt="{:+.1f}", scale=1.0) -> str:
+    return interval_text(row, key, fmt, scale)
 
 
 def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
@@ -247,16 +247,8 @@ def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
 
 
 def update_readme(text: str) -> None:
-    """Put ``text`` between the markers of results/README.md (appended with them when absent)."""
-    path = ROOT / "results" / "README.md"
-    doc = path.read_text(encoding="utf-8")
-    start, end = f"<!-- {MARK}:start -->", f"<!-- {MARK}:end -->"
-    block = f"{start}\n{text}\n{end}"
-    if start in doc and end in doc:
-        doc = doc[:doc.index(start)] + block + doc[doc.index(end) + len(end):]
-    else:
-        doc = doc.rstrip() + "\n\n## The ladder: from random play to the ceilings\n\n" + block + "\n"
-    path.write_text(doc, encoding="utf-8")
+    """Put ``text`` between this study's markers of results/README.md."""
+    update_marked_section(ROOT / "results" / "README.md", MARK, text, "The ladder: from random play to the ceilings")
 
 
 def main(argv=None) -> int:

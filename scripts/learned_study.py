@@ -24,7 +24,8 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer import compare, preset, simulate
-from analyzer.run.output import write_table
+from analyzer.tables.stats import interval_text
+from analyzer.run.output import update_marked_section, write_table
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "learned"
@@ -77,9 +78,8 @@ def self_play(game: str, policy: str, hands: int, seed: int, threads) -> dict:
     return row
 
 
-def _ci(row, key, fmt="{:+.1f}", scale=1.0):
-    return (f"{fmt.format(scale * row[key])} [{fmt.format(scale * row[key + '_lo'])}, "
-            f"{fmt.format(scale * row[key + '_hi'])}]")
+def _ci(row, key, fmt="{:+.1f}", scale=1.0) -> str:
+    return interval_text(row, key, fmt, scale)
 
 
 def markdown(strong: pd.DataFrame, selfp: pd.DataFrame, variants: pd.DataFrame, command: str) -> str:
@@ -107,16 +107,8 @@ def markdown(strong: pd.DataFrame, selfp: pd.DataFrame, variants: pd.DataFrame, 
 
 
 def update_readme(text: str) -> None:
-    """Put ``text`` between the markers of results/README.md (appended with them when absent)."""
-    path = ROOT / "results" / "README.md"
-    doc = path.read_text(encoding="utf-8")
-    start, end = f"<!-- {MARK}:start -->", f"<!-- {MARK}:end -->"
-    block = f"{start}\n{text}\n{end}"
-    if start in doc and end in doc:
-        doc = doc[:doc.index(start)] + block + doc[doc.index(end) + len(end):]
-    else:
-        doc = doc.rstrip() + "\n\n## The learned player\n\n" + block + "\n"
-    path.write_text(doc, encoding="utf-8")
+    """Put ``text`` between this study's markers of results/README.md."""
+    update_marked_section(ROOT / "results" / "README.md", MARK, text, "The learned player")
 
 
 def main(argv=None) -> int:

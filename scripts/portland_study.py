@@ -23,6 +23,7 @@ import pandas as pd
 
 from analyzer import compare, preset, simulate
 from analyzer.cards import COMBO_NAMES
+from analyzer.tables.stats import interval_text
 from analyzer.run.output import write_table
 from analyzer.tables.stats import TABLE_ONLY, wilson_ci
 
@@ -66,9 +67,8 @@ def tuned_against_hints(reading: str, deals: int, seed: int, threads) -> dict:
             "mean_diff_lo": float(r.mean_diff_lo), "mean_diff_hi": float(r.mean_diff_hi)}
 
 
-def _ci(row, key, fmt="{:.1f}", scale=1.0):
-    return (f"{fmt.format(scale * row[key])} [{fmt.format(scale * row[key + '_lo'])}, "
-            f"{fmt.format(scale * row[key + '_hi'])}]")
+def _ci(row, key, fmt="{:.1f}", scale=1.0) -> str:
+    return interval_text(row, key, fmt, scale)
 
 
 def markdown(rows: pd.DataFrame, tuned: pd.DataFrame, command: str) -> str:

@@ -36,7 +36,8 @@ from analyzer.engine.rng import stream_state
 from analyzer.policies.expert import search
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
-from analyzer.run.output import write_table
+from analyzer.tables.stats import interval_text
+from analyzer.run.output import update_marked_section, write_table
 from analyzer.studies.compare import compare_pair
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,7 +120,7 @@ def versus(game, a, b, deals, seed, bar) -> dict:
 
 
 def _ci(r, key="mean_diff", fmt="{:+.1f}") -> str:
-    return f"{fmt.format(r[key])} [{fmt.format(r[key + '_lo'])}, {fmt.format(r[key + '_hi'])}]"
+    return interval_text(r, key, fmt)
 
 
 def markdown(var: pd.DataFrame, diag: pd.DataFrame, conf: pd.DataFrame, command: str) -> str:
@@ -146,16 +147,8 @@ def markdown(var: pd.DataFrame, diag: pd.DataFrame, conf: pd.DataFrame, command:
 
 
 def update_readme(text: str) -> None:
-    """Put ``text`` between the markers of results/README.md (appended with them when absent)."""
-    path = ROOT / "results" / "README.md"
-    doc = path.read_text(encoding="utf-8")
-    start, end = f"<!-- {MARK}:start -->", f"<!-- {MARK}:end -->"
-    block = f"{start}\n{text}\n{end}"
-    if start in doc and end in doc:
-        doc = doc[:doc.index(start)] + block + doc[doc.index(end) + len(end):]
-    else:
-        doc = doc.rstrip() + "\n\n## Search that improves on its policy\n\n" + block + "\n"
-    path.write_text(doc, encoding="utf-8")
+    """Put ``text`` between this study's markers of results/README.md."""
+    update_marked_section(ROOT / "results" / "README.md", MARK, text, "Search that improves on its policy")
 
 
 def main(argv=None) -> int:

@@ -169,6 +169,20 @@ def write_json(obj, path) -> Path:
     return atomic_write(path, dump)
 
 
+def update_marked_section(path, mark: str, text: str, heading: str) -> Path:
+    """Put ``text`` between the markers ``<!-- mark:start -->`` and ``<!-- mark:end -->`` of the
+    markdown file ``path`` (written atomically); where they are absent, append them under a new
+    section ``heading``. The study scripts keep their tables in results/README.md so."""
+    doc = Path(path).read_text(encoding="utf-8")
+    start, end = f"<!-- {mark}:start -->", f"<!-- {mark}:end -->"
+    block = f"{start}\n{text}\n{end}"
+    if start in doc and end in doc:
+        doc = doc[:doc.index(start)] + block + doc[doc.index(end) + len(end):]
+    else:
+        doc = doc.rstrip() + f"\n\n## {heading}\n\n" + block + "\n"
+    return atomic_write(path, lambda p: Path(p).write_text(doc, encoding="utf-8"))
+
+
 def save_figure(fig, path) -> Path:
     """Save a matplotlib figure atomically (format from the suffix)."""
     suffix = Path(path).suffix.lstrip(".")

@@ -14,6 +14,13 @@ from ..run.tallies import score_bin
 Z95 = 1.959963984540054
 
 
+def interval_text(row, key: str, fmt: str = "{:+.1f}", scale: float = 1.0) -> str:
+    """``row[key]`` with its interval (``key_lo``, ``key_hi``), each formatted by ``fmt``
+    after multiplying by ``scale``: "+12.3 [+10.1, +14.5]"."""
+    return (f"{fmt.format(scale * row[key])} [{fmt.format(scale * row[key + '_lo'])}, "
+            f"{fmt.format(scale * row[key + '_hi'])}]")
+
+
 def mean_ci(total, total_sq, n):
     """Mean and 95 % normal interval from a sum, a sum of squares and a count."""
     total = np.asarray(total, dtype=float)
