@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from analyzer.studies.report import study, write_report
+from analyzer.studies.report import hands_played, study, write_report
 from analyzer.rules import preset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,8 +55,7 @@ def main() -> None:
         pairs, h2h = pairings(variant), head_to_head(variant)
         command = (f"python scripts/make_results.py --hands {args.hands} --rubicon-hands {args.rubicon_hands} "
                    f"--seed {args.seed} --variants {variant}")
-        n_h2h = len(h2h) * (len(h2h) - 1) // 2
-        with tqdm(total=hands * (len(pairs) + 2 * n_h2h), unit="hand", unit_scale=True, desc=variant,
+        with tqdm(total=hands_played(hands, pairings=pairs, head_to_head=h2h), unit="hand", unit_scale=True, desc=variant,
                   file=sys.stderr) as bar:
             st = study(preset(variant), hands, args.seed, threads=args.threads, progress=bar.update,
                        pairings=pairs, head_to_head=h2h)

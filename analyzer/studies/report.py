@@ -39,13 +39,13 @@ REPORT_FILES = tuple(
     for ext in ("csv", "parquet", "png", "svg")) + ("report.md", "run.json")
 
 
-def hands_played(hands: int, extra=(), players: int = 2) -> int:
+def hands_played(hands: int, extra=(), players: int = 2, pairings=PAIRINGS, head_to_head=HEAD_TO_HEAD) -> int:
     """Hands a report of ``hands`` hands per pairing plays: the pairings, then each pair of
-    HEAD_TO_HEAD on ``hands`` deals played in each seating (two with two players), then the
+    ``head_to_head`` on ``hands`` deals played in each seating (two with two players), then the
     ``extra`` (a, b, hands) pairings."""
-    n = len(HEAD_TO_HEAD)
+    n = len(head_to_head)
     plays = len(seatings(players))
-    return hands * len(PAIRINGS) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
+    return hands * len(pairings) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
 
 
 @dataclass
