@@ -15,7 +15,7 @@ from .cli_options import (
     RuleViolationExit,
     check_seed,
     command_text,
-    compile_notice,
+    watch_compiles,
     notice,
     policies_from,
     progress_bar,
@@ -204,7 +204,7 @@ def trace(variant, rule_items, policy_names, seed, hand_index, json_path, symbol
     \b
         bezique trace --seed 3 --policy greedy --policy random --json hand3.json
     """
-    compile_notice()
+    watch_compiles()
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .hands.hand_json import replay_json
     from .hands.handlog import play_spec
@@ -259,7 +259,7 @@ def replay(file, as_json, symbols):
     \b
         bezique replay tests/replays/example_hand.json
     """
-    compile_notice()
+    watch_compiles()
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .hands.hand_json import outcome_json
     from .hands.handlog import play_spec
@@ -494,7 +494,7 @@ def analyze(file, at, samples, rollout, seed, as_json):
     \b
         bezique analyze tests/replays/example_hand.json --at 12 --samples 200
     """
-    compile_notice()
+    watch_compiles()
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .hands.replay_file import ReplayError, RuleViolation, load_replay
     from .studies.analysis import AnalysisError, analyze_position, format_analysis

@@ -22,6 +22,7 @@ from .run.checkpoint import (
     active_checkpoints,
     keep_checkpoints,
 )
+from .run.compiling import CompileWatch, duration_text
 from .run.driver import MAX_HANDS, MAX_SEED, SimulationError
 from .run.output import FORMATS, OutputError, check_writable, use_formats
 from .stop import STOP
@@ -138,7 +139,7 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
                     if kw.get("out") and threads and not own_checkpoints:
                         _note_dropped_checkpoint(kw["out"], resume)
                         stack.enter_context(keep_checkpoints(kw["out"], _command_identity(kw), resume))
-                    compile_notice()
+                    watch_compiles()
                     if workers is not None or scheduler is not None:
                         notice(f"starting Dask {'workers' if workers else 'client'}...")
                         stack.enter_context(dask_backend(workers, scheduler))
@@ -266,7 +267,8 @@ def progress_bar(total: int, unit: str, desc: str):
     PROGRESS_EVERY seconds (done, rate, time left); yields the callback that advances it by the
     number just finished. Interrupted (Ctrl-C, SIGTERM), it says how far the run got and exits
     with code 130."""
-    start = last = time.monotonic()
+    last = base_t = time.monotonic()
+    base_done = 0          # the rate counts from here: after the last compile, never across it
     every = _progress_every()
     done = 0
     bar = None
@@ -280,20 +282,27 @@ def progress_bar(total: int, unit: str, desc: str):
         click.echo(f"{desc}: {total:,} {unit}s to play; progress every {every:g} s", err=True)
 
     def update(n: int) -> None:
-        nonlocal done, last
+        nonlocal done, last, base_t, base_done
         done += n
+        now = time.monotonic()
+        watch = WATCH[0] if WATCH else None
+        compiled = watch is not None and (watch.busy or watch.quiet_since > base_t)
+        if compiled:                  # numba compiled since the rate's start: measure from now
+            base_t, base_done = now, done
         if bar is not None:
+            if compiled:
+                bar.unpause()         # tqdm's rate, too, leaves the compile out
             bar.update(n)
             return
-        if quiet:
+        if quiet or compiled:
             return
-        now = time.monotonic()
         if now - last >= every and done < total:
             last = now
-            rate = done / max(now - start, 1e-9)
+            rate = (done - base_done) / max(now - base_t, 1e-9)
             left = (total - done) / rate if rate > 0 else float("inf")
-            click.echo(f"{desc}: {done:,} of {total:,} {unit}s ({done / total:.0%}), {rate:,.0f} {unit}s/s, "
-                       f"about {_duration(left)} left", err=True)
+            speed = (f"{rate:,.0f} {unit}s/s, about {duration_text(left)} left" if done > base_done
+                     else "measuring the rate")
+            click.echo(f"{desc}: {done:,} of {total:,} {unit}s ({done / total:.0%}), {speed}", err=True)
     try:
         yield update
     except KeyboardInterrupt:                 # Ctrl-C, or SIGTERM (see stop_on_sigterm)
@@ -331,20 +340,18 @@ def stop_on_sigterm() -> None:
         pass
 
 
-def _duration(seconds: float) -> str:
-    """``seconds`` as "2 h 5 min", "3 min 20 s" or "40 s"."""
-    if seconds == float("inf"):
-        return "an unknown time"
-    s = int(seconds)
-    if s >= 3600:
-        return f"{s // 3600} h {s % 3600 // 60} min"
-    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
+COLD_COMPILE = "about 4 min on 2 cores"   # the main job's first compile, measured (README)
+WATCH: list = []                           # this process's CompileWatch, once started
 
 
-def compile_notice() -> None:
-    """Before the first run after installing or changing the engine, one line saying that the
-    kernels compile now and roughly how long it takes (else the wait is silent)."""
+def watch_compiles() -> None:
+    """Before a command runs the engine: when its kernels are not cached yet, one line saying
+    that they compile now and about how long it takes; and, once per process, the watch
+    (run/compiling.py) that says every PROGRESS_EVERY seconds while numba compiles how long it
+    has taken and what it is on, and lets the progress bar leave that time out of its rate."""
     from .engine import kernels_cached   # keeps the CLI's start-up light: the engine package loads numba
-    if not kernels_cached() and not QUIET["on"]:
-        click.echo("compiling the simulator's numba kernels (first run after installing or changing the "
-                   "engine): about 1-3 minutes on 2 cores, cached afterwards", err=True)
+    if not kernels_cached():
+        notice("compiling the simulator's numba kernels (first run after installing or changing the "
+               f"engine): {COLD_COMPILE} for the main job, cached afterwards")
+    if not WATCH:
+        WATCH.append(CompileWatch(notice, every=min(_progress_every(), PROGRESS_EVERY)).start())

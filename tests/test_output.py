@@ -90,11 +90,12 @@ def test_progress_is_a_line_every_interval_off_a_terminal(monkeypatch, capsys):
 def test_a_compile_notice_before_the_first_run(monkeypatch, capsys):
     import analyzer.engine
     from analyzer import cli_options
+    monkeypatch.setattr(cli_options, "WATCH", [object()])          # a watch already running
     monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: False)
-    cli_options.compile_notice()
+    cli_options.watch_compiles()
     assert "compiling" in capsys.readouterr().err
     monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: True)
-    cli_options.compile_notice()
+    cli_options.watch_compiles()
     assert capsys.readouterr().err == ""
 
 

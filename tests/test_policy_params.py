@@ -10,8 +10,6 @@ import numpy as np
 
 from analyzer.engine.layout import PARAM_FULL_OBS, POLICY_PARAMS
 from analyzer.policies import params
-from analyzer.policies.expert import default_params as expert_defaults
-from analyzer.policies.hints import default_params as hints_defaults
 
 ANALYZER = Path(__file__).resolve().parent.parent / "analyzer"
 
@@ -34,7 +32,7 @@ def test_every_slot_name_is_the_module_constant_of_that_slot():
 
 
 def test_defaults_set_only_their_own_slots():
-    for defaults, owners in ((hints_defaults(), ("hints",)), (expert_defaults(), ("hints", "expert", "engine"))):
+    for defaults, owners in ((params.hint_defaults(), ("hints",)), (params.search_defaults(), ("hints", "expert", "engine"))):
         assert defaults.shape == (POLICY_PARAMS,)
         assert set(np.flatnonzero(defaults)) <= slots_of(*owners)
 

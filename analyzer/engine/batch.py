@@ -1,4 +1,5 @@
-"""Entry points with explicit signatures: a batch of hands, and one logged hand.
+"""The batch of hands: an entry point with an explicit signature (one logged hand is
+:mod:`.single`, compiled only by the commands that play one).
 
 Policies arrive as first-class functions (:data:`layout.POLICY_TYPE`), so these
 kernels compile once and are cached; a new policy costs no recompilation.
@@ -9,7 +10,6 @@ from numba import njit, types
 
 from ..rules import R_N_CARDS, R_PLAYERS
 from .hand import deal_into
-from .variant_moves import set_game_totals
 from .layout import (
     G_ERR_ACTION,
     G_ERR_DECISION,
@@ -42,19 +42,15 @@ from .layout import (
     REC_TRUMP_TRICK,
     REC_GAME_CLAIM,
 )
-from .play import play_out
-from .replay import replay
 from .deals import deal_deck
+from .play import play_out
 from .rng import stream_state
-from .state import STATE_TYPE, new_state
+from .state import new_state
 
 FT = POLICY_TYPE
 POLICIES = types.UniTuple(FT, MAX_SEATS)
 BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, POLICIES,
                         types.float64[:, ::1], types.int32[:, ::1], types.int64[::1])
-SINGLE_SIG = STATE_TYPE(types.int64[::1], types.int32[::1], types.int64, types.int64[::1], POLICIES,
-                        types.float64[:, ::1], types.uint64, types.int64, types.int32[:, ::1],
-                        types.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -131,20 +127,3 @@ def run_batch(rules, seed, start, count, policies, params, records, err):
             return policy_error(st, hand, status, err)
         write_record(rules, st, dealer, status, records[i])
     return 0
-
-
-# 10 arguments: an entry point compiled to SINGLE_SIG, called from Python with the arrays of one hand
-@njit(SINGLE_SIG, cache=True, nogil=True)
-def run_single(rules, deck, dealer, totals, policies, params, seed, hand, script, nscript):
-    """Play one hand from ``deck`` with an event log, the game totals before it ``totals`` (by
-    seat), with ``policies`` or, when ``nscript`` >= 0, the moves ``script[:nscript]``; return
-    its final state (G_STATUS: how it ended)."""
-    st = new_state(True)
-    deal_into(rules, st, deck, dealer)
-    set_game_totals(rules, st, totals)
-    seed_policies(st.rngs, seed, hand)
-    if nscript >= 0:
-        replay(rules, st, script, nscript)
-    else:
-        play_out(rules, st, policies, params)
-    return st

@@ -14,7 +14,6 @@ import numpy as np
 from ..actions import illegal_return
 from ..cards import COMBO_NAMES, card_id, card_str, combo_cards, is_four_combo, rank_of
 from ..engine import layout as L
-from ..engine.batch import run_single
 from ..engine.layout import (
     E_BRISQUES,
     E_CARTE,
@@ -47,6 +46,7 @@ from ..engine.layout import (
     ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
 )
+from ..engine.single import run_single
 from ..policies.registry import resolve_policy
 from ..run.backends import run_interruptibly
 from ..run.driver import SimulationError

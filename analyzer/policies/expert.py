@@ -58,7 +58,6 @@ from ..engine.layout import (
     OBS_STAGE,
     OBS_TALON_LEFT,
     OBS_TRUE,
-    PARAM_FULL_OBS,
     PH_PLAY,
     POLICY_SIG,
     SEE_TALON,
@@ -68,7 +67,6 @@ from ..engine.rng import below, next_u64, stream_state
 from ..engine.state import STATE_TYPE, HandState, copy_into, new_state
 from .builtin import greedy_policy
 from .endgame import exact_endgame_action, is_exact_decision
-from .hints import default_params as hints_defaults
 from .hints import hints_policy
 from .learned_net import MAX_ACTION_NZ, Q_AT, SCRATCH, best_action, value_unit, weights_at
 from .params import (
@@ -84,28 +82,13 @@ from .params import (
     E_TAIL,
     L_WEIGHTS_ORDINARY,
     L_WEIGHTS_RUBICON,
+    ROLLOUT_HINTS,
+    ROLLOUT_LEARNED,
+    ROLLOUT_RANDOM,
 )
 
 PRUNE_BLOCK = 8            # samples between two looks at the actions' differences
-DEFAULT_PRUNE_Z = 2.0
-ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_HINTS, ROLLOUT_LEARNED = 0, 1, 2, 3
-ROLLOUT_NAMES = ("greedy", "random", "hints", "learned")
 TAIL_TALON = 2             # the last window: the last card to draw and the turn-up
-DEFAULT_SAMPLES = 32
-
-
-def default_params() -> np.ndarray:
-    """The default search: DEFAULT_SAMPLES samples, greedy rollouts, exact second stage and
-    last window."""
-    p = hints_defaults()
-    p[E_SAMPLES] = DEFAULT_SAMPLES
-    p[E_ROLLOUT] = ROLLOUT_GREEDY
-    p[E_ENDGAME] = 0
-    p[E_EXACT] = 1
-    p[E_PRUNE_Z] = DEFAULT_PRUNE_Z
-    p[E_TAIL] = 1
-    p[PARAM_FULL_OBS] = 1                  # the search needs the public record to sample
-    return p
 
 
 # compiled on its own (the solver allocates) so that the rollout loop runs without the

@@ -95,7 +95,7 @@ from ..engine.tricks import beats
 from .builtin import partner_winning
 from .params import (  # noqa: F401 (HINT_NAMES, N_HINTS: the hints' names, read with HINT_TEXT)
     H1, H2, H3, H4, H5, H6, H7, H8, HINT_NAMES, N_HINTS, P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP,
-    P_RUBICON_RATE, new_params,
+    P_RUBICON_RATE,
 )
 from .endgame import exact_endgame_action, is_exact_decision
 from ..rules import (
@@ -127,16 +127,6 @@ HINT_TEXT = (
     "Rubicon: play to reach the rubicon limit (1000); when hopeless, score as little as possible",
     "second stage: lead sure winners, take tricks that hold a brisque",
 )
-
-
-def default_params() -> np.ndarray:
-    """Every hint on with weight 1, and the tuning constants."""
-    p = new_params()
-    p[:N_HINTS] = 1.0
-    p[P_DEFER_TALON] = 10.0
-    p[P_RUBICON_RATE] = 20.0
-    p[P_RUBICON_GAP] = 300.0
-    return p
 
 
 @njit(cache=True, _nrt=False, inline="always")

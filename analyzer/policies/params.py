@@ -25,7 +25,7 @@ P_ENDGAME = 11           # > 0: a two-handed second stage is played by the exact
 
 # --- expert (policies/expert.py) --------------------------------------------------------------
 E_SAMPLES = 16           # sampled deals of the unseen cards per decision
-E_ROLLOUT = 17           # the roll-out policy: expert.ROLLOUT_* (greedy, random, hints)
+E_ROLLOUT = 17           # the roll-out policy: ROLLOUT_* below (greedy, random, hints, learned)
 E_ENDGAME = 18           # > 0: roll-outs solve a two-handed second stage exactly
 E_EXACT = 19             # > 0: the search's own second-stage decisions are solved exactly
 E_PRUNE_Z = 20           # drop an action this many standard errors below the best (0: never)
@@ -34,6 +34,10 @@ E_PRIOR = 24             # K > 0: the learned network ranks the actions; only it
 E_SWITCH_Z = 25          # ... and its choice stands unless beaten by this many standard errors
 E_GATE = 26              # > 0: a decision whose best network value leads by this much is not searched
 E_LATE = 27              # N > 0: with E_PRIOR, only decisions with at most N cards left to draw are searched
+ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_HINTS, ROLLOUT_LEARNED = 0, 1, 2, 3    # E_ROLLOUT's values
+ROLLOUT_NAMES = ("greedy", "random", "hints", "learned")                      # ... by name
+DEFAULT_SAMPLES = 32
+DEFAULT_PRUNE_Z = 2.0
 
 # --- learned (policies/learned.py) ------------------------------------------------------------
 L_WEIGHTS_ORDINARY = 21  # the address of the ordinary game's weights (0: no model)
@@ -70,3 +74,28 @@ SLOTS = {
 def new_params() -> np.ndarray:
     """A parameter vector with every slot 0."""
     return np.zeros(POLICY_PARAMS)
+
+
+def hint_defaults() -> np.ndarray:
+    """The ``hints`` policy's vector: every hint on with weight 1, and the tuning constants."""
+    p = new_params()
+    p[:N_HINTS] = 1.0
+    p[P_DEFER_TALON] = 10.0
+    p[P_RUBICON_RATE] = 20.0
+    p[P_RUBICON_GAP] = 300.0
+    return p
+
+
+def search_defaults() -> np.ndarray:
+    """The default search (``expert``): DEFAULT_SAMPLES samples, greedy roll-outs, exact second
+    stage and last window, the public record; the hints' slots as ``hint_defaults`` (here, not
+    in expert.py, so that naming the search's defaults compiles nothing)."""
+    p = hint_defaults()
+    p[E_SAMPLES] = DEFAULT_SAMPLES
+    p[E_ROLLOUT] = ROLLOUT_GREEDY
+    p[E_ENDGAME] = 0
+    p[E_EXACT] = 1
+    p[E_PRUNE_Z] = DEFAULT_PRUNE_Z
+    p[E_TAIL] = 1
+    p[PARAM_FULL_OBS] = 1                  # the search needs the public record to sample
+    return p

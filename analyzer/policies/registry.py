@@ -1,6 +1,7 @@
 """Policy names the CLI accepts, with their compiled functions and parameters."""
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -9,20 +10,20 @@ from pathlib import Path
 import numpy as np
 
 from .builtin import greedy_policy, random_policy
-from .expert import ROLLOUT_NAMES, expert_policy
-from .expert import default_params as expert_defaults
-from .hints import HINT_TEXT, default_params, hints_policy
+from .hints import HINT_TEXT, hints_policy
 from .learned import (
     GAMES, ModelError, game_of, learned_policy, load_model, model_slot, shipped_model, untrained_reason,
 )
 from .params import (
     E_ENDGAME, E_EXACT, E_GATE, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL, HINT_NAMES,
-    N_HINTS, P_ENDGAME, PARAM_FULL_OBS, PROCESS_SLOTS, new_params,
+    N_HINTS, P_ENDGAME, PARAM_FULL_OBS, PROCESS_SLOTS, ROLLOUT_NAMES, hint_defaults, new_params, search_defaults,
 )
 from ..engine.layout import SEE_HANDS, SEE_TALON
 from .presets import load_preset, preset_names
 from .user import UserPolicyError, is_user_policy, load_user_policy
 
+# the search's kernels take minutes to compile: loaded (and compiled) only when a run needs them
+EXPERT_KERNEL = "analyzer.policies.expert:expert_policy"
 EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batches
 HINTS_EXACT_CHUNK = 1024    # an exact second stage costs ~10 hints hands
 LEARNED_CHUNK = 1024        # the learned player: a network per decision and an exact second stage
@@ -34,12 +35,13 @@ class PolicyError(ValueError):
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A resolved policy: display name, compiled function, parameter vector, for a slow
-    policy the hands a batch should hold (the driver cuts its runs finer), and the most
-    players it can play with (:func:`check_rules`)."""
+    """A resolved policy: display name, compiled function (or where to import it from on first
+    use, "module:name": :attr:`function`), parameter vector, for a slow policy the hands a
+    batch should hold (the driver cuts its runs finer), and the most players it can play with
+    (:func:`check_rules`)."""
 
     name: str
-    function: object
+    kernel: object
     params: np.ndarray = field(default_factory=new_params)
     description: str = ""
     hands_per_chunk: int | None = None
@@ -49,6 +51,14 @@ class PolicySpec:
     refuses: Callable | None = None   # rules -> why it should not play them (None: it plays them)
     data: tuple = ()              # arrays the function reads by address (learned: its weights)
     cheats: bool = False          # a ceiling: it reads cards no player can see (CEILINGS)
+
+    @property
+    def function(self):
+        """The compiled policy function, imported (and compiled, if not cached) on first use."""
+        if isinstance(self.kernel, str):
+            module, _, attr = self.kernel.partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return self.kernel
 
     @property
     def user_file(self) -> str | None:
@@ -62,7 +72,7 @@ class PolicySpec:
         ref = self.source or self.name
         if self.source is None:
             try:
-                portable = resolve_policy(ref).function is self.function
+                portable = resolve_policy(ref).kernel == self.kernel
             except PolicyError:
                 portable = False
             if not portable:
@@ -91,9 +101,9 @@ POLICIES = {
     "greedy": PolicySpec("greedy", greedy_policy,
                          description="declares the best combination, exchanges the seven, "
                                      "takes brisques cheaply"),
-    "hints": PolicySpec("hints", hints_policy, default_params(),
+    "hints": PolicySpec("hints", hints_policy, hint_defaults(),
                         description="the rulebook's Hints and Cautions H1-H8, all on (see hints:...)"),
-    "expert": PolicySpec("expert", expert_policy, expert_defaults(),
+    "expert": PolicySpec("expert", EXPERT_KERNEL, search_defaults(),
                          description="strong reference player: determinized search (samples of the "
                                      "unseen cards played out), exact second stage (see expert:...)",
                          hands_per_chunk=EXPERT_CHUNK, max_players=2),
@@ -134,7 +144,7 @@ DEFAULT_SWITCH_Z = 1.0
 def hints_spec(name: str) -> PolicySpec:
     """Parse ``hints:only=H2``, ``hints:no=H4``, ``hints:h2=0.5,h5=2``, ``hints:endgame=exact``
     (combinable with commas; ``only``/``no`` take several ids joined by ``+``)."""
-    params = default_params()
+    params = hint_defaults()
     for key, sep, value, item in _settings(name):
         if not sep and key.startswith("tuned-"):          # a stored preset (bezique tune)
             params[:N_HINTS] = _tuned_weights(name, key)
@@ -196,7 +206,7 @@ def expert_spec(name: str, settings: str | None = None) -> PolicySpec:
     ``expert:exact=0``, ``expert:prior=3,rollout=learned`` (combinable with commas; a hints
     rollout also takes h1..h8=, or the weights of a tuned preset: ``expert:rollout=tuned-ordinary``).
     ``settings`` replaces the part after the colon (the ceilings' defaults and their own)."""
-    params = expert_defaults()
+    params = search_defaults()
     keys = "samples, rollout, endgame, prune, exact, tail, prior, switch, gate, late, h1..h8"
     params[E_SWITCH_Z] = DEFAULT_SWITCH_Z
     for key, sep, value, item in _settings(name if settings is None else ":" + settings):
@@ -234,7 +244,7 @@ def expert_spec(name: str, settings: str | None = None) -> PolicySpec:
             params[HINT_NAMES.index(key.upper())] = _weight(name, value)
         else:
             raise PolicyError(f"{name!r}: unknown setting {key!r}; keys: {keys}")
-    spec = PolicySpec(name, expert_policy, params, description="expert with custom search settings",
+    spec = PolicySpec(name, EXPERT_KERNEL, params, description="expert with custom search settings",
                       hands_per_chunk=EXPERT_CHUNK, max_players=2)
     if params[E_PRIOR] > 0 or params[E_ROLLOUT] == ROLLOUT_NAMES.index("learned"):
         net = learned_spec("learned")              # the shipped networks, by game

@@ -18,12 +18,13 @@ import numpy as np
 from ..actions import action_str
 from ..engine import api
 from ..engine import layout as L
-from ..engine.batch import run_single
 from ..engine.endgame import solve_actions
 from ..engine.rng import stream_state
+from ..engine.single import run_single
 from ..hands.handlog import violation_message
 from ..hands.replay_file import HandSpec, RuleViolation, load_replay
-from ..policies.expert import ROLLOUT_NAMES, in_last_window, search
+from ..policies.expert import in_last_window, search
+from ..policies.params import ROLLOUT_NAMES
 from ..policies.registry import PolicyError, resolve_policy
 from ..run.records import policy_arrays
 

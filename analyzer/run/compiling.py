@@ -1,0 +1,132 @@
+"""What numba is compiling, as it compiles: a listener on numba's compile events and a thread
+that says, every so often while a compile goes on, how long it has taken and what it is on.
+
+The first run after installing (or after an engine source changed) compiles the kernels before
+it plays a hand, which takes minutes; without this the wait is silent. A kernel loaded from
+numba's cache fires no compile event, so a warm run prints nothing.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+
+def _short(name: str) -> str:
+    """``analyzer.engine.batch.run_batch`` -> ``engine.batch.run_batch``."""
+    return name.removeprefix("analyzer.")
+
+
+class CompileWatch:
+    """Counts numba's compiles while installed (:meth:`start` .. :meth:`stop`) and calls
+    ``say(line)`` at most every ``every`` seconds while one is going on (the first line after
+    ``first`` seconds, so that a compile of a second or two stays silent), and once when a
+    burst of compiling ends. ``busy`` and ``quiet_since`` let a progress bar leave the time
+    spent compiling out of its rate."""
+
+    def __init__(self, say: Callable[[str], object], every: float = 30.0, first: float = 5.0):
+        self.say, self.every, self.first = say, every, first
+        self.stack: list[str] = []          # the compiles in progress, outermost first
+        self.functions = 0                  # functions compiled in this burst
+        self.burst_start: float | None = None
+        self.last_said = 0.0
+        self.quiet_since = time.monotonic()  # when the last compile ended (or the watch began)
+        self.spoke = False                  # whether this burst has printed a line
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._listener = None
+        self._thread = None
+
+    @property
+    def busy(self) -> bool:
+        """Whether a compile is going on."""
+        return bool(self.stack)
+
+    def on_start(self, name: str) -> None:
+        """A function's compile began (its qualified name)."""
+        with self._lock:
+            if self.burst_start is None:
+                self.burst_start = time.monotonic()
+                self.functions, self.spoke = 0, False
+            self.stack.append(name)
+
+    def on_end(self) -> None:
+        """The innermost compile in progress ended."""
+        with self._lock:
+            if self.stack:
+                self.stack.pop()
+            self.functions += 1
+            if not self.stack:
+                self.quiet_since = time.monotonic()
+
+    def tick(self, now: float | None = None) -> None:
+        """Say what is compiling if it is time to (called by the thread every second)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if self.burst_start is None:
+                return
+            took = now - self.burst_start
+            if self.stack:
+                due = (self.last_said < self.burst_start and took >= self.first) or \
+                      (self.last_said >= self.burst_start and now - self.last_said >= self.every)
+                if not due:
+                    return
+                chain = " > ".join(_short(n) for n in self.stack[-2:])
+                line = (f"compiling numba kernels (first run after installing or changing the engine; "
+                        f"cached afterwards): {duration_text(took)} so far, {self.functions} functions "
+                        f"done, now {chain}")
+                self.last_said, self.spoke = now, True
+            elif now - self.quiet_since >= 1.0:            # the burst is over
+                line = (f"compiled {self.functions} functions in {duration_text(self.quiet_since - self.burst_start)}"
+                        if self.spoke else None)
+                self.burst_start = None
+                if line is None:
+                    return
+            else:
+                return
+        self.say(line)
+
+    def start(self) -> CompileWatch:
+        """Listen to numba's compile events and start the thread that speaks."""
+        from numba.core import event   # keeps the CLI's start-up light: loads numba when a command runs
+
+        watch = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                d = ev.data["dispatcher"]
+                watch.on_start(f"{d.py_func.__module__}.{d.py_func.__qualname__}")
+
+            def on_end(self, ev):
+                watch.on_end()
+
+        self._listener = Listener()
+        event.register("numba:compile", self._listener)
+        self._thread = threading.Thread(target=self._run, daemon=True, name="compile-watch")
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._done.wait(1.0):
+            self.tick()
+
+    def stop(self) -> None:
+        """Stop listening; a burst still unreported is said now."""
+        if self._listener is None:
+            return
+        from numba.core import event
+        event.unregister("numba:compile", self._listener)
+        self._done.set()
+        self._thread.join()
+        self._listener = None
+        self.tick(time.monotonic() + 1.0)
+
+
+def duration_text(seconds: float) -> str:
+    """``seconds`` as "2 h 5 min", "3 min 20 s" or "40 s"."""
+    if seconds == float("inf"):
+        return "an unknown time"
+    s = int(seconds)
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"

@@ -1,0 +1,93 @@
+"""The first run says what numba compiles while it compiles (analyzer/run/compiling.py), and the
+progress bar's rate and time left are measured after the compile, never across it."""
+from __future__ import annotations
+
+import time
+
+from analyzer import cli_options
+from analyzer.run.compiling import CompileWatch
+
+
+def test_a_long_compile_is_named_every_interval_and_summed_up_at_its_end():
+    said = []
+    watch = CompileWatch(said.append, every=30.0, first=5.0)
+    watch.on_start("analyzer.engine.batch.run_batch")
+    t0 = watch.burst_start
+    watch.tick(t0 + 1)                              # a short compile stays silent
+    assert said == [] and watch.busy
+    watch.on_start("analyzer.engine.play.play_out")
+    watch.on_end()                                  # play_out done: one function
+    watch.on_start("analyzer.engine.hand.apply")
+    watch.tick(t0 + 6)
+    assert len(said) == 1
+    assert "now engine.batch.run_batch > engine.hand.apply" in said[0] and "1 functions done" in said[0]
+    assert "6 s so far" in said[0]
+    watch.tick(t0 + 20)                             # not yet 30 s since the last line
+    assert len(said) == 1
+    watch.tick(t0 + 37)
+    assert len(said) == 2 and "37 s so far" in said[1]
+    watch.on_end()
+    watch.on_end()
+    assert not watch.busy
+    watch.tick(watch.quiet_since + 2)
+    assert said[2].startswith("compiled 3 functions in ")
+    watch.tick(watch.quiet_since + 60)              # said once
+    assert len(said) == 3
+
+
+def test_a_compile_that_never_spoke_ends_silently():
+    said = []
+    watch = CompileWatch(said.append, every=30.0, first=5.0)
+    watch.on_start("analyzer.policies.builtin.greedy_policy")
+    watch.on_end()
+    watch.tick(watch.quiet_since + 2)
+    assert said == [] and watch.burst_start is None
+
+
+def test_the_watch_hears_numba_compile():
+    from numba import njit
+    said = []
+    watch = CompileWatch(said.append, every=0.0, first=0.0).start()
+    try:
+        before = watch.quiet_since
+
+        @njit(cache=False)
+        def plus_one(x):
+            return x + 1
+
+        assert plus_one(1) == 2
+        assert watch.functions >= 1 and not watch.busy and watch.quiet_since > before
+    finally:
+        watch.stop()
+    assert said == [] or said[-1].startswith("compiled ")    # spoke only if a tick fell inside
+
+
+class _Clock:
+    def __init__(self):
+        self.t = 1000.0
+
+    def monotonic(self):
+        return self.t
+
+
+class _Watch:
+    busy = False
+    quiet_since = 0.0
+
+
+def test_the_rate_and_time_left_leave_the_compile_out(monkeypatch, capsys):
+    clock, watch = _Clock(), _Watch()
+    monkeypatch.setattr(cli_options, "time", clock)
+    monkeypatch.setattr(cli_options, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(cli_options, "WATCH", [watch])
+    with cli_options.progress_bar(1000, "hand", "simulate") as update:
+        watch.busy = True                          # 100 s of compiling, then the first chunk
+        clock.t += 100
+        watch.busy, watch.quiet_since = False, clock.t
+        clock.t += 1
+        update(100)                                # no rate across the compile
+        clock.t += 1
+        update(100)                                # 100 hands in the 1 s since
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[1] == "simulate: 200 of 1,000 hands (20%), 100 hands/s, about 8 s left"
