@@ -667,5 +667,28 @@ def policies():
         click.echo(line)
 
 
+@main.command("rules")
+@rule_options
+@JSON_OPTION
+def rules_command(variant, rule_items, as_json):
+    """Print the rule set in force: each option, its value and the rules it implements.
+
+    The options of --variant with the --rule changes (marked *, with the preset's
+    value beside them and the --rule items that make this rule set), the rule ids
+    each option implements (R2.1 ... R3.9, V1 ... V7, Tables A and B) and the section
+    of docs/rules.md that writes each one, with its anchor. Nothing is played.
+
+    Example:
+
+    \b
+        bezique rules --variant rubicon
+        bezique rules --rule hand_size=9 --rule declare_all=true --json
+    """
+    # keeps the CLI's start-up light: the table loads when the command runs
+    from .tables.rule_table import format_rule_table, rule_table
+    table = rule_table(rules_from(variant, rule_items))
+    _echo_json(table) if as_json else click.echo(format_rule_table(table))
+
+
 if __name__ == "__main__":
     main()

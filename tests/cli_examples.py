@@ -1,5 +1,6 @@
-"""The example command lines of ``bezique --help``, every command's help and the README,
-ready to run small (the examples show real sizes; the tests only check that they run)."""
+"""The example command lines of ``bezique --help``, every command's help, the README and the
+pages under docs/, ready to run small (the examples show real sizes; the tests only check that
+they run)."""
 from __future__ import annotations
 
 import re
@@ -23,14 +24,21 @@ def help_examples() -> list[str]:
     return found
 
 
-def readme_examples() -> list[str]:
-    """Every ``bezique`` command line in the README's bash blocks (comments dropped)."""
+def doc_pages() -> list[Path]:
+    """The README and every page under docs/, whose bash blocks hold examples."""
+    return [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+
+
+def doc_examples() -> list[str]:
+    """Every ``bezique`` command line in the bash blocks of the README and the docs/ pages
+    (comments dropped; ``sh`` blocks, which need an interrupted run or a cluster, are not run)."""
     found = []
-    for block in re.findall(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), re.S):
-        for line in block.splitlines():
-            m = re.search(r"(?:^|&& )(?:\.venv/bin/)?(bezique [^#]*)", line)
-            if m:
-                found.append(m.group(1).strip())
+    for page in doc_pages():
+        for block in re.findall(r"```bash\n(.*?)```", page.read_text(), re.S):
+            for line in block.splitlines():
+                m = re.search(r"(?:^|&& )(?:\.venv/bin/)?(bezique [^#]*)", line)
+                if m:
+                    found.append(m.group(1).strip())
     return found
 
 
@@ -60,10 +68,10 @@ def small(command: str, hands: int) -> list[str]:
 
 
 def examples(hands: int) -> list[list[str]]:
-    """Every example of the help and the README as arguments run with ``hands``, one of each
-    run that differs in more than its --out directory."""
+    """Every example of the help, the README and docs/ as arguments run with ``hands``, one of
+    each run that differs in more than its --out directory."""
     runs = {}
-    for command in help_examples() + readme_examples():
+    for command in help_examples() + doc_examples():
         args = small(command, hands)
         ctx = main.commands[args[0]].make_context(args[0], args[1:], resilient_parsing=True)
         key = (args[0], tuple(sorted((k, str(v)) for k, v in ctx.params.items() if k != "out")))

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from cli_examples import ROOT, examples, help_examples, readme_examples
+from cli_examples import ROOT, doc_examples, examples, help_examples
 
 REPLAYS = ROOT / "tests" / "replays"
 SMALL = 200         # hands an example is run with: the examples show real sizes, the test only runs them
@@ -151,8 +151,8 @@ def test_installed_bezique_command():
 
 def test_examples_are_found():
     assert len(help_examples()) >= len(main.commands) + 1      # --help, then each command
-    readme = readme_examples()
-    assert any("--sprt" in e for e in readme) and any(e.startswith("bezique report") for e in readme)
+    docs = doc_examples()
+    assert any("--sprt" in e for e in docs) and any(e.startswith("bezique report") for e in docs)
     runs = examples(SMALL)
     assert ["replay", "tests/replays/example_hand.json", "--json"] in runs
     assert sum(args[0] == "report" for args in runs) == 2      # the quickstart is the ordinary report
@@ -160,7 +160,7 @@ def test_examples_are_found():
 
 @pytest.mark.parametrize("args", [a for a in examples(SMALL) if a[0] != "report"], ids=" ".join)
 def test_every_example_runs(args, tmp_path, monkeypatch):
-    """Every example of the help and the README (the reports' in test_report), in a scratch
+    """Every example of the help, the README and docs/ (the reports' in test_report), in a scratch
     directory that sees the repository's tests/ and examples/ (the files they name)."""
     for name in ("tests", "examples"):
         (tmp_path / name).symlink_to(ROOT / name)

@@ -100,14 +100,14 @@ def test_game_length_known():
     assert r.median_hands == 5 and r.p90_hands == 6
 
 
-REPORT_EXAMPLES = [args for args in examples(1500) if args[0] == "report"]     # the help's and the README's
+REPORT_EXAMPLES = [args for args in examples(1500) if args[0] == "report"]     # the help's, the README's and docs/'s
 EXTRA_FILES = {"ordinary": ["sevens", "game_length"], "rubicon": ["rubicon", "game_scores", "loser_totals"]}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("args", REPORT_EXAMPLES, ids=" ".join)
 def test_small_report_writes_every_file(tmp_path, args):
-    """Each report example of the help and the README, at 1,500 hands, writes every file."""
+    """Each report example of the help, the README and docs/, at 1,500 hands, writes every file."""
     out = tmp_path / "report"
     args = args[:args.index("--out")] + args[args.index("--out") + 2:] if "--out" in args else list(args)
     variant = args[args.index("--variant") + 1] if "--variant" in args else "ordinary"

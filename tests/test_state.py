@@ -143,13 +143,13 @@ def test_the_structured_record_names_the_same_fields_as_the_offsets():
     assert r["seats"]["cards_won"][:, :2].sum() == 128 * len(rec)
 
 
-def test_readme_engine_example_runs():
+def test_docs_engine_example_runs():
     import re
     from pathlib import Path
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme.split("## The hand as a state", 1)[1]
+    page = (Path(__file__).parent.parent / "docs" / "python-api.md").read_text()
+    section = page.split("## The hand as a state", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     ns = {}
-    exec(compile(code, "README.md", "exec"), ns)
+    exec(compile(code, "docs/python-api.md", "exec"), ns)
     assert ns["api"].is_over(ns["st"]) and ns["api"].is_over(ns["guess"])
     assert ns["guess"].G[L.G_STATUS] == L.ST_DONE
