@@ -24,6 +24,7 @@ from .exact import (
     p_receives_bezique,
     p_receives_bezique_by_trick,
 )
+from .report_findings import findings, policy_lines, rules_command, rules_rows, sample_text
 from .report_markdown import write_markdown
 from .simulate import Result, check_hands, play_hands, simulate_chunk
 
@@ -109,17 +110,20 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
 
 
 def format_study(st: Study) -> str:
-    """A few lines of the study as text: what was played, each policy's double bézique rate
-    and, in Rubicon, each pairing's rubicon rate."""
-    lines = [f"{st.rules.name} bézique report: {st.hands:,} hands x {len(st.results)} pairings, seed {st.seed}"]
-    for _, r in st.tables["double_bezique"].iterrows():
-        lines.append(f"  {r.policy:<8} double bezique scored {100 * r.scored_double:.3f}% "
-                     f"[{100 * r.scored_double_lo:.3f}, {100 * r.scored_double_hi:.3f}] of hands")
-    if "rubicon" in st.tables:
-        for _, r in st.tables["rubicon"].iterrows():
-            lines.append(f"  {r.pairing:<16} rubicon rate {100 * r.rubicon_rate:.2f}% "
-                         f"[{100 * r.rubicon_rate_lo:.2f}, {100 * r.rubicon_rate_hi:.2f}]")
+    """The study as text for the terminal: what it found (:func:`report_findings.findings`),
+    the policies, the rules in force and how much it played."""
+    lines = [f"What this study found ({st.rules.name} bézique; 95 % intervals in brackets):"]
+    lines += [f"  - {_plain(s)}" for s in findings(st)]
+    lines += ["Policies:"] + [f"  {_plain(s)}" for s in policy_lines(st)]
+    lines += ["Rules: " + "; ".join(f"{_plain(k)} {_plain(v)}" for k, v in rules_rows(st.rules))
+              + f" (every option: {rules_command(st.rules)})"]
+    lines.append(f"Played: {sample_text(st)}.")
     return "\n".join(lines)
+
+
+def _plain(text: str) -> str:
+    """Markdown's emphasis and code marks dropped, for the terminal."""
+    return text.replace("**", "").replace("`", "")
 
 
 def build_tables(st: Study) -> dict:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from ..run.output import atomic_write
 from .compare import points_unit, seatings
+from .report_findings import findings, percent, policy_lines, rules_command, rules_rows, sample_text
 
 
 def _cell(v, fmt: str) -> str:
@@ -28,6 +29,20 @@ def md_table(df, cols, fmt="{:.4g}") -> str:
     return head + body
 
 
+def shown_table(df, columns) -> str:
+    """``df`` as a Markdown table for people: ``columns`` is a list of (header, row -> text)."""
+    head = "| " + " | ".join(h for h, _ in columns) + " |\n|" + "---|" * len(columns) + "\n"
+    return head + "".join("| " + " | ".join(f(r) for _, f in columns) + " |\n" for _, r in df.iterrows())
+
+
+def _pct_ci(r, key: str, lo: str | None = None, hi: str | None = None, digits: int = 3) -> str:
+    """A share and its interval in percent ("2.15 [1.74, 2.65]"), or an en dash when missing."""
+    v, a, b = r[key], r[lo or key + "_lo"], r[hi or key + "_hi"]
+    if v != v:
+        return "–"
+    return f"{100 * v:.{digits}g} [{100 * a:.{digits}g}, {100 * b:.{digits}g}]"
+
+
 def _summary(st) -> list[str]:
     """The headline table: each pairing's seats with their mean score, share of hands won,
     brisque points and double-bézique rate, each with its interval."""
@@ -38,9 +53,10 @@ def _summary(st) -> list[str]:
                                        ("double_bezique_rate", "double_bezique_lo", "double_bezique_hi", 100, 3)):
         df[key] = [f"{scale * v:.{digits}g} [{scale * a:.{digits}g}, {scale * b:.{digits}g}]"
                    for v, a, b in zip(df[key], df[lo], df[hi])]
-    df = df.rename(columns={"mean_score": "mean score", "win_share": "hands won %",
-                            "brisque_points": "brisque points", "double_bezique_rate": "double bézique %"})
-    cols = ["pairing", "seat", "policy", "hands", "mean score", "hands won %", "brisque points", "double bézique %"]
+    df = df.rename(columns={"mean_score": "mean score (points)", "win_share": "hands won %",
+                            "brisque_points": "brisque points per hand", "double_bezique_rate": "double bézique %"})
+    cols = ["pairing", "seat", "policy", "hands", "mean score (points)", "hands won %", "brisque points per hand",
+            "double bézique %"]
     return ["## Summary", "", "Per pairing and seat, with 95 % intervals"
             + (" (Rubicon: a hand is one game; its score leaves out brisques, R3.8)" if st.rules.is_rubicon else "")
             + ".", "", md_table(df, cols), ""]
@@ -66,21 +82,31 @@ def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
     charts of ``chart_paths`` and key numbers) and return its path."""
     tables = st.tables
     rubicon = st.rules.is_rubicon
-    lines = [f"# {st.rules.name.capitalize()} bézique: the study", "",
-             f"Reproduce: `{command}`", "",
-             f"- rules: {st.rules.name} ({', '.join(f'{k}={v}' for k, v in st.rules.describe().items() if k != 'name')})",
-             _hands_line(st) + f"; seed {st.seed} "
-             f"(every pairing plays the same deals); hand *i* is dealt by seat *i* mod {st.rules.players}"
-             + ("; a pairing 'a vs b' seats a, b, a … round the table" if st.rules.players > 2 else ""),
-             "- every share has its 95 % Wilson interval, every mean its 95 % normal interval "
-             "(in brackets); definitions: docs/rules.md section 5 (in the project's repository)", ""]
+    lines = [f"# {st.rules.name.capitalize()} bézique: the study", "", "## What this study found", "",
+             "Each figure with its 95 % interval in brackets (Wilson for shares, normal for means).", ""]
+    lines += [f"- {s}" for s in findings(st)]
+    lines += ["", "## Policies", ""] + [f"- {s}" for s in policy_lines(st)]
+    lines += ["", "## Rules in force", "", "| | |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in rules_rows(st.rules)]
+    lines += ["", f"Every option with the rule it implements: `{rules_command(st.rules)}`.", "",
+              "## How it was played", "",
+              f"- {sample_text(st)}; every pairing plays the same deals; hand *i* is dealt by seat *i* mod "
+              f"{st.rules.players}" + ("; a pairing 'a vs b' seats a, b, a … round the table"
+                                       if st.rules.players > 2 else ""),
+              f"- reproduce: `{command}`",
+              "- definitions of every figure: docs/tables.md and docs/rules.md section 5 (in the project's "
+              "repository); the tables in this directory (CSV, Parquet) hold shares as fractions (0 to 1), "
+              "shown here in percent", ""]
     lines += _summary(st)
     lines += ["## Deal-time odds: exact and simulated", "", f"![odds]({Path(chart_paths['odds'][0]).name})", "",
               "In a dealt hand (every seat's hand of each deal counted; the turn-up, 'some player' and "
               "the partners' events once per deal or partnership) and, "
               "for the cards received over the hand, in the play of the first pairing.", "",
-              md_table(tables["odds"], ["event", "exact", "exact_decimal", "simulated", "simulated_lo",
-                                         "simulated_hi", "within_ci"]), ""]
+              shown_table(tables["odds"], [
+                  ("event", lambda r: r.event), ("exact", lambda r: r.exact),
+                  ("exact %", lambda r: f"{100 * r.exact_decimal:.4g}"),
+                  ("simulated % [95 % interval]", lambda r: _pct_ci(r, "simulated", digits=4)),
+                  ("exact within the interval", lambda r: {True: "yes", False: "no"}.get(r.within_ci, "–"))]), ""]
     lines += ["## Double bézique", "",
               f"![béziques by trick]({Path(chart_paths['double_bezique_by_trick'][0]).name})", "",
               "By each trick: the share of a seat's hands in which it has scored the bézique, in which it "
@@ -95,7 +121,8 @@ def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
                 f"scores a double in {_ci(r, 'held_not_scored', 100)} %: a card of it was played "
                 f"{_ci(r, 'held_not_scored_card_played', 100)} %, the talon ran out "
                 f"{_ci(r, 'held_not_scored_talon_ran_out', 100)} %; receives the cards in "
-                f"{100 * r.received_double:.3g} % (exact upper bound {100 * r.received_double_exact:.3g} %)")
+                f"{percent(r, 'received_double')} (the exact chance for a blind share of the pack: "
+                f"{100 * r.received_double_exact:.2f} %, an upper bound on scoring)")
         if rubicon and "scored_treble" in r:
             text += f"; treble {_ci(r, 'scored_treble', 100)} %"
         lines.append(text)
@@ -130,19 +157,36 @@ def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
     lines += ["## Combinations", "", f"![combinations]({Path(chart_paths['combinations'][0]).name})", "",
               "Royal marriage and trump sequence: in the final trump suit; common marriage and plain "
               "sequence: in any other suit.", "",
-              md_table(tables["combinations"], ["policy", "combination", "declared_share", "declared_share_lo",
-                                                 "declared_share_hi", "per_hand", "points_per_hand",
-                                                 "share_of_points"]), ""]
+              shown_table(tables["combinations"], [
+                  ("policy", lambda r: r.policy), ("combination", lambda r: r.combination),
+                  ("declared in % of hands [95 % interval]", lambda r: _pct_ci(r, "declared_share")),
+                  ("declarations per hand", lambda r: f"{r.per_hand:.4g}"),
+                  ("points per hand", lambda r: f"{r.points_per_hand:.4g}"),
+                  ("% of the policy's declared points", lambda r: f"{100 * r.share_of_points:.3g}")]), ""]
+    seats = tables["seat_advantage"].copy()
+    for key in ("as_eldest", "as_dealer", "eldest_minus_dealer"):
+        seats[key] = [_ci(r, key, digits=4) for _, r in seats.iterrows()]
+    seats = seats.rename(columns={"as_eldest": "as eldest hand (points)", "as_dealer": "as dealer (points)",
+                                  "eldest_minus_dealer": "eldest minus dealer (points)"})
     lines += ["## Scores and seats", "", f"![scores]({Path(chart_paths['score_distribution'][0]).name})", "",
               f"![scores at least x]({Path(chart_paths['score_at_least'][0]).name})", "",
-              md_table(tables["seat_advantage"], ["pairing", "seat", "as_eldest", "as_dealer",
-                                                   "eldest_minus_dealer"]), ""]
+              "Mean hand score of each seat when it is the eldest hand (the dealer's opponent, who leads "
+              "first) and when it deals, with 95 % intervals; the hands of each are different hands.", "",
+              md_table(seats, ["pairing", "seat", "as eldest hand (points)", "as dealer (points)",
+                               "eldest minus dealer (points)"]), ""]
     if not rubicon:
-        lines += ["## The seven of trumps", "", md_table(tables["sevens"], ["policy", "seven_points_per_hand", "lo", "hi"]), "",
+        lines += ["## The seven of trumps", "", shown_table(tables["sevens"], [
+                      ("policy", lambda r: r.policy),
+                      ("seven-of-trumps points per hand [95 % interval]",
+                       lambda r: f"{r.seven_points_per_hand:.3g} [{r.lo:.3g}, {r.hi:.3g}]")]), "",
                   "## Hands to reach 1000, 1500, 2000 (R2.24)", "",
                   f"![game length]({Path(chart_paths['game_length'][0]).name})", "",
-                  md_table(tables["game_length"], ["policy", "target", "games", "mean_hands", "mean_hands_lo",
-                                                    "mean_hands_hi", "median_hands", "p90_hands"]), ""]
+                  shown_table(tables["game_length"], [
+                      ("policy", lambda r: r.policy), ("target (points)", lambda r: f"{r.target:,}"),
+                      ("games", lambda r: f"{r.games:,}"),
+                      ("mean hands [95 % interval]", lambda r: _ci(r, "mean_hands")),
+                      ("median hands", lambda r: f"{r.median_hands}"),
+                      ("90th percentile (hands)", lambda r: f"{r.p90_hands}")]), ""]
     if "pairwise" in tables:
         plays = len(seatings(st.rules.players))
         seating_text = {2: "the seats swapped", 3: "one against two and two against one",

@@ -41,8 +41,8 @@ def double_bezique_table(by_policy: dict, exact_receive: dict) -> pd.DataFrame:
     """Per policy, as shares of a seat's hands: scores a double (treble, quadruple) bézique;
     holds all four cards of a double at some moment; held one but never scored one (a double
     rebuilt and scored later counts as scored), split into the two exclusive reasons, a card
-    of it was played or the talon ran out, which add up to it; and received the cards (with
-    the exact upper bound)."""
+    of it was played or the talon ran out, which add up to it; and received the cards, with
+    the exact chance of receiving them (which bounds scoring them from above)."""
     rows = []
     for label, t in by_policy.items():
         n = t.hands * t.n_seats
@@ -53,7 +53,8 @@ def double_bezique_table(by_policy: dict, exact_receive: dict) -> pd.DataFrame:
             hits = t.bezique_level[:, k + 2:].sum()
             row[f"scored_{name}"], row[f"scored_{name}_lo"], row[f"scored_{name}_hi"] = map(float, wilson_ci(hits, n))
             recv = t.received[:, k + 2].sum()
-            row[f"received_{name}"] = float(recv / n)
+            row[f"received_{name}"], row[f"received_{name}_lo"], row[f"received_{name}_hi"] = map(
+                float, wilson_ci(recv, n))
             row[f"received_{name}_exact"] = float(exact_receive[k + 2])
         played, talon = t.unscored_played.sum(), t.unscored_talon.sum()
         for key, hits in (("held_double", t.held_double().sum()), ("held_not_scored", played + talon),
@@ -191,7 +192,8 @@ def brisque_table(by_pairing: dict, rubicon: bool) -> pd.DataFrame:
 
 
 def seat_table(by_pairing: dict) -> pd.DataFrame:
-    """Seat advantage: each seat's mean hand score as eldest hand and as dealer."""
+    """Seat advantage: each seat's mean hand score (points) as eldest hand and as dealer, and
+    the difference with its 95 % interval (the two means are over different hands)."""
     rows = []
     for label, t in by_pairing.items():
         for s in range(t.n_seats):
@@ -201,8 +203,18 @@ def seat_table(by_pairing: dict) -> pd.DataFrame:
             e = mean_ci(t.score[s] - t.dealer_score[s], t.score_sq[s] - t.dealer_score_sq[s], eldest)
             rows.append({"pairing": label, "seat": s, "as_eldest": float(e[0]), "as_eldest_lo": float(e[1]),
                          "as_eldest_hi": float(e[2]), "as_dealer": float(d[0]), "as_dealer_lo": float(d[1]),
-                         "as_dealer_hi": float(d[2]), "eldest_minus_dealer": float(e[0] - d[0])})
+                         "as_dealer_hi": float(d[2]), "eldest_minus_dealer": float(e[0] - d[0]),
+                         **dict(zip(("eldest_minus_dealer_lo", "eldest_minus_dealer_hi"),
+                                    map(float, difference_ci(e, d)[1:])))})
     return pd.DataFrame(rows)
+
+
+def difference_ci(a, b):
+    """``a - b`` with its 95 % normal interval, from the (mean, lo, hi) of two independent
+    means: the half-widths add in quadrature."""
+    half = math.hypot(a[2] - a[0], b[2] - b[0])
+    diff = float(a[0] - b[0])
+    return diff, diff - half, diff + half
 
 
 def sevens_table(by_policy: dict) -> pd.DataFrame:
