@@ -2,12 +2,13 @@
 
 Every chart function returns a :class:`matplotlib.figure.Figure` built without pyplot, so
 no backend is chosen here (a notebook keeps its own, and shows the figure); write one
-with :func:`save_chart`. Modules: :mod:`.figure` (making and saving figures, shared
-marks), :mod:`.scores` (score distributions), :mod:`.rates` (rates and odds with their
-intervals), :mod:`.pairs` (head to head and the hint ablation), :mod:`.learning` (the learned player's
-learning curve).
+with :func:`save_chart`; :func:`rules_title` names the rule set for a title. Modules:
+:mod:`.figure` (making and saving figures, shared marks, percentage axes, legends of what
+was drawn), :mod:`.scores` (score distributions), :mod:`.rates` (rates and odds with their
+intervals), :mod:`.pairs` (head to head and the hint ablation), :mod:`.learning` (the
+learned player's learning curve).
 """
-from .figure import save_chart
+from .figure import rules_title, save_chart
 from .learning import learning_curve_chart
 from .pairs import ablation_chart, pairs_heatmap, pairwise_chart
 from .rates import (
@@ -30,6 +31,6 @@ from .scores import (
 __all__ = [
     "ablation_chart", "bezique_by_trick_chart", "brisque_chart", "combinations_chart", "game_length_chart",
     "game_score_chart", "learning_curve_chart", "loser_total_chart", "odds_chart", "pairs_heatmap", "pairwise_chart",
-    "rubicon_rate_chart", "save_chart", "score_at_least_chart", "score_chart", "score_distribution_chart",
+    "rubicon_rate_chart", "rules_title", "save_chart", "score_at_least_chart", "score_chart", "score_distribution_chart",
     "win_chance_chart",
 ]

@@ -1,12 +1,79 @@
-"""Making and saving figures, and the marks several charts share (bands, bars, dots)."""
+"""Making and saving figures, the marks several charts share (bands, bars, dots), the
+percentage axes, legends of what was drawn, and the rule set's name for a title."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+from matplotlib.container import ErrorbarContainer
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
+from ..rules import PRESETS, RuleSet
 from ..run.output import save_figure, wanted
+
+LOG_SPAN = 30           # percentages spanning more than this factor go on a log axis
+MAX_CHANGES = 4         # rule changes a title names before "+N more"
+
+
+def rules_title(rules: RuleSet) -> str:
+    """The rule set for a title: its preset ("ordinary bézique") and the options changed from
+    it, as ``--rule`` takes them ("ordinary bézique, hand_size=9")."""
+    base = PRESETS[rules.name]
+    changes = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.describe().items()
+               if getattr(base, k) != v]
+    if len(changes) > MAX_CHANGES:
+        changes = changes[:MAX_CHANGES - 1] + [f"+{len(changes) - MAX_CHANGES + 1} more options"]
+    return ", ".join([f"{rules.name} bézique", *changes])
+
+
+def percent_text(v: float, _pos=None) -> str:
+    """A tick label for ``v`` per cent: "0.1 %", "25 %"; below 0.001 % a power of ten ("10⁻⁵ %")."""
+    if v >= 1e-3 or v <= 0:
+        return f"{v:g} %"
+    mantissa, exponent = f"{v:.0e}".split("e")
+    factor = "" if mantissa == "1" else mantissa + r"\times"
+    return f"${factor}10^{{{int(exponent)}}}$ %"
+
+
+def percent_axis(ax, axis: str, values, label: str) -> bool:
+    """Put the percentages ``values`` (an array or a list of them) on ``ax``'s ``axis`` ("x" or "y"), labelled ``label``: a
+    linear axis ("label (%)") unless the positive values span more than LOG_SPAN times, then
+    a log axis whose ticks read 0.1 %, 1 %, 10 % ("label (log scale)"). Returns whether log."""
+    parts = values if isinstance(values, (list, tuple)) else [values]    # arrays of any shapes
+    v = np.concatenate([np.asarray(part, dtype=float).ravel() for part in parts])
+    v = v[np.isfinite(v) & (v > 0)]
+    log = bool(len(v)) and v.max() > LOG_SPAN * v.min()
+    which = ax.xaxis if axis == "x" else ax.yaxis
+    (ax.set_xlabel if axis == "x" else ax.set_ylabel)(f"{label} ({'log scale' if log else '%'})")
+    if log:
+        (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+        few = v.max() < 1e3 * v.min()          # under three decades: 2 and 5 labelled as well
+        which.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if few else (1.0,)))
+        which.set_major_formatter(FuncFormatter(percent_text))
+        which.set_minor_formatter(NullFormatter())
+    return log
+
+
+def _drawn(handle) -> bool:
+    """Whether a legend handle has a mark on the axes: a line (or error bars) with a finite point."""
+    line = handle.lines[0] if isinstance(handle, ErrorbarContainer) else handle
+    if not isinstance(line, Line2D):
+        return True
+    xy = np.asarray(line.get_xydata(), dtype=float)
+    return bool(np.isfinite(xy).all(axis=1).any())
+
+
+def drawn_handles(*axes) -> tuple[list, list[str]]:
+    """The legend handles and labels of ``axes`` for the marks actually drawn (a line with no
+    point is left out), each label once."""
+    out = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            if label not in out and _drawn(handle):
+                out[label] = handle
+    return list(out.values()), list(out)
 
 
 def new_figure(width: float = 8, height: float = 4.5, ncols: int = 1, **kw):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from .figure import new_figure
 
@@ -17,7 +18,8 @@ HEATMAP_VALUES = {     # pairs column -> (scale, centre: the scaled value of equ
 def pairs_heatmap(pairs: pd.DataFrame, names: list[str], value: str, unit: str, title: str = "") -> Figure:
     """A figure of the pairwise ``value`` of ``pairs`` (``mean_diff``: row minus column;
     ``score_a``: the row's score share, wins + half the draws), each cell with its 95 %
-    interval (``score_a`` in per cent); the column's view of a pair mirrors the row's."""
+    interval (``score_a`` in per cent); the column's view of a pair mirrors the row's. The
+    diagonal, a policy against itself, is grey, hatched and says "same policy"."""
     scale, centre, fmt = HEATMAP_VALUES[value]
     text = fmt.format
     k = len(names)
@@ -27,7 +29,7 @@ def pairs_heatmap(pairs: pd.DataFrame, names: list[str], value: str, unit: str, 
         i, j = idx[r.policy_a], idx[r.policy_b]
         m[:, i, j] = scale * r[value], scale * r[f"{value}_lo"], scale * r[f"{value}_hi"]
         m[:, j, i] = 2 * centre - m[[0, 2, 1], i, j]
-    fig, ax = new_figure(1.8 * k + 3, 1.4 * k + 2)
+    fig, ax = new_figure(1.8 * k + 3, 1.4 * k + 2, layout="constrained")   # the title above the colorbar too
     lim = np.nanmax(np.abs(m[0] - centre)) if np.isfinite(m[0]).any() else 1.0
     im = ax.imshow(m[0], cmap="RdBu", vmin=centre - lim, vmax=centre + lim)
     ax.set_xticks(range(k), names, rotation=30, ha="right")
@@ -38,11 +40,14 @@ def pairs_heatmap(pairs: pd.DataFrame, names: list[str], value: str, unit: str, 
                 dark = abs(m[0, i, j] - centre) > 0.6 * lim
                 ax.text(j, i, f"{text(m[0, i, j])}\n[{text(m[1, i, j])}, {text(m[2, i, j])}]", ha="center",
                         va="center", fontsize=9, color="white" if dark else "black")
+        ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, facecolor="lightgrey", edgecolor="grey", hatch="//",
+                               lw=0, label="same policy"))
+        ax.text(i, i, "same policy", ha="center", va="center", fontsize=9, color="black",
+                bbox={"facecolor": "lightgrey", "edgecolor": "none"})
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("policy (row)")
-    ax.set_title((title + "\n" if title else "") + f"{unit} (95% CI in brackets)")
+    fig.suptitle((title + "\n" if title else "") + f"{unit} (95% CI in brackets)")
     fig.colorbar(im, ax=ax, label=unit)
-    fig.tight_layout()
     return fig
 
 

@@ -5,31 +5,33 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
-from .figure import bars, dots, new_figure
+from .figure import bars, dots, drawn_handles, new_figure, percent_axis
 
 
 def odds_chart(df: pd.DataFrame, title: str) -> Figure:
     """Every event of the odds table: the exact probability (black bar) and the simulated
-    frequency (dot) with its 95 % interval, on a log scale; an event never seen in the
-    simulation shows its interval's upper bound (hollow triangle)."""
+    frequency (dot) with its 95 % interval, in per cent (on a log scale when they span
+    decades); an event never seen in the simulation shows its interval's upper bound
+    (hollow triangle)."""
     fig, ax = new_figure(9, 0.42 * len(df) + 1.8)
     y = np.arange(len(df))
-    sim, lo, hi = (df[c].to_numpy(dtype=float) for c in ("simulated", "simulated_lo", "simulated_hi"))
+    sim, lo, hi, exact = (100 * df[c].to_numpy(dtype=float)
+                          for c in ("simulated", "simulated_lo", "simulated_hi", "exact_decimal"))
     seen = sim > 0
     ax.errorbar(sim[seen], y[seen], xerr=np.clip([sim[seen] - lo[seen], hi[seen] - sim[seen]], 0, None),
                 fmt="o", ms=5, capsize=3, color="tab:blue", label="simulated (95% CI)")
     if (~seen & (hi > 0)).any():
         ax.plot(hi[~seen & (hi > 0)], y[~seen & (hi > 0)], "<", mfc="none", color="tab:blue",
                 label="never seen: 95% upper bound")
-    ax.plot(df.exact_decimal, y, "|", color="black", ms=16, mew=2, label="exact", zorder=1)
-    ax.set_xscale("log")
+    ax.plot(exact, y, "|", color="black", ms=16, mew=2, label="exact", zorder=1)
+    percent_axis(ax, "x", [sim, hi, exact], "probability")
     ax.set_yticks(y, [f"{e.replace('_', ' ')} (n = {n:,})" for e, n in zip(df.event, df["sample"])])
     ax.invert_yaxis()
-    ax.set_xlabel("probability (log scale)")
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3, which="both")
-    ax.legend(fontsize=9)
+    ax.legend(*drawn_handles(ax), fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -37,7 +39,8 @@ def odds_chart(df: pd.DataFrame, title: str) -> Figure:
 def bezique_by_trick_chart(df: pd.DataFrame, title: str) -> Figure:
     """Per bézique level: the cumulative share of a seat's hands in which it has scored the
     bézique (solid) and held all its cards (dashed) by each trick, per policy, with 95 %
-    bands, under the exact chance of having received the cards (black), on a log scale."""
+    bands, under the exact chance of having received the cards (black), in per cent (on a log
+    scale when they span decades)."""
     levels = list(dict.fromkeys(df.level))
     fig, axes = new_figure(max(6.5 * len(levels), 9), 6, ncols=len(levels), squeeze=False,
                            layout="constrained")
@@ -54,15 +57,14 @@ def bezique_by_trick_chart(df: pd.DataFrame, title: str) -> Figure:
         bound = d.drop_duplicates("trick")
         ax.plot(bound.trick, 100 * bound.received_exact, color="black", lw=1.5,
                 label="received all its cards (exact)")
-        ax.set_yscale("log")
-        seen = d[["scored", "held"]].to_numpy()
-        if (seen > 0).any():
-            ax.set_ylim(bottom=100 * seen[seen > 0].min() / 3)    # below one hand: noise of the band
+        seen = 100 * d[["scored", "held"]].to_numpy()
+        if percent_axis(ax, "y", [seen, 100 * bound.received_exact], f"seat's hands with a {lv} bézique so far") \
+                and (seen > 0).any():
+            ax.set_ylim(bottom=seen[seen > 0].min() / 3)    # below one hand: noise of the band
         ax.set_xlabel("tricks played (0: the deal; to the end of the first stage)")
-        ax.set_ylabel(f"seat's hands with a {lv} bézique so far (%, log scale)")
         ax.set_title(f"{lv} bézique")
         ax.grid(alpha=0.3, which="both")
-    fig.legend(*axes[0][0].get_legend_handles_labels(), title="policy (self-play; band: 95% CI)",
+    fig.legend(*drawn_handles(*axes[0]), title="policy (self-play; band: 95% CI)",
                loc="outside lower center", ncol=2 * len(levels), fontsize=9)
     fig.suptitle(title)
     return fig
@@ -70,27 +72,34 @@ def bezique_by_trick_chart(df: pd.DataFrame, title: str) -> Figure:
 
 def combinations_chart(df: pd.DataFrame, title: str) -> Figure:
     """Per combination category and policy: the share of a seat's hands in which it declared
-    one at least once, with its 95 % interval, on a log scale; a category a policy never
-    declared shows its interval's upper bound (hollow triangle)."""
+    one at least once, with its 95 % interval, in per cent (on a log scale when they span
+    decades); a category a policy never declared shows its interval's upper bound (hollow
+    triangle, in the legend only if one is drawn)."""
     combos = list(dict.fromkeys(df.combination))
     policies = list(dict.fromkeys(df.policy))
     fig, ax = new_figure(9, 0.45 * len(combos) + 2)
     step = 0.7 / max(len(policies), 1)
+    shown, unseen = [], False
     for i, policy in enumerate(policies):
         g = df[df.policy == policy].set_index("combination").reindex(combos)
         y = np.arange(len(combos)) + (i - (len(policies) - 1) / 2) * step
         seen = g.declared_share.to_numpy() > 0
         x, lo, hi = (100 * g[c].to_numpy() for c in ("declared_share", "declared_share_lo", "declared_share_hi"))
-        bars = ax.errorbar(x[seen], y[seen], xerr=np.clip([x[seen] - lo[seen], hi[seen] - x[seen]], 0, None),
-                           fmt="o", ms=4, capsize=3, label=policy)
-        ax.plot(hi[~seen], y[~seen], "<", mfc="none", color=bars[0].get_color())
-    ax.set_xscale("log")
+        marks = ax.errorbar(x[seen], y[seen], xerr=np.clip([x[seen] - lo[seen], hi[seen] - x[seen]], 0, None),
+                            fmt="o", ms=4, capsize=3, label=policy)
+        ax.plot(hi[~seen], y[~seen], "<", mfc="none", color=marks[0].get_color())
+        shown += [x[seen], hi[~seen]]
+        unseen |= bool((~seen).any())
+    percent_axis(ax, "x", shown, "seat's hands in which it declares the combination at least once")
     ax.set_yticks(np.arange(len(combos)), [c.replace("_", " ") for c in combos])
     ax.invert_yaxis()
-    ax.set_xlabel("seat's hands in which it declares the combination at least once (%, log scale)")
     ax.set_title(title)
     ax.grid(axis="x", alpha=0.3, which="both")
-    ax.legend(title="policy (self-play; bars: 95% CI;\n◁ none seen: upper bound)", fontsize=9)
+    handles, labels = drawn_handles(ax)
+    if unseen:
+        handles.append(Line2D([], [], ls="none", marker="<", mfc="none", color="grey"))
+        labels.append("none seen: 95% upper bound")
+    ax.legend(handles, labels, title="policy (self-play; bars: 95% CI)", fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -152,6 +161,7 @@ def game_length_chart(df: pd.DataFrame, title: str) -> Figure:
                capsize=4, label=policy)
     ax.set_xticks(np.arange(len(df.target.unique())) + width * (len(policies) - 1) / 2,
                   [f"to {t}" for t in df.target.unique()])
+    ax.set_xlabel("game target (points, R2.24)")
     ax.set_ylabel("hands per game (mean, 95% CI)")
     ax.set_title(title)
     ax.grid(axis="y", alpha=0.3)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .figure import new_figure, step_band
+from .figure import new_figure, percent_axis, rules_title, step_band
 
 
 def score_distribution_chart(df: pd.DataFrame, width: int, title: str, by: str = "policy",
@@ -48,22 +48,22 @@ def score_chart(result) -> Figure:
         label = f"seat {row.seat} ({row.policy})"
         frames.append(score_shares(result.tallies.score_hist[row.seat], width).assign(seat=label))
         means[label] = (row.mean_score, row.mean_score_lo, row.mean_score_hi)
-    title = (f"Hand scores, {result.rules.name} bézique: " + " vs ".join(result.policies) +
+    title = (f"Hand scores, {rules_title(result.rules)}: " + " vs ".join(result.policies) +
              f" ({result.hands:,} hands, seed {result.seed})")
     return score_distribution_chart(pd.concat(frames, ignore_index=True), width, title, by="seat",
-                                    legend="seat (band: 95% CI; dashed: mean, shaded: its 95% CI)",
+                                    legend="seat (band: 95% CI;\ndashed: mean, shaded: its 95% CI)",
                                     means=means)
 
 
 def score_at_least_chart(df: pd.DataFrame, title: str) -> Figure:
-    """P(hand score >= x) per policy on a log scale, with 95 % bands."""
+    """P(hand score >= x) per policy in per cent (on a log scale when it spans decades), with
+    95 % bands."""
     fig, ax = new_figure()
     for policy, g in df.groupby("policy", sort=False):
         line, = ax.plot(g.score, 100 * g.at_least, label=policy)
         ax.fill_between(g.score, 100 * g.at_least_lo, 100 * g.at_least_hi, color=line.get_color(), alpha=0.2, lw=0)
-    ax.set_yscale("log")
+    percent_axis(ax, "y", 100 * df.at_least, "seat's hands scoring x or more")
     ax.set_xlabel("hand score x (points)")
-    ax.set_ylabel("seat's hands scoring x or more (%, log scale)")
     ax.set_title(title)
     ax.grid(alpha=0.3, which="both")
     ax.legend(title="policy (self-play; band: 95% CI)")
@@ -73,21 +73,22 @@ def score_at_least_chart(df: pd.DataFrame, title: str) -> Figure:
 
 def loser_total_chart(df: pd.DataFrame, width: int, limit: int, title: str) -> Figure:
     """The Rubicon game loser's total by bin (decided games), per pairing, with 95 % bands and
-    the line of the rubicon ``limit`` (1000), on a log scale (the games near and over it are
-    few)."""
+    the line of the rubicon ``limit`` (1000), in per cent (on a log scale when they span
+    decades: the games near and over it are few)."""
     fig, ax = new_figure()
+    shares = []
     for pairing, g in df.groupby("pairing", sort=False):
         r = g.iloc[0]
         share = np.where(g.games > 0, 100 * g.share, np.nan)         # none: a gap on the log scale
+        shares.append(share)
         step_band(ax, g.score, share, 100 * g.share_lo, 100 * g.share_hi,
                   f"{pairing} (under {limit}: {100 * r.under_limit:.3f} %)", width)
     ax.axvline(limit, color="black", ls="--", lw=1)
     ax.annotate(f"{limit}: under it, even with his\nbrisques, the loser is\nrubiconed (R3.9)", (limit, 0.97),
                 xycoords=("data", "axes fraction"), xytext=(6, 0), textcoords="offset points", va="top", fontsize=9)
-    ax.set_yscale("log")
+    percent_axis(ax, "y", shares, "share of decided games; a draw has no loser")
     ax.set_xlim(0, max(df.score.max() + width, limit + 3 * width))
     ax.set_xlabel(f"the game loser's total without brisques (points; bins of {width})")
-    ax.set_ylabel("share of decided games (%, log scale; a draw has no loser)")
     ax.set_title(title)
     ax.grid(alpha=0.3, which="both")
     ax.legend(title="pairing (band: 95% CI)", fontsize=9, loc="lower left")

@@ -187,7 +187,7 @@ def build_charts(st: Study, out_dir) -> dict[str, list[Path]]:
     the paths by chart name."""
 
     tables = st.tables
-    name = f"{st.rules.name} bézique"
+    name = plots.rules_title(st.rules)       # the preset and the options changed from it
     sample = f"{st.hands:,} hands per pairing, seed {st.seed}"
     rubicon = st.rules.is_rubicon
     figures = {
