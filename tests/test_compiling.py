@@ -91,3 +91,24 @@ def test_the_rate_and_time_left_leave_the_compile_out(monkeypatch, capsys):
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2, lines
     assert lines[1] == "simulate: 200 of 1,000 hands (20%), 100 hands/s, about 8 s left"
+
+
+def test_a_batch_run_loads_neither_the_search_nor_the_one_hand_driver():
+    """The kernels with explicit signatures compile when their module is imported: a command
+    that plays batches of the built-in heuristics must not import the search player's
+    (policies/expert.py) nor the replay's (engine/single.py), which cost minutes cold."""
+    import subprocess
+    import sys
+    code = ("import sys; from analyzer.policies.registry import resolve_policy; import analyzer.run.records; "
+            "spec = resolve_policy('expert:samples=8'); resolve_policy('hints'); "
+            "print(sorted(m for m in ('analyzer.policies.expert', 'analyzer.engine.single', "
+            "'analyzer.engine.replay') if m in sys.modules), spec.kernel)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["[]", "analyzer.policies.expert:expert_policy"]
+
+
+def test_the_search_loads_on_first_use():
+    from analyzer.policies.expert import expert_policy
+    from analyzer.policies.registry import resolve_policy
+    assert resolve_policy("expert").function is expert_policy
+    assert resolve_policy("cheat-sees-hand").function is expert_policy

@@ -72,8 +72,7 @@ class CompileWatch:
                 if not due:
                     return
                 chain = " > ".join(_short(n) for n in self.stack[-2:])
-                line = (f"compiling numba kernels (first run after installing or changing the engine; "
-                        f"cached afterwards): {duration_text(took)} so far, {self.functions} functions "
+                line = (f"compiling numba kernels: {duration_text(took)} so far, {self.functions} functions "
                         f"done, now {chain}")
                 self.last_said, self.spoke = now, True
             elif now - self.quiet_since >= 1.0:            # the burst is over

@@ -112,7 +112,7 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
 def format_study(st: Study) -> str:
     """The study as text for the terminal: what it found (:func:`report_findings.findings`),
     the policies, the rules in force and how much it played."""
-    lines = [f"What this study found ({st.rules.name} bézique; 95 % intervals in brackets):"]
+    lines = [f"What this study found ({plots.rules_title(st.rules)}; 95 % intervals in brackets):"]
     lines += [f"  - {_plain(s)}" for s in findings(st)]
     lines += ["Policies:"] + [f"  {_plain(s)}" for s in policy_lines(st)]
     lines += ["Rules: " + "; ".join(f"{_plain(k)} {_plain(v)}" for k, v in rules_rows(st.rules))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..plots import rules_title
 from ..run.output import atomic_write
 from .compare import points_unit, seatings
 from .report_findings import findings, percent, policy_lines, rules_command, rules_rows, sample_text
@@ -82,7 +83,8 @@ def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
     charts of ``chart_paths`` and key numbers) and return its path."""
     tables = st.tables
     rubicon = st.rules.is_rubicon
-    lines = [f"# {st.rules.name.capitalize()} bézique: the study", "", "## What this study found", "",
+    title = rules_title(st.rules)
+    lines = [f"# {title[0].upper() + title[1:]}: the study", "", "## What this study found", "",
              "Each figure with its 95 % interval in brackets (Wilson for shares, normal for means).", ""]
     lines += [f"- {s}" for s in findings(st)]
     lines += ["", "## Policies", ""] + [f"- {s}" for s in policy_lines(st)]
