@@ -249,7 +249,7 @@ def _check_trace(seed: int, hand_index: int, json_path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the event log and scores as JSON.")
 @click.option("--symbols", is_flag=True, help="Show suits as ♠♥♦♣.")
 def replay(file, as_json, symbols):
-    """Play the hand given in FILE (a replay file, see the README) and print its log.
+    """Play the hand given in FILE (a replay file, see docs/commands.md, "Replay file format") and print its log.
 
     A move that breaks a rule stops the replay with exit code 2 and names the
     move and the rule; a malformed file exits with code 1.
@@ -483,7 +483,7 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned
 def analyze(file, at, samples, rollout, seed, as_json):
     """Value every legal action of the seat to act in the position of FILE.
 
-    FILE is a replay file (see the README; a prefix of a hand is enough). Each
+    FILE is a replay file (docs/commands.md, "Replay file format"; a prefix of a hand is enough). Each
     action gets its expected final margin for the seat to act (ordinary: points;
     Rubicon: net game points) with a 95% interval over the samples, and its chance
     of winning the hand, best first. In a two-handed second stage every card is

@@ -161,7 +161,7 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
                                   "uninterrupted run's.")(f)
             f = click.option("--scheduler", default=None, metavar="ADDRESS",
                              help="Run on the Dask cluster whose scheduler is at ADDRESS "
-                                  "(e.g. tcp://10.0.0.5:8786); see the README.")(f)
+                                  "(e.g. tcp://10.0.0.5:8786); see docs/long-runs.md.")(f)
             f = click.option("--workers", default=None, type=int, metavar="N",
                              help="Run on a local Dask cluster of N worker processes (default: threads of "
                                   "this process); the results are the same.")(f)

@@ -429,6 +429,16 @@ def claim_named(rules, st, cards):
     claim_cards(rules, st, st.G[G_WINDOW_SEAT], cards)
 
 
+@njit(cache=True, _nrt=False)
+def apply_once(rules, st, a):
+    """:func:`apply`, compiled once as a function of its own. ``apply`` is inlined
+    (``inline="always"``) wherever it is called, and its body is most of a kernel's compile
+    time: the replay, which calls it at eight places, calls this instead. The hot loop
+    (``play.play_out``) keeps ``apply`` inlined: calling this from it cost 31 % of the
+    greedy hands per second (97,800 -> 67,300 on one core)."""
+    apply(rules, st, a)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _clear_trick(G, n):
     """The trick is over: its fields at rest (a state is the same whoever made it)."""

@@ -11,7 +11,7 @@ from ..rules import R_CLAIMS, R_DECLARE_ALL, R_FIXED_POINT, R_PANACHE, R_SEVEN, 
 from .carte import carte_eligible, show_carte
 from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R2_21, R3_4, R3_5, R3_7, SEVEN, V2, V3, V5
 from .codes import card_of, claim_action, declare_action, is_four, play_action
-from .hand import apply, claim_game, claim_named, decision, declare_named, is_over, legal_actions, to_act
+from .hand import apply_once, claim_game, claim_named, decision, declare_named, is_over, legal_actions, to_act
 from .layout import (
     A_CARTE_BLANCHE,
     A_CLAIM_CARDS,
@@ -110,13 +110,6 @@ def _read_shows(rules, st, script, nscript, pos):
 
 
 @njit(cache=True, _nrt=False)
-def _apply(rules, st, a):
-    """``apply``, compiled once: it is inlined (``inline="always"``) wherever it is called, and
-    the replay calls it at eight places, which cost minutes of compiling."""
-    apply(rules, st, a)
-
-
-@njit(cache=True, _nrt=False)
 def replay(rules, st, script, nscript):
     """Play the hand dealt into ``st`` with the moves ``script[:nscript]``. Returns ST_DONE,
     ST_INCOMPLETE (the moves ran out first: a declaration window still open is closed, as if
@@ -144,11 +137,11 @@ def replay(rules, st, script, nscript):
                             show_carte(rules, G, P, st.ev, v, G[G_DRAWN + (v - first + n) % n])
                     return report_error(G, ST_ILLEGAL_SCRIPT, bad, script[bad, 1], R3_5,
                                         X_NO_CARTE_BLANCHE, A_CARTE_BLANCHE, D_CARTE)
-            _apply(rules, st, A_CARTE_BLANCHE if (shows >> s) & 1 else A_STOP)
+            apply_once(rules, st, A_CARTE_BLANCHE if (shows >> s) & 1 else A_STOP)
             continue
         if pos >= nscript:
             if dec == D_MELD:
-                _apply(rules, st, A_STOP)
+                apply_once(rules, st, A_STOP)
                 continue
             G[G_STATUS] = ST_INCOMPLETE
             return ST_INCOMPLETE
@@ -160,7 +153,7 @@ def replay(rules, st, script, nscript):
         c = script[pos, 2]
         if kind == S_GAME_CLAIM:                    # V3: before a card, right or wrong
             if dec == D_MELD:
-                _apply(rules, st, A_STOP)
+                apply_once(rules, st, A_STOP)
                 continue
             if not rules[R_FIXED_POINT] or seat != s or (dec != D_CLAIM and G[G_PHASE] != PH_PLAY):
                 return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, V3, X_NO_GAME_CLAIM, A_CLAIM_GAME, dec)
@@ -168,17 +161,17 @@ def replay(rules, st, script, nscript):
             claim_game(rules, st)
             continue
         if dec == D_CLAIM:                          # the seat plays on
-            _apply(rules, st, A_STOP)
+            apply_once(rules, st, A_STOP)
             continue
         if kind == S_PARTNER:                       # V5 option
             if dec != D_MELD or seat != s or not is_legal(st.legal, nleg, 0, A_PARTNER):
                 return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, V5, X_NO_PARTNER, A_PARTNER, dec)
             pos += 1
-            _apply(rules, st, A_PARTNER)
+            apply_once(rules, st, A_PARTNER)
             continue
         if kind == S_CARTE or kind == S_PLAY:
             if dec == D_MELD:                       # the window ends here
-                _apply(rules, st, A_STOP)
+                apply_once(rules, st, A_STOP)
                 continue
             if kind == S_CARTE:
                 return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, R3_5, X_NO_CARTE_BLANCHE,
@@ -190,7 +183,7 @@ def replay(rules, st, script, nscript):
                 rule, detail = play_failure(P, s, G[G_STAGE], G[G_LEAD], G[G_BEST], G[G_TRUMP], a)
                 return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)
             pos += 1
-            _apply(rules, st, a)
+            apply_once(rules, st, a)
             continue
         if kind == S_EXCHANGE:
             a = A_EXCHANGE
@@ -241,7 +234,7 @@ def replay(rules, st, script, nscript):
                     return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, rule, detail, a, dec)
             declare_named(rules, st, c, four)
         else:
-            _apply(rules, st, a)
+            apply_once(rules, st, a)
     if pos < nscript and script[pos, 0] != S_HOLD:          # moves after the last trick
         return report_error(G, ST_ILLEGAL_SCRIPT, pos, script[pos, 1], R2_21, X_AFTER_END, -1, -1)
     G[G_STATUS] = ST_DONE

@@ -1,6 +1,6 @@
 """Replay files: a fully given deal (HandSpec) read from JSON, and the deal a run plays.
 
-A replay file is JSON (README, "Replay file format"): the rules, the dealer, each
+A replay file is JSON (docs/commands.md, "Replay file format"): the rules, the dealer, each
 seat's hand, the turn-up, the talon top first, and the moves, each a line
 such as ``"1 plays AS"``, ``"0 plays QS from table"``, ``"0 declares bezique
 QS JD"`` or ``"0 exchanges 7H"``. Parsing checks the file's shape and the cards;

@@ -1,6 +1,6 @@
 """User policies: ``--policy path/to/file.py:function``.
 
-The function must have the policy signature (README, "Policies"). It is compiled
+The function must have the policy signature (docs/policies.md, "The policy signature"). It is compiled
 once with that explicit signature; the simulator takes policies as first-class
 functions, so a new policy never recompiles the simulator.
 """
