@@ -434,8 +434,8 @@ def apply_once(rules, st, a):
     """:func:`apply`, compiled once as a function of its own. ``apply`` is inlined
     (``inline="always"``) wherever it is called, and its body is most of a kernel's compile
     time: the replay, which calls it at eight places, calls this instead. The hot loop
-    (``play.play_out``) keeps ``apply`` inlined: calling this from it cost 31 % of the
-    greedy hands per second (97,800 -> 67,300 on one core)."""
+    (``play.play_out``) keeps ``apply`` inlined: calling this from it played 67,300 greedy
+    hands/s on one core against 97,800 (docs/performance.md, "The first compile")."""
     apply(rules, st, a)
 
 
