@@ -4,23 +4,17 @@ short table; and the sample sizes, said the same way at the start of a run and a
 report.md and the terminal both open with these (:mod:`.report_markdown`, ``format_study``)."""
 from __future__ import annotations
 
-import math
-
 from ..policies.registry import resolve_policy
 from ..rules import PRESETS, RuleSet
 from ..tables.rule_table import rule_table, value_text
+from ..tables.stats import interval_text
 from .compare import points_unit, seatings
-
-
-def _ci(value, lo, hi, fmt: str = "{:.1f}", scale: float = 1.0) -> str:
-    """"12.3 [10.1, 14.5]" of a value and its interval."""
-    return f"{fmt.format(scale * value)} [{fmt.format(scale * lo)}, {fmt.format(scale * hi)}]"
 
 
 def percent(r, key: str, digits: int = 2) -> str:
     """A share of the row ``r`` (``key`` with ``key_lo``, ``key_hi``) in percent, with its
     interval: "2.15 % [1.74, 2.65]"."""
-    return _ci(r[key], r[key + "_lo"], r[key + "_hi"], f"{{:.{digits}f}}", 100).replace(" [", " % [", 1)
+    return interval_text(r, key, f"{{:.{digits}f}}", 100).replace(" [", " % [", 1)
 
 
 def sample_text(st) -> str:
@@ -44,7 +38,7 @@ def _head_to_head(st, unit: str) -> list[str]:
     """A sentence per head-to-head pair: who wins, by how much, and the score share."""
     out = []
     for _, r in st.pairwise.iterrows():
-        diff = _ci(r.mean_diff, r.mean_diff_lo, r.mean_diff_hi, "{:+.1f}")
+        diff = interval_text(r, "mean_diff")
         a, b = r.policy_a, r.policy_b
         if r.mean_diff_lo > 0 or r.mean_diff_hi < 0:
             verdict = f"**{a}** beats **{b}**" if r.mean_diff > 0 else f"**{a}** loses to **{b}**"
@@ -81,14 +75,14 @@ def findings(st) -> list[str]:
                "last trick before the talon is empty, or to whoever exchanges the seven of trumps for it.")
     seat = t["seat_advantage"][t["seat_advantage"].pairing == first]
     if len(seat):
-        diff = seat.eldest_minus_dealer.mean()
-        half = math.sqrt(sum((h - d) ** 2 for h, d in zip(seat.eldest_minus_dealer_hi, seat.eldest_minus_dealer)))
-        half /= len(seat)
+        pooled = {key: seat[key].mean() for key in ("eldest_minus_dealer", "eldest_minus_dealer_lo",
+                                                    "eldest_minus_dealer_hi")}
         out.append(f"In **{first}**, the eldest hand (the dealer's opponent, who leads first) scores "
-                   f"{_ci(diff, diff - half, diff + half, '{:+.1f}')} points per hand more than the dealer, "
-                   "a negative figure meaning fewer (both seats pooled).")
+                   f"{interval_text(pooled, 'eldest_minus_dealer')} points per hand more than the dealer, "
+                   "a negative figure meaning fewer (both seats pooled: their mean, its interval the mean "
+                   "of theirs, which allows for any correlation between the two seats' figures).")
     b = t["brisques"].set_index("pairing").loc[first]
-    per = _ci(b.margin_per_brisque, b.margin_per_brisque_lo, b.margin_per_brisque_hi)
+    per = interval_text(b, "margin_per_brisque", "{:.1f}")
     if rubicon:
         out.append(f"In **{first}**, each brisque won goes with {per} game points more for the seat that "
                    f"wins it; counting the brisques changes the game's winner in {percent(b, 'winner_changes')} "
@@ -96,7 +90,7 @@ def findings(st) -> list[str]:
         r = t["rubicon"].set_index("pairing").loc[first]
         out.append(f"In **{first}**, {percent(r, 'rubicon_rate', 1)} of games end in a rubicon (the loser "
                    f"under 1,000 even with his brisques, R3.9); {percent(r, 'drawn', 1)} are drawn; the "
-                   f"winner scores {_ci(r.winner_game_score, r.winner_game_score_lo, r.winner_game_score_hi, '{:,.0f}')} "
+                   f"winner scores {interval_text(r, 'winner_game_score', '{:,.0f}')} "
                    "game points (over the decided games).")
     else:
         out.append(f"In **{first}**, each brisque won moves the hand's margin by {per} points (20 of them "
@@ -123,8 +117,7 @@ def rules_rows(rules: RuleSet) -> list[tuple[str, str]]:
     changed from the preset (``bezique rules`` lists every option)."""
     table = rule_table(rules)
     by = {r["option"]: r for r in table["options"]}
-    preset = table["preset"] if rules.name in PRESETS else f"{table['preset']} (changed)"
-    rows = [("preset", f"`{table['variant']}`" if rules.name in PRESETS else preset),
+    rows = [("preset", f"`{table['variant']}`" if rules.name in PRESETS else f"{table['preset']} (changed)"),
             ("players and cards", f"{by['players']['value']} players, {by['packs']['value']} packs "
                                   f"({table['cards']} cards), {by['hand_size']['value']} cards each"),
             ("game", f"to {by['target']['value']:,} points" if not rules.is_rubicon else
