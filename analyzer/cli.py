@@ -8,6 +8,7 @@ import json
 import math
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -35,6 +36,7 @@ from .run.output import (
     write_table,
 )
 from .stop import STOP
+from .studies.strong import StrongPlay
 
 POLICY_FORMS = ("a built-in name (see `bezique policies`), hints:/expert: settings such as hints:no=H4, "
                 "or path/to/file.py:function for your own")
@@ -432,9 +434,17 @@ def odds(variant, rule_items, hands, seed, threads, out, as_json):
 @click.option("--expert-hands", default=0, show_default=True, metavar="N",
               help="Also play N hands of expert self-play (a strong reference player, ~20 "
                    "ordinary hands/s per core) as a pairing beside the heuristics.")
-@click.option("--learned-hands", default=0, show_default=True, metavar="N",
-              help="Also play N hands of self-play of the learned player (bezique train) as a pairing.")
-def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned_hands):
+@click.option("--learned-hands", default=StrongPlay.hands, show_default=True, metavar="N",
+              help="Hands of self-play of the learned player, the study's headline pairing (strong play); "
+                   "0 leaves the learned player out (so does a game it has no model for).")
+@click.option("--learned-deals", default=StrongPlay.deals, show_default=True, metavar="N",
+              help="Deals on which the learned player plays each heuristic head to head (each twice, seats "
+                   "swapped).")
+@click.option("--ablation-deals", default=StrongPlay.ablation_deals, show_default=True, metavar="N",
+              help="Deals on which hints, and hints without each hint in turn, play the learned player: "
+                   "each hint's worth against strong play (0: not measured).")
+def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned_hands, learned_deals,
+           ablation_deals):
     """Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.
 
     Exact and simulated deal-time odds; double bézique over the play (by trick,
@@ -449,19 +459,29 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned
         bezique report --variant rubicon --hands 200000 --seed 1 --out results/rubicon
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .studies.report import format_study, hands_played, study, write_report
+    from .studies.report import format_study, hands_played, strong_refusal, study, write_report
 
-    if expert_hands < 0 or learned_hands < 0:
-        raise click.ClickException("--expert-hands and --learned-hands take 0 or more hands")
+    if min(expert_hands, learned_hands, learned_deals, ablation_deals) < 0:
+        raise click.ClickException("--expert-hands, --learned-hands, --learned-deals and --ablation-deals take "
+                                   "0 or more")
     rules = rules_from(variant, rule_items)
-    extra = tuple((name, name, n) for name, n in (("expert", expert_hands), ("learned", learned_hands)) if n)
-    if learned_hands:
-        policies_from(["learned"], rules)           # a game without a model: one line, before the study
+    extra = tuple((name, name, n) for name, n in (("expert", expert_hands),) if n)
+    strong = StrongPlay("learned", learned_hands, learned_deals, ablation_deals) if learned_hands else None
+    if strong:
+        why = strong_refusal(rules)
+        if why:
+            notice(f"note: {why}; the study is of the heuristics alone")
+            strong = None
+    defaults = StrongPlay()
     command = command_text("report", ("--variant", variant), ("--hands", hands), ("--seed", seed), ("--out", out),
-                           ("--expert-hands", expert_hands or None), ("--learned-hands", learned_hands or None),
+                           ("--expert-hands", expert_hands or None),
+                           *((f"--{k.replace('_', '-')}", v) for k, v, d in (
+                               ("learned_hands", learned_hands, defaults.hands),
+                               ("learned_deals", learned_deals, defaults.deals),
+                               ("ablation_deals", ablation_deals, defaults.ablation_deals)) if v != d),
                            *(("--rule", r) for r in rule_items))
-    with progress_bar(hands_played(hands, extra, rules.players), "hand", "report") as progress:
-        st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra)
+    with progress_bar(hands_played(hands, extra, rules.players, strong=strong), "hand", "report") as progress:
+        st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra, strong=strong)
     files = write_report(st, out, command, threads=threads)
     click.echo(format_study(st))
     click.echo(f"wrote {len(files)} files to {out} (see {out}/report.md)")
@@ -588,19 +608,30 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
 @click.option("--fit-rows", default=2_000_000, show_default=True,
               help="Sample rows drawn from the window for each step's fit.")
 @click.option("--window", default=40, show_default=True, help="Steps whose samples each fit draws from.")
+@click.option("--lr", default=1e-3, show_default=True, help="Adam's learning rate.")
 @click.option("--net-rollouts", default=0, show_default=True, metavar="STEP",
               help="From this step on the roll-outs play the network as it was then (0: always the "
                    "teacher, hints:tuned-GAME).")
 @click.option("--hint-bonus", default=None, type=float, metavar="POINTS",
               help="Value added to the teacher's choice: the network departs from it only for more "
                    "(default: 0 in the ordinary game, 100 points of the game score in Rubicon).")
+@click.option("--round-of", "round_of", default=None, metavar="MODEL",
+              help="A new round of policy iteration over MODEL (a model.npz): start from its weights "
+                   "and make the roll-outs play it (at both seats, its second stage exact).")
+@click.option("--start", "start", default=None, metavar="MODEL",
+              help="Start from the weights of MODEL (the roll-outs still play the teacher).")
+@click.option("--opponent", default=None, metavar="MODEL",
+              help="A best response: MODEL, frozen, holds one seat of every hand (the seats alternate "
+                   "with the hand) and only the other seat's decisions are learned.")
+@click.option("--no-teacher-input", is_flag=True,
+              help="The network never sees the teacher's choice (no such input, no bonus).")
 @click.option("--eval-every", default=5, show_default=True, help="Steps between two learning-curve points.")
 @click.option("--eval-deals", default=2000, show_default=True,
               help="Held-out deals per learning-curve point (each played twice, seats swapped; 0: none).")
 @click.option("--install", is_flag=True,
               help="At the end, copy model.npz into the package as the `learned` model of this game.")
-def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_rows, window, net_rollouts,
-          hint_bonus, eval_every, eval_deals, install):
+def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_rows, window, lr, net_rollouts,
+          hint_bonus, round_of, start, opponent, no_teacher_input, eval_every, eval_deals, install):
     """Train the learned player by self-play (one model per game: ordinary, Rubicon).
 
     Each step plays hands with the network at both seats (at first the tuned
@@ -615,6 +646,7 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
 
     \b
         bezique train --variant ordinary --steps 60 --seed 1 --out results/train/ordinary
+        bezique train --variant ordinary --steps 30 --round-of results/train/ordinary/model.npz --out results/train/round2
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from dataclasses import asdict
@@ -628,9 +660,14 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
 
     rules = rules_from(variant, rule_items)
     resume = click.get_current_context().params.get("resume", False)
-    config = TrainConfig(steps=steps, hands=hands, keep=keep, eps=eps, fit_rows=fit_rows, window=window,
+    if round_of and start:
+        raise click.ClickException("--round-of already starts from its model: give --round-of or --start")
+    models = {k: str(Path(v).resolve()) if v else None for k, v in
+              (("start", round_of or start), ("opponent", opponent))}
+    config = TrainConfig(steps=steps, hands=hands, keep=keep, eps=eps, fit_rows=fit_rows, window=window, lr=lr,
                          net_rollouts=net_rollouts, hint_bonus=hint_bonus, eval_every=eval_every,
-                         eval_deals=eval_deals, seed=seed)
+                         eval_deals=eval_deals, seed=seed, rollout_start=bool(round_of),
+                         teacher_input=not no_teacher_input, **models)
     try:
         with progress_bar(steps, "step", "train") as advance:
             state = Trainer(rules, config, out, threads, progress=notice, advance=advance).run(resume=resume)

@@ -6,15 +6,24 @@ Example:
     python scripts/bench.py --variant ordinary --policy greedy --policy greedy --threads 1 --hands 400000
     python scripts/bench.py --variant rubicon --rule redeclare=same_or_higher --threads 1
     python scripts/bench.py --variant three_handed --policy hints --threads 1
+    python scripts/bench.py --floor --threads 1      # greedy against the minimal hand loop, as a ratio
+
+``--floor`` also times scripts/minimal_hand.py (a minimal numba loop with the card flow of a
+two-pack hand and none of its rules beyond the tricks), on one thread, between the repeats of the
+policies' runs, and prints each one-thread rate as a share of it.
 """
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 from analyzer.studies.simulate import simulate
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def main() -> None:
@@ -29,6 +38,8 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=400_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    ap.add_argument("--floor", action="store_true",
+                    help="also time the minimal hand loop (scripts/minimal_hand.py) and print the ratio")
     args = ap.parse_args()
     from analyzer.cli_options import parse_rule_options
     rules = preset(args.variant, **parse_rule_options(args.rule))
@@ -38,6 +49,11 @@ def main() -> None:
     t0 = time.perf_counter()
     simulate(rules, specs, 200, args.seed, threads=1)          # compile / load the cache
     print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s")
+    floor = None
+    if args.floor:
+        from minimal_hand import minimal_hands
+        minimal_hands(args.seed, 100)                              # compile / load the cache
+        floor = float("inf")
     base = None
     for threads in args.threads or [1, 2]:
         best = float("inf")
@@ -45,12 +61,19 @@ def main() -> None:
             t0 = time.perf_counter()
             simulate(rules, specs, args.hands, args.seed, threads=threads)
             best = min(best, time.perf_counter() - t0)
+            if floor is not None:                                  # in turn, so drift hits both
+                t0 = time.perf_counter()
+                minimal_hands(args.seed, args.hands)
+                floor = min(floor, time.perf_counter() - t0)
         rate = args.hands / best
         base = base or rate
         label = " ".join([args.variant] + args.rule)
+        share = f"; {rate / threads / (args.hands / floor):.2f}x the minimal loop's rate per thread" if floor else ""
         print(f"{label} {' vs '.join(names)}, {threads} thread(s): {rate:,.0f} hands/s "
               f"({rate / threads:,.0f} per thread, {rate / base:.2f}x); "
-              f"{rate * rules.n_cards:,.0f} cards played/s")
+              f"{rate * rules.n_cards:,.0f} cards played/s{share}")
+    if floor is not None:
+        print(f"minimal hand loop (scripts/minimal_hand.py), 1 thread: {args.hands / floor:,.0f} hands/s")
 
 
 if __name__ == "__main__":

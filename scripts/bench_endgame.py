@@ -40,7 +40,7 @@ def nodes(arr, st, sv):
     solve_cards(arr, int(st.G[L.G_TRUMP]), hands, int(st.G[L.G_LEADER]), lead,
                 st.P[:2, L.P_SCORE].astype(np.int64), st.P[:2, L.P_BRISQ].astype(np.int64),
                 sv, np.zeros(1, np.int64))
-    return int(sv.par[X_NODES])
+    return int(sv[X_NODES])
 
 
 def main():

@@ -31,8 +31,8 @@ from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 
 ROOT = Path(__file__).resolve().parent.parent
-BUDGETS = ("expert:samples=8", "expert:samples=16", "expert", "expert:samples=64",
-           "expert:samples=32,prune=0", "expert:endgame=exact", "expert:rollout=hints")
+BUDGETS = ("expert:plain,samples=8", "expert:plain,samples=16", "expert:plain", "expert:plain,samples=64",
+           "expert:plain,samples=32,prune=0", "expert:plain,endgame=exact", "expert:plain,rollout=hints")
 
 
 def pair(rules, a, b, deals, seed, threads, bar):
@@ -71,7 +71,7 @@ def main() -> None:
     ap.add_argument("--regret-deals", type=int, default=20_000, help="deals for the endgame regret")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--out", default=str(ROOT / "results" / "expert"))
+    ap.add_argument("--out", default=str(ROOT / "results" / "expert:plain"))
     args = ap.parse_args()
     out = Path(args.out)
     variants = {"ordinary": args.deals, "rubicon": args.rubicon_deals}
@@ -84,9 +84,9 @@ def main() -> None:
             rules = preset(variant)
             for b in ("hints", "greedy", "random"):
                 strength.append({"variant": variant,       # twice the deals: the headline figures
-                                 **pair(rules, "expert", b, 2 * deals, args.seed, args.threads, bar)})
+                                 **pair(rules, "expert:plain", b, 2 * deals, args.seed, args.threads, bar)})
             for a in others:
-                distance.append({"variant": variant, **pair(rules, a, "expert", deals, args.seed, args.threads, bar)})
+                distance.append({"variant": variant, **pair(rules, a, "expert:plain", deals, args.seed, args.threads, bar)})
             regret.append({"variant": variant, **pair(rules, "hints:endgame=exact", "hints", args.regret_deals,
                                                       args.seed, args.threads, bar)})
         rules = preset("ordinary")

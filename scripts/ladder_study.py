@@ -43,11 +43,11 @@ ROOT = Path(__file__).resolve().parent.parent
 MARK = "ladder"
 # the search this project plays best with (docs/search.md, results/search/configs.csv): the
 # learned network as prior, tuned roll-outs, only the late first stage searched
-BEST_SEARCH = {"ordinary": "expert:prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12",
-               "rubicon": "expert:prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12"}
+BEST_SEARCH = {"ordinary": "expert:plain,prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12",
+               "rubicon": "expert:plain,prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12"}
 # the ceilings: the best search shown the other hand (what reading the opponent is worth to it),
 # and the clairvoyant of the construction (tuned roll-outs, exact second stage)
-CEILINGS = {g: (BEST_SEARCH[g].replace("expert:", "cheat-sees-hand:"), f"cheat-clairvoyant:rollout=tuned-{g}")
+CEILINGS = {g: (BEST_SEARCH[g].replace("expert:plain,", "cheat-sees-hand:"), f"cheat-clairvoyant:rollout=tuned-{g}")
             for g in BEST_SEARCH}
 # deals per rung: (fast policies, expert, best search, sees the hand, clairvoyant)
 DEALS = {"ordinary": (20_000, 600, 2_000, 2_000, 2_000), "rubicon": (5_000, 150, 600, 600, 600)}
@@ -58,7 +58,7 @@ def ladder(game: str) -> list[tuple[str, str, int]]:
     sees, clair = CEILINGS[game]
     fast, expert, best, n_sees, n_clair = DEALS[game]
     return [("random", "random", fast), ("greedy", "greedy", fast), ("hints", "hints", fast),
-            (f"hints:tuned-{game}", f"hints:tuned-{game}", 0), ("expert", "expert", expert),
+            (f"hints:tuned-{game}", f"hints:tuned-{game}", 0), ("expert:plain", "expert:plain", expert),
             ("learned", "learned", fast), ("best search", BEST_SEARCH[game], best),
             ("ceiling: sees the other hand", sees, n_sees), ("ceiling: clairvoyant", clair, n_clair)]
 

@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MARK = "learned"
 # opponent -> deals (each played twice, seats swapped), per game
 OPPONENTS = {
-    "ordinary": {"random": 5_000, "greedy": 5_000, "hints": 20_000, "hints:tuned-ordinary": 20_000, "expert": 600},
-    "rubicon": {"random": 2_000, "greedy": 2_000, "hints": 5_000, "hints:tuned-rubicon": 5_000, "expert": 150},
+    "ordinary": {"random": 5_000, "greedy": 5_000, "hints": 20_000, "hints:tuned-ordinary": 20_000, "expert:plain": 600},
+    "rubicon": {"random": 2_000, "greedy": 2_000, "hints": 5_000, "hints:tuned-rubicon": 5_000, "expert:plain": 150},
 }
 SELF_PLAY = {"ordinary": 100_000, "rubicon": 20_000}
 # the rule sets the models were not trained on: (label, preset, options, deals) against the

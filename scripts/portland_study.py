@@ -29,7 +29,7 @@ from analyzer.tables.stats import TABLE_ONLY, wilson_ci
 
 ROOT = Path(__file__).resolve().parent.parent
 READINGS = ("replace", "portland")
-POLICIES = ("hints", "hints:tuned-rubicon", "expert")
+POLICIES = ("hints", "hints:tuned-rubicon", "expert:plain")
 MARK = "portland"
 
 
@@ -125,7 +125,7 @@ def main() -> None:
     for policy in POLICIES:
         for reading in READINGS:
             t0 = time.perf_counter()
-            games = args.expert_games if policy == "expert" else args.games
+            games = args.expert_games if policy == "expert:plain" else args.games
             rows.append(self_play(policy, reading, games, args.seed, args.threads))
             print(f"{policy} {reading}: {games:,} games in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     rows = pd.DataFrame(rows)

@@ -45,24 +45,24 @@ MARK = "search"
 # (game, setting against hints:tuned-GAME, what it tests, deals); greedy roll-outs are the
 # default expert, which the ladder measures (scripts/ladder_study.py)
 DIAGNOSIS = [
-    ("ordinary", "expert:rollout=tuned-ordinary", "the search as it was: 32 samples, tuned roll-outs", 300),
-    ("ordinary", "expert:rollout=tuned-ordinary,samples=128", "variance: 4x the samples", 300),
-    ("ordinary", "expert:rollout=tuned-ordinary,tail=0", "the last window rolled out, not solved", 300),
+    ("ordinary", "expert:plain,rollout=tuned-ordinary", "the search as it was: 32 samples, tuned roll-outs", 300),
+    ("ordinary", "expert:plain,rollout=tuned-ordinary,samples=128", "variance: 4x the samples", 300),
+    ("ordinary", "expert:plain,rollout=tuned-ordinary,tail=0", "the last window rolled out, not solved", 300),
     ("ordinary", "cheat-sees-hand:rollout=tuned-ordinary,samples=32", "inference: the other hand shown", 300),
-    ("rubicon", "expert:rollout=tuned-rubicon", "the search as it was: 32 samples, tuned roll-outs", 100),
-    ("rubicon", "expert:rollout=tuned-rubicon,samples=128", "variance: 4x the samples", 60),
+    ("rubicon", "expert:plain,rollout=tuned-rubicon", "the search as it was: 32 samples, tuned roll-outs", 100),
+    ("rubicon", "expert:plain,rollout=tuned-rubicon,samples=128", "variance: 4x the samples", 60),
     ("rubicon", "cheat-sees-hand:rollout=tuned-rubicon,samples=32", "inference: the other hand shown", 100),
 ]
 # (game, search against learned, deals): the best (scripts/ladder_study.BEST_SEARCH), the last
 # window alone, and searches of every decision
 CONFIGS = [
-    ("ordinary", "expert:prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12", 1_000),
-    ("ordinary", "expert:prior=3,rollout=tuned-ordinary,samples=48,late=2", 1_000),
-    ("ordinary", "expert:prior=3,rollout=tuned-ordinary,samples=64,switch=2", 300),
-    ("ordinary", "expert:prior=3,rollout=learned,samples=16", 150),
-    ("rubicon", "expert:prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12", 600),
-    ("rubicon", "expert:prior=3,rollout=tuned-rubicon,samples=32,late=2", 600),
-    ("rubicon", "expert:prior=3,rollout=tuned-rubicon,samples=64,switch=2", 150),
+    ("ordinary", "expert:plain,prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12", 1_000),
+    ("ordinary", "expert:plain,prior=3,rollout=tuned-ordinary,samples=48,late=2", 1_000),
+    ("ordinary", "expert:plain,prior=3,rollout=tuned-ordinary,samples=64,switch=2", 300),
+    ("ordinary", "expert:plain,prior=3,rollout=learned,samples=16", 150),
+    ("rubicon", "expert:plain,prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12", 600),
+    ("rubicon", "expert:plain,prior=3,rollout=tuned-rubicon,samples=32,late=2", 600),
+    ("rubicon", "expert:plain,prior=3,rollout=tuned-rubicon,samples=64,switch=2", 150),
 ]
 
 
@@ -72,8 +72,9 @@ def variance(game: str, hands: int, samples: int, seed: int, bar) -> dict:
     rules = preset(game)
     arr = rules.to_array()
     net = resolve_policy("learned")
-    ex = resolve_policy(f"expert:rollout=tuned-{game}")
+    ex = resolve_policy(f"expert:plain,rollout=tuned-{game}")
     stream = np.array([stream_state(np.uint64(seed), 0, 99)], np.uint64)
+    ex_params, ex_data, net_data = ex.params_for(arr), ex.new_seat(arr), net.new_seat(arr)
     pick = np.random.default_rng(seed)
     gap, sd_pair, sd_raw, agree = [], [], [], []
     for hand in range(hands):
@@ -89,14 +90,15 @@ def variance(game: str, hands: int, samples: int, seed: int, bar) -> dict:
             api.observe(arr, st, s)
             obs = st.obs[s]
             if obs[L.OBS_STAGE] == 1 and obs[L.OBS_TALON_LEFT] > 2 and pick.random() < 0.15:
-                _b, vals = search(arr, obs.copy(), st.legal[:n].copy(), n, ex.params, stream, samples, 0.0)
+                _b, vals = search(arr, obs.copy(), st.legal[:n].copy(), n, ex_params, stream, samples, 0.0,
+                                  ex_data)
                 m = vals.mean(0)
                 a1, a2 = np.argsort(-m)[:2]
                 gap.append(m[a1] - m[a2])
                 sd_pair.append((vals[:, a1] - vals[:, a2]).std(ddof=1))
                 sd_raw.append(vals[:, a1].std(ddof=1))
                 agree.append(np.argmax(vals[:32].mean(0)) == a1)
-            api.apply(arr, st, net.function(obs, st.legal, n, arr, net.params, st.rngs[s]))
+            api.apply(arr, st, net.function(obs, st.legal, n, arr, net.params, st.rngs[s], net_data))
         bar.update(1)
     gap, sd_pair, sd_raw = np.array(gap), np.array(sd_pair), np.array(sd_raw)
     need = (2 * sd_pair / np.maximum(gap, 1e-9)) ** 2

@@ -25,11 +25,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.learning.rollouts import label_chunk
+from analyzer.learning.rollouts import LabelRun
+from analyzer.learning.train import _label_task
 from analyzer.learning.selfplay import NET, TEACHER, match_chunk, play_chunk
 from analyzer.learning.sgd import fit_epoch
 from analyzer.learning.train import DEFAULT_HINT_BONUS, EVAL_SEED_OFFSET, value_scale
-from analyzer.policies.learned_net import MAX_ACTION_NZ, N_STATE, init_weights
+from analyzer.policies.features import MAX_ACTION_NZ, N_STATE
+from analyzer.policies.network import init_weights
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 from analyzer.run.output import write_table
@@ -39,17 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def rollout_samples(ra, rubicon, seed, step, hands, w, teacher, scale):
     """One step of roll-out labels (behaviour: the teacher at step 0, then the network)."""
-    cap_d = hands * (160 if rubicon else 64)
-    cap_r = cap_d * 24
-    xs = np.zeros((cap_d, N_STATE), np.float32)
-    rd = np.zeros(cap_r, np.int64)
-    ai = np.zeros((cap_r, MAX_ACTION_NZ), np.int8)
-    av = np.zeros((cap_r, MAX_ACTION_NZ), np.float32)
-    y = np.zeros(cap_r, np.float32)
     keep = 0.5 if rubicon else 1.0
-    nd, nr = label_chunk(ra, rubicon, np.uint64(seed), step * hands, hands, w, step > 0, False, w, teacher,
-                         0.05, keep, scale, xs, rd, ai, av, y)
-    return xs[:nd], rd[:nr], ai[:nr], av[:nr], y[:nr]
+    run = LabelRun(rubicon, np.uint64(seed), step * hands, hands, 0.05, keep, scale, True)
+    return _label_task(ra, run, w if step > 0 else None, None, None, teacher)
 
 
 def dmc_samples(ra, rubicon, seed, step, hands, w, teacher, scale):

@@ -26,7 +26,7 @@ from analyzer.studies.simulate import simulate
 def cluster():
     """A local cluster of 2 worker processes, shared by the module's tests (its start-up,
     each worker loading the compiled kernels, is the slow part)."""
-    simulate(preset("ordinary"), ["hints", "expert:samples=2"], 2, seed=1, threads=1)   # compile here first
+    simulate(preset("ordinary"), ["hints", "expert:plain,samples=2"], 2, seed=1, threads=1)   # compile here first
     backend = connect_dask(workers=2)
     yield backend
     backend.shutdown()
@@ -72,7 +72,7 @@ def same_tables(a, b) -> bool:
 @pytest.mark.parametrize("variant, policies, hands", [
     ("ordinary", ["hints", "greedy"], 60_000),
     ("rubicon", ["greedy", "random"], 40_000),
-    ("ordinary", ["expert:samples=4", "hints"], 40),       # the strong player: chunks of 16 hands
+    ("ordinary", ["expert:plain,samples=4", "hints"], 40),       # the strong player: chunks of 16 hands
 ])
 def test_tables_are_byte_identical_to_the_threaded_run(cluster, variant, policies, hands):
     rules = preset(variant)

@@ -35,7 +35,7 @@ def test_other_seed_other_hands():
     assert not np.array_equal(a, b)
 
 
-PAIRINGS = [("random", "random"), ("hints", "greedy"), ("expert:samples=2", "random")]
+PAIRINGS = [("random", "random"), ("hints", "greedy"), ("expert:plain,samples=2", "random")]
 
 
 def deal_as_played(rules, pairing, seed, hand):
@@ -45,11 +45,11 @@ def deal_as_played(rules, pairing, seed, hand):
     hand's record is checked to be the one simulate's kernel writes for it."""
     arr = rules.to_array()
     specs = [resolve_policy(p) for p in pairing]
-    funcs, params = policy_arrays(specs)
+    players = policy_arrays(specs, arr)
     st = api.deal(arr, seed, hand, log_events=True)
     dealt = [sorted(np.repeat(np.arange(32), st.P[s, L.P_HAND:L.P_HAND + 32]).tolist())
              for s in range(rules.players)]
-    assert api.play_out(arr, st, funcs, params) == L.ST_DONE
+    assert api.play_out(arr, st, players) == L.ST_DONE
     record = np.zeros(L.REC_W, np.int32)
     api.write_record(arr, st, hand % rules.players, L.ST_DONE, record)
     assert np.array_equal(record, play_records(arr, seed, hand, 1, specs)[0])

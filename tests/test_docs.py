@@ -89,3 +89,15 @@ def test_examples_come_from_every_page_with_bash_blocks():
                     assert line.split("#")[0].strip() in examples, line
                     assert "--resume" not in line and "--scheduler" not in line, (page.name, line)
     assert len(examples) >= 22
+
+
+def test_layout_names_every_module():
+    """docs/layout.md names every module of analyzer/ (a new module must be written there), and
+    none that is gone."""
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "layout.md").read_text()
+    modules = {f"analyzer/{p.relative_to(root / 'analyzer')}" for p in (root / "analyzer").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    named = set(re.findall(r"`(analyzer/[\w/]+\.py)`", text))
+    assert not modules - named, sorted(modules - named)
+    assert not named - modules, sorted(named - modules)

@@ -15,6 +15,7 @@ from analyzer.engine import layout as L
 from analyzer.engine.endgame import (
     final_value,
     minimax_state,
+    POS_W,
     new_solver,
     random_position,
     solve_actions,
@@ -267,7 +268,7 @@ def test_R2_20_solve_actions_equals_each_child_and_solve_obs_agrees(variant):
             assert vals[k] == want
         assert vals[:n].max() == solve_state(arr, st, seat)
         observe(arr, st, seat)
-        best = solve_obs(arr, st.obs[seat], st.legal, n, ovals)
+        best = solve_obs(arr, st.obs[seat], st.legal, n, ovals, new_solver(12), np.zeros(POS_W, np.int64))
         assert np.array_equal(ovals[:n], vals[:n])
         assert ovals[best] == ovals[:n].max()
 

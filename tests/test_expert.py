@@ -18,7 +18,7 @@ from analyzer.run.records import as_structured, play_records, policy_arrays
 from analyzer.rules import preset
 from helpers import assert_margin
 
-CHEAP = "expert:samples=4"
+CHEAP = "expert:plain,samples=4"
 
 
 @pytest.mark.parametrize("variant, opts, other", [
@@ -52,7 +52,7 @@ def test_expert_beats_greedy_by_its_measured_margin():
     """With 8 samples the search beats the greedy player it rolls out with, on 300 fresh deals,
     seats swapped, by about what 2,000 deals of another seed measured (+28.3 [+24.2, +32.3]
     points per hand): a search that chose badly would lose to its own roll-out policy."""
-    row = compare_pair(preset("ordinary"), resolve_policy("expert:samples=8"), resolve_policy("greedy"), 300,
+    row = compare_pair(preset("ordinary"), resolve_policy("expert:plain,samples=8"), resolve_policy("greedy"), 300,
                        seed=20261201, threads=2).row()
     assert_margin(row, 28.3)
 
@@ -93,9 +93,10 @@ def test_search_declares_in_the_last_window_R2_19():
         me = api.to_act(st)
         api.observe(arr, st, me)
         legal = st.legal[:n].copy()
-        params = resolve_policy("expert").params.copy()
+        params = resolve_policy("expert:plain").params.copy()
         params[E_PRUNE_Z] = 0.0
-        best, vals = search(arr, st.obs[me].copy(), legal, n, params, np.array([9], np.uint64), 6, 0.0)
+        best, vals = search(arr, st.obs[me].copy(), legal, n, params, np.array([9], np.uint64), 6, 0.0,
+                            resolve_policy("expert").new_seat(arr))
         assert vals.shape == (6, n)
         stop = list(legal).index(L.A_STOP)
         for i, a in enumerate(legal):
@@ -119,7 +120,8 @@ def test_expert_second_stage_is_exact_R2_20(variant):
         solve_actions(arr, st, values)
         me = api.to_act(st)
         api.observe(arr, st, me)
-        a = expert_policy(st.obs[me], st.legal, n, arr, spec.params, np.array([1], np.uint64))
+        a = expert_policy(st.obs[me], st.legal, n, arr, spec.params_for(arr), np.array([1], np.uint64),
+                          spec.new_seat(arr))
         assert values[list(st.legal[:n]).index(a)] == values.max()
         checked += 1
     assert checked >= 20
@@ -134,15 +136,15 @@ def test_hints_endgame_exact_plays_the_exact_second_stage():
         solve_actions(arr, st, values)
         me = api.to_act(st)
         api.observe(arr, st, me)
-        a = spec.function(st.obs[me], st.legal, n, arr, spec.params, np.array([1], np.uint64))
+        a = spec.function(st.obs[me], st.legal, n, arr, spec.params, np.array([1], np.uint64), spec.new_seat(arr))
         assert values[list(st.legal[:n]).index(a)] == values.max()
 
 
 def test_expert_settings_parse_and_bad_ones_are_refused():
-    spec = resolve_policy("expert:samples=64,rollout=hints,prune=0")
+    spec = resolve_policy("expert:plain,samples=64,rollout=hints,prune=0")
     assert spec.params[E_SAMPLES] == 64 and spec.params[E_ROLLOUT] == 2 and spec.params[E_PRUNE_Z] == 0
     assert spec.params[L.PARAM_FULL_OBS] == 1 and spec.hands_per_chunk
-    for bad in ("expert:samples=0", "expert:samples=abc", "expert:rollout=smart", "expert:depth=3",
+    for bad in ("expert:plain,samples=0", "expert:plain,samples=abc", "expert:rollout=smart", "expert:depth=3",
                 "expert:prune=-1", "expert:prune=nan", "expert:samples", "hints:endgame=maybe"):
         with pytest.raises(PolicyError):
             resolve_policy(bad)
@@ -151,9 +153,9 @@ def test_expert_settings_parse_and_bad_ones_are_refused():
 def test_policy_arrays_ask_for_the_public_record():
     """The expert's seat gets its public record (G_FULL_OBS) once play starts; others not."""
     arr = preset("ordinary").to_array()
-    funcs, params = policy_arrays([resolve_policy("random"), resolve_policy(CHEAP)])
+    players = policy_arrays([resolve_policy("random"), resolve_policy(CHEAP)], arr)
     st = api.deal(arr, 1, 0)
-    api.play_out(arr, st, funcs, params)
+    api.play_out(arr, st, players)
     assert st.G[L.G_FULL_OBS] == 0b10            # seat 1 of the two in play
 
 

@@ -39,7 +39,7 @@ def plays(o):
 def act(o, legal, policy="hints", rules=ORD):
     spec = resolve_policy(policy)
     legal = np.asarray(legal, np.int32)
-    return int(hints_policy(o, legal, len(legal), rules, spec.params, np.zeros(1, np.uint64)))
+    return int(hints_policy(o, legal, len(legal), rules, spec.params, np.zeros(1, np.uint64), spec.new_seat(rules)))
 
 
 def card(a):

@@ -14,8 +14,8 @@ from analyzer.engine.hand import is_over, legal_actions, observe, to_act
 from analyzer.engine.observe import rebuild, sample_hidden
 from analyzer.engine.state import new_state
 from analyzer.policies.learned import ModelError, learned_policy, load_model, save_model, shipped_model
-from analyzer.policies.learned_net import N_STATE, N_WEIGHTS, init_weights, state_features
-from analyzer.policies.params import L_WEIGHTS_ORDINARY, L_WEIGHTS_RUBICON
+from analyzer.policies.features import CTX_W, N_STATE, state_features
+from analyzer.policies.network import N_WEIGHTS, init_weights
 from analyzer.policies.registry import PolicyError, check_rules, resolve_policy
 from analyzer.rules import preset
 
@@ -27,7 +27,7 @@ def test_a_decision_is_the_same_whatever_the_hidden_cards_are(variant):
     """At decisions of the learned seat, the hand rebuilt from that seat's view with the
     unseen cards dealt otherwise (another opponent's hand, another talon order) gives the same
     observation and the same action: the policy reads no hidden card."""
-    rules, arr, funcs, params, specs = setup(variant, {}, ("learned", "hints"))
+    rules, arr, players, specs = setup(variant, {}, ("learned", "hints"))
     rng = np.random.default_rng(11)
     stream = np.array([3], np.uint64)
     hidden = np.zeros((L.MAX_SEATS, 32), np.int32)
@@ -43,13 +43,13 @@ def test_a_decision_is_the_same_whatever_the_hidden_cards_are(variant):
         for _ in range(stop_at):
             if is_over(st):
                 break
-            step(arr, st, funcs, params)
+            step(arr, st, players)
         if is_over(st) or to_act(st) != 0 or st.G[L.G_STAGE] != 1:
             continue
         nleg, _ = legal_actions(arr, st)
         observe(arr, st, 0)
         o = st.obs[0].copy()
-        action = learned_policy(o, st.legal, nleg, arr, params[0], st.rngs[0])
+        action = learned_policy(o, st.legal, nleg, arr, players.params[0], st.rngs[0], players.seats[0])
         for _ in range(3):
             hidden[:] = 0
             sample_hidden(arr, o, stream, hidden, talon, drawn, pool, sizes)
@@ -62,7 +62,7 @@ def test_a_decision_is_the_same_whatever_the_hidden_cards_are(variant):
             assert n2 == nleg and np.array_equal(dst.legal[:n2], st.legal[:nleg])
             assert np.array_equal(dst.obs[0][:L.OBS_CORE], o[:L.OBS_CORE])
             assert np.array_equal(dst.obs[0][L.OBS_GAME:], o[L.OBS_GAME:])
-            assert learned_policy(dst.obs[0], dst.legal, n2, arr, params[0], dst.rngs[0]) == action
+            assert learned_policy(dst.obs[0], dst.legal, n2, arr, players.params[0], dst.rngs[0], players.seats[0]) == action
         checked += 1
     assert checked >= 4 and moved >= checked     # the other hand really was dealt otherwise
 
@@ -71,18 +71,20 @@ def test_the_features_read_only_the_kept_observation():
     """The network's inputs come from obs[:OBS_CORE] (the seat's own view) and the game totals
     (OBS_GAME): scrambling the public record between them (filled only for search players)
     changes none of them."""
-    rules, arr, funcs, params, _ = setup("rubicon", {}, ("hints", "hints"))
+    rules, arr, players, _ = setup("rubicon", {}, ("hints", "hints"))
     st = deal(rules, arr, 2)
     for _ in range(40):
-        step(arr, st, funcs, params)
+        step(arr, st, players)
     observe(arr, st, to_act(st))
     o = st.obs[to_act(st)].copy()
     a = np.zeros(N_STATE, np.float32)
     b = np.zeros(N_STATE, np.float32)
-    state_features(o, arr, a)
+    ca = np.zeros(CTX_W, np.int64)
+    cb = np.zeros(CTX_W, np.int64)
+    state_features(o, arr, a, ca)
     o[L.OBS_CORE:L.OBS_GAME] = np.random.default_rng(1).integers(-5, 5, L.OBS_GAME - L.OBS_CORE)
-    state_features(o, arr, b)
-    assert np.array_equal(a, b) and a.any()
+    state_features(o, arr, b, cb)
+    assert np.array_equal(a, b) and a.any() and np.array_equal(ca, cb)
 
 
 def _model(tmp_path, game="ordinary", **change):
@@ -120,8 +122,8 @@ def test_a_model_file_is_checked_and_refused_by_name(tmp_path):
 
 def test_a_model_plays_only_the_game_it_was_made_for(tmp_path):
     spec = resolve_policy(f"learned:weights={_model(tmp_path)}")
-    assert spec.games == ("ordinary",) and spec.params[L_WEIGHTS_RUBICON] == 0
-    assert spec.params[L_WEIGHTS_ORDINARY] == spec.data[0].ctypes.data
+    assert spec.games == ("ordinary",) and spec.weights_for(preset("rubicon").to_array()) is None
+    assert np.array_equal(spec.weights_for(preset("ordinary").to_array()), load_model(_model(tmp_path))[0])
     check_rules([spec], preset("ordinary"))
     with pytest.raises(PolicyError, match="model for ordinary only, not for rubicon"):
         check_rules([spec], preset("rubicon"))
@@ -148,16 +150,17 @@ def test_the_shipped_models_are_installed_for_both_games():
     assert resolve_policy("learned").games == ("ordinary", "rubicon")
 
 
-def test_a_pickled_spec_gets_addresses_of_its_own_process(tmp_path):
-    """A spec sent to a Dask worker resolves its name there; its weight addresses are the
-    worker's, never the sender's (which would point at nothing there)."""
+def test_a_pickled_spec_travels_by_name_and_gets_its_models_there(tmp_path):
+    """A spec sent to a Dask worker resolves its name there and so loads its models there; the
+    sender's parameters travel with it."""
     spec = resolve_policy(f"learned:weights={_model(tmp_path)}")
     sent = spec.params.copy()
-    sent[L_WEIGHTS_ORDINARY] = 12345.0                    # an address from another process
+    sent[5] = 0.25
     from dataclasses import replace
     back = pickle.loads(pickle.dumps(replace(spec, params=sent)))
-    assert back.params[L_WEIGHTS_ORDINARY] == back.data[0].ctypes.data != 12345.0
-    assert np.array_equal(back.data[0], spec.data[0])
+    arr = preset("ordinary").to_array()
+    assert np.array_equal(back.params, sent)
+    assert np.array_equal(back.weights_for(arr), spec.weights_for(arr))
 
 
 def test_learned_plays_through_the_batch_kernel_in_both_games():
@@ -171,7 +174,7 @@ def test_suits_rotate_so_that_trumps_are_suit_0():
     """Cards and the suit-bound combinations (marriages, sequences) are rotated by trumps; the
     béziques and fours belong to no suit and stay."""
     from analyzer.cards import COMBO_NAMES, SUITS, card_id, combo_id
-    from analyzer.policies.learned_net import rotate, rotate_combo
+    from analyzer.policies.features import rotate, rotate_combo
     for trump in range(4):
         for suit in range(4):
             assert rotate(card_id(suit, 2), trump) == card_id((suit - trump) % 4, 2)

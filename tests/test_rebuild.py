@@ -31,7 +31,7 @@ ALL_SEATS = 0b1111
 OBS_KEPT = np.r_[L.OBS_HAND:L.OBS_PLAYED + 32, L.OBS_SEAT, L.OBS_N_SEATS, L.OBS_DEALER_REL, L.OBS_PACKS]
 
 
-def positions(rules, arr, funcs, params, hands, rng):
+def positions(rules, arr, players, hands, rng):
     """(hand, state) at a random decision of each hand, every seat's public record asked for."""
     for hand in range(hands):
         st = deal(rules, arr, hand)
@@ -39,7 +39,7 @@ def positions(rules, arr, funcs, params, hands, rng):
         for _ in range(int(rng.integers(0, 110))):
             if is_over(st):
                 break
-            step(arr, st, funcs, params)
+            step(arr, st, players)
         if not is_over(st):
             yield hand, st
 
@@ -75,10 +75,10 @@ def game_fields(rules, st, me):
 
 @pytest.mark.parametrize("variant,opts,pols", CASES)
 def test_rebuilt_from_the_true_hidden_cards_is_the_true_state(variant, opts, pols):
-    rules, arr, funcs, params, _ = setup(variant, opts, pols)
+    rules, arr, players, _ = setup(variant, opts, pols)
     rng = np.random.default_rng(3)
     checked = 0
-    for hand, st in positions(rules, arr, funcs, params, 18, rng):
+    for hand, st in positions(rules, arr, players, 18, rng):
         me = to_act(st)
         observe(arr, st, me)
         o = st.obs[me].copy()
@@ -91,7 +91,7 @@ def test_rebuilt_from_the_true_hidden_cards_is_the_true_state(variant, opts, pol
         observe(arr, dst, me)
         assert np.array_equal(dst.obs[me], o), hand          # the same decision, the same facts
         dst.rngs[:] = st.rngs
-        assert play_out(arr, st, funcs, params) == play_out(arr, dst, funcs, params) == L.ST_DONE
+        assert play_out(arr, st, players) == play_out(arr, dst, players) == L.ST_DONE
         n = rules.players
         assert np.array_equal(dst.P[:n, L.P_REC:L.P_REC + L.REC_SEAT_W][:, :2],
                               st.P[:n, L.P_REC:L.P_REC + L.REC_SEAT_W][:, :2]), hand   # scores
@@ -102,8 +102,8 @@ def test_rebuilt_from_the_true_hidden_cards_is_the_true_state(variant, opts, pol
 
 @pytest.mark.parametrize("variant,opts,pols", CASES)
 def test_rebuilt_from_sampled_hidden_cards_is_a_legal_hand(variant, opts, pols):
-    rules, arr, funcs, params, _ = setup(variant, opts, pols)
-    rand_funcs, rand_params = policy_arrays([resolve_policy("random")])
+    rules, arr, players, _ = setup(variant, opts, pols)
+    rand_players = policy_arrays([resolve_policy("random")], arr)
     rng = np.random.default_rng(4)
     n = rules.players
     stream = np.array([7], np.uint64)
@@ -114,7 +114,7 @@ def test_rebuilt_from_sampled_hidden_cards_is_a_legal_hand(variant, opts, pols):
     sizes = np.zeros(4, np.int64)
     unseen = np.zeros(32, np.int64)
     checked = 0
-    for hand, st in positions(rules, arr, funcs, params, 18, rng):
+    for hand, st in positions(rules, arr, players, 18, rng):
         me = to_act(st)
         observe(arr, st, me)
         o = st.obs[me]
@@ -136,7 +136,7 @@ def test_rebuilt_from_sampled_hidden_cards_is_a_legal_hand(variant, opts, pols):
                 assert talon[left - 1] == st.talon[st.G[L.G_TALON_LEN] - 1]     # the turn-up stays
             dst = new_state(False)
             rebuild(arr, o, hidden, talon, drawn, dst)
-            assert play_out(arr, dst, rand_funcs, rand_params) == L.ST_DONE
+            assert play_out(arr, dst, rand_players) == L.ST_DONE
             won = dst.P[:n, L.P_WON].sum()
             assert won == rules.n_cards and (dst.P[:n, :L.P_HAND + 64] == 0).all()
             assert dst.P[:n, L.P_BRISQ].sum() == 8 * rules.packs

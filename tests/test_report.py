@@ -112,14 +112,16 @@ def test_small_report_writes_every_file(tmp_path, args):
     args = args[:args.index("--out")] + args[args.index("--out") + 2:] if "--out" in args else list(args)
     variant = args[args.index("--variant") + 1] if "--variant" in args else "ordinary"
     extra = EXTRA_FILES[variant]
-    res = CliRunner().invoke(main, args + ["--out", str(out)])
+    small = ["--learned-hands", "600", "--learned-deals", "300", "--ablation-deals", "100"]   # strong play, small
+    res = CliRunner().invoke(main, args + small + ["--out", str(out)])
     assert res.exit_code == 0, res.output
     tables = ["odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
-              "score_distribution", "seat_advantage", "pairwise"] + extra
+              "score_distribution", "seat_advantage", "pairwise", "hint_worth"] + extra
     for name in tables:
         assert (out / f"{name}.csv").stat().st_size > 0 and (out / f"{name}.parquet").exists(), name
     charts = {"double_bezique_by_trick": None, "score_distribution": (960, 540), "brisque_value": None,
-              "combinations": None, "score_at_least": (960, 540), "odds": None, "pairwise": None}
+              "combinations": None, "score_at_least": (960, 540), "odds": None, "pairwise": None,
+              "hint_worth": None}
     charts.update({"rubicon_rates": None, "game_scores": (960, 540), "loser_totals": (960, 540)} if variant == "rubicon"
                   else {"game_length": (960, 540)})
     report = (out / "report.md").read_text()
@@ -137,7 +139,14 @@ def test_small_report_writes_every_file(tmp_path, args):
     odds = pd.read_csv(out / "odds.csv")
     assert (odds["sample"] > 0).all() and odds.simulated.notna().all()      # receive rows from the play
     pairs = pd.read_csv(out / "pairwise.csv")
-    assert len(pairs) == 3 and (pairs.deals == 1500).all() and (pairs.games == 3000).all()
+    strong = pairs.policy_a == "learned"
+    assert strong.sum() == 3 and (pairs[strong].deals == 300).all() and (pairs[strong].games == 600).all()
+    assert len(pairs) == 6 and (pairs[~strong].deals == 1500).all() and (pairs[~strong].games == 3000).all()
+    summary = pd.read_csv(out / "summary.csv")
+    assert summary.pairing.iloc[0] == "learned vs learned"            # the headline pairing comes first
+    found = report.split("## What this study found")[1].split("##")[0]
+    assert found.splitlines()[4].startswith("- Under strong play (**learned vs learned**")
+    assert len(pd.read_csv(out / "hint_worth.csv")) == 8 and "## The hints' worth against learned" in report
 
 
 def test_report_examples_cover_both_variants():

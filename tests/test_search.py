@@ -13,11 +13,12 @@ from test_state import deal, setup, step
 
 from analyzer.engine import api
 from analyzer.engine import layout as L
-from analyzer.engine.endgame import new_tail_pool, solve_state, tail_value
+from analyzer.engine.endgame import POS_W, SOLVER_BITS, new_solver, new_tail_pool, solve_state, tail_value
 from analyzer.engine.hand import is_over, observe, to_act
 from analyzer.engine.observe import rebuild, sample_world
 from analyzer.engine.state import copy_into, new_state
-from analyzer.policies.registry import CEILINGS, PolicyError, describe_policies, resolve_policy
+from analyzer.policies.expert_names import CEILINGS
+from analyzer.policies.registry import PolicyError, describe_policies, resolve_policy
 from analyzer.run.records import play_records, policy_arrays
 from analyzer.rules import preset
 
@@ -34,9 +35,9 @@ def scratch():
 def test_a_clairvoyant_world_is_the_true_state(variant, opts, pols):
     """A seat shown the hands and the talon (SEE_TALON) draws the one true world: rebuilt, it is
     the true state (the same check as test_rebuild's with the true hidden cards)."""
-    rules, arr, funcs, params, _ = setup(variant, opts, pols)
+    rules, arr, players, _ = setup(variant, opts, pols)
     checked = 0
-    for hand, st in positions(rules, arr, funcs, params, 12, np.random.default_rng(8)):
+    for hand, st in positions(rules, arr, players, 12, np.random.default_rng(8)):
         st.G[L.G_FULL_OBS] = SEE_ALL | (ALL_SEATS << L.SEE_TALON_BIT)
         me = to_act(st)
         observe(arr, st, me)
@@ -58,10 +59,10 @@ def test_a_clairvoyant_world_is_the_true_state(variant, opts, pols):
 def test_a_seat_that_sees_the_hands_draws_only_the_talon(variant, opts, pols):
     """SEE_HANDS: the other hands are the true ones; the talon is the true talon's cards in
     some order, the turn-up (which everyone sees) still last."""
-    rules, arr, funcs, params, _ = setup(variant, opts, pols)
+    rules, arr, players, _ = setup(variant, opts, pols)
     checked = 0
     stream = np.array([5], np.uint64)
-    for hand, st in positions(rules, arr, funcs, params, 12, np.random.default_rng(9)):
+    for hand, st in positions(rules, arr, players, 12, np.random.default_rng(9)):
         st.G[L.G_FULL_OBS] = SEE_ALL
         me = to_act(st)
         observe(arr, st, me)
@@ -89,12 +90,12 @@ def test_a_fair_seat_never_sees_what_a_ceiling_saw():
     (deal_into clears OBS_TRUE), nor does the fair seat's of the first hand."""
     rules = preset("ordinary")
     arr = rules.to_array()
-    cheat, fair = resolve_policy("cheat-clairvoyant"), resolve_policy("expert:samples=2")
+    cheat, fair = resolve_policy("cheat-clairvoyant"), resolve_policy("expert:plain,samples=2")
     st = new_state(False)
     for hand, seats, honest in ((0, (cheat, fair), 1), (1, (fair, cheat), 0)):
         api.deal_hand(arr, st, np.uint64(5), hand, np.zeros(L.MAX_TALON, np.int32), np.zeros(1, np.uint64))
         api.seed_policies(st.rngs, np.uint64(5), hand)
-        funcs, params = policy_arrays(list(seats))
+        players = policy_arrays(list(seats), arr)
         for s, spec in enumerate(seats):          # as play_out sets them
             see = spec.params[L.PARAM_FULL_OBS]
             st.G[L.G_FULL_OBS] |= (1 << s) | (int(see >= L.SEE_HANDS) << (L.SEE_HANDS_BIT + s)) | (
@@ -106,7 +107,7 @@ def test_a_fair_seat_never_sees_what_a_ceiling_saw():
                 observe(arr, st, s)
                 assert st.obs[s, L.OBS_TRUE] == (0 if s == honest else L.SEE_TALON), (hand, s)
                 decisions += s == honest
-            step(arr, st, funcs, params)
+            step(arr, st, players)
         assert decisions > 5
 
 
@@ -136,7 +137,7 @@ def test_a_search_with_the_network_as_prior_plays_otherwise_when_it_searches():
     """With a prior of 3 actions the search does overrule the network sometimes (else the
     test above would say nothing about the search)."""
     arr = preset("ordinary").to_array()
-    a = play_records(arr, 3, 0, 20, [resolve_policy("expert:prior=3,samples=16,switch=0"), resolve_policy("hints")])
+    a = play_records(arr, 3, 0, 20, [resolve_policy("expert:plain,prior=3,samples=16,switch=0"), resolve_policy("hints")])
     b = play_records(arr, 3, 0, 20, [resolve_policy("learned"), resolve_policy("hints")])
     assert not np.array_equal(a, b)
 
@@ -162,7 +163,8 @@ def _enumerate(arr, st, me):
 def test_the_last_window_is_solved_exactly():
     """At decisions of the first stage's last window (the last card to draw and the turn-up),
     tail_value agrees with a plain enumeration of the moves to the second stage."""
-    rules, arr, funcs, params, _ = setup("ordinary", {}, ("hints", "greedy"))
+    rules, arr, players, _ = setup("ordinary", {}, ("hints", "greedy"))
+    sv, pos = new_solver(SOLVER_BITS), np.zeros(POS_W, np.int64)    # one solver for every window
     checked = 0
     for hand in range(8):
         st = deal(rules, arr, hand)
@@ -170,9 +172,9 @@ def test_the_last_window_is_solved_exactly():
             left = st.G[L.G_TALON_LEN] - st.G[L.G_TALON_POS]
             if st.G[L.G_STAGE] == 1 and left <= 2 and api.legal_actions(arr, st)[0] > 1:
                 me = to_act(st)
-                assert tail_value(arr, st, me, new_tail_pool()) == _enumerate(arr, st, me), hand
+                assert tail_value(arr, st, me, new_tail_pool(), sv, pos) == _enumerate(arr, st, me), hand
                 checked += 1
-            step(arr, st, funcs, params)
+            step(arr, st, players)
     assert checked >= 8
 
 

@@ -32,8 +32,8 @@ SEED = 5
 def setup(variant, opts, pols):
     rules = preset(variant, **opts)
     specs = [resolve_policy(p) for p in pols]
-    funcs, params = policy_arrays(specs)
-    return rules, rules.to_array(), funcs, params, specs
+    players = policy_arrays(specs, rules.to_array())
+    return rules, rules.to_array(), players, specs
 
 
 def deal(rules, arr, hand, log=False):
@@ -46,7 +46,7 @@ def deal(rules, arr, hand, log=False):
     return st
 
 
-def step(arr, st, funcs, params):
+def step(arr, st, players):
     """One decision taken from Python: the policy of the seat to act (none if forced)."""
     nleg, plays = legal_actions(arr, st)
     if nleg == 1:
@@ -54,7 +54,7 @@ def step(arr, st, funcs, params):
     else:
         s = to_act(st)
         observe(arr, st, s)
-        a = funcs[s](st.obs[s], st.legal, nleg, arr, params[s], st.rngs[s])
+        a = players.policies[s](st.obs[s], st.legal, nleg, arr, players.params[s], st.rngs[s], players.seats[s])
         assert is_legal(st.legal, nleg, plays, a)
     apply(arr, st, a)
     return a
@@ -68,7 +68,7 @@ def record(arr, st, dealer):
 
 @pytest.mark.parametrize("variant,opts,pols", CASES)
 def test_a_hand_applied_step_by_step_equals_the_batch(variant, opts, pols):
-    rules, arr, funcs, params, specs = setup(variant, opts, pols)
+    rules, arr, players, specs = setup(variant, opts, pols)
     hands = 12
     batch = play_records(arr, SEED, 0, hands, specs)
     for hand in range(hands):
@@ -76,7 +76,7 @@ def test_a_hand_applied_step_by_step_equals_the_batch(variant, opts, pols):
         steps = 0
         while not is_over(st):
             assert 0 <= to_act(st) < rules.players and decision(st) >= 0
-            step(arr, st, funcs, params)
+            step(arr, st, players)
             steps += 1
         assert steps > 20
         assert np.array_equal(record(arr, st, hand % rules.players), batch[hand]), hand
@@ -86,18 +86,18 @@ def test_a_hand_applied_step_by_step_equals_the_batch(variant, opts, pols):
 
 @pytest.mark.parametrize("variant,opts,pols", CASES)
 def test_a_copy_at_any_decision_plays_out_like_the_original(variant, opts, pols):
-    rules, arr, funcs, params, _ = setup(variant, opts, pols)
+    rules, arr, players, _ = setup(variant, opts, pols)
     rng = np.random.default_rng(1)
     for hand in range(10):
         st = deal(rules, arr, hand, log=True)
         for _ in range(int(rng.integers(0, 120))):      # a random point of the hand
             if is_over(st):
                 break
-            step(arr, st, funcs, params)
+            step(arr, st, players)
         copy = new_state(True)
         copy_into(copy, st)
-        assert play_out(arr, st, funcs, params) == L.ST_DONE
-        assert play_out(arr, copy, funcs, params) == L.ST_DONE
+        assert play_out(arr, st, players) == L.ST_DONE
+        assert play_out(arr, copy, players) == L.ST_DONE
         n = rules.players
         assert np.array_equal(copy.G, st.G) and np.array_equal(copy.talon, st.talon), hand
         assert np.array_equal(copy.ev, st.ev), hand
@@ -108,15 +108,15 @@ def test_a_copy_at_any_decision_plays_out_like_the_original(variant, opts, pols)
         light = new_state(False)
         st2 = deal(rules, arr, hand)
         copy_into(light, st2)
-        play_out(arr, light, funcs, params)
+        play_out(arr, light, players)
         assert np.array_equal(light.P, st.P) and np.array_equal(light.G[:L.G_NEV], st.G[:L.G_NEV])
 
 
 def test_copy_into_allocates_nothing_and_keeps_the_scratch():
-    rules, arr, funcs, params, _ = setup("rubicon", {}, ("greedy", "greedy"))
+    rules, arr, players, _ = setup("rubicon", {}, ("greedy", "greedy"))
     st = deal(rules, arr, 3)
     for _ in range(30):
-        step(arr, st, funcs, params)
+        step(arr, st, players)
     dst = new_state(False)
     before = [getattr(dst, name).ctypes.data for name in dst._fields]
     dst.legal[:] = 7
@@ -127,7 +127,7 @@ def test_copy_into_allocates_nothing_and_keeps_the_scratch():
 
 def test_the_structured_record_names_the_same_fields_as_the_offsets():
     from analyzer.run.records import as_structured
-    rules, arr, funcs, params, specs = setup("rubicon", {}, ("hints", "greedy"))
+    rules, arr, players, specs = setup("rubicon", {}, ("hints", "greedy"))
     rec = play_records(arr, SEED, 0, 200, specs)
     r = as_structured(rec)
     by_offset = {"score": L.RS_SCORE, "declared_points": L.RS_DECL, "seven": L.RS_SEVEN,

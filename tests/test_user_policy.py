@@ -12,11 +12,12 @@ from analyzer.run.driver import SimulationError
 from analyzer.studies.simulate import simulate
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "my_policy.py"
-HEADER = "from numba import njit\nfrom analyzer.engine.layout import POLICY_SIG, A_STOP\n"
+HEADER = ("from numba import njit\nfrom analyzer.engine.layout import A_STOP\n"
+          "from analyzer.engine.policy_data import POLICY_SIG\n")
 
 
-def write(tmp_path, body: str) -> Path:
-    path = tmp_path / "pol.py"
+def write(tmp_path, body: str, name: str = "pol.py") -> Path:
+    path = tmp_path / name
     path.write_text(HEADER + textwrap.dedent(body))
     return path
 
@@ -43,6 +44,7 @@ def test_example_policy_on_the_command_line(tmp_path):
 
 
 def test_plain_python_function_is_compiled_once(tmp_path):
+    """A function of the six arguments without the seat's data is taken too (wrapped)."""
     path = write(tmp_path, """
         def first(obs, legal, n_legal, rules, params, rng):
             return legal[0]
@@ -50,6 +52,26 @@ def test_plain_python_function_is_compiled_once(tmp_path):
     spec = resolve_policy(f"{path}:first")
     res = simulate(preset("ordinary"), [spec, "random"], 500, seed=1, threads=1)
     assert res.tallies.hands == 500
+
+
+def test_a_policy_keeps_its_own_memory_in_its_seat_data(tmp_path):
+    """``data.work`` is the seat's own for the whole run of a chunk: a policy that counts its
+    decisions there sees the count grow, and plays (here: the last legal action every tenth
+    decision) by it."""
+    path = write(tmp_path, """
+        @njit(POLICY_SIG)
+        def counting(obs, legal, n_legal, rules, params, rng, data):
+            data.work[0] += 1
+            return legal[n_legal - 1] if data.work[0] % 10 == 0 else legal[0]
+    """)
+    rules = preset("ordinary")
+    mine = simulate(rules, [f"{path}:counting", "random"], 200, seed=1, threads=1, keep_records=True)
+    first = write(tmp_path, """
+        def first(obs, legal, n_legal, rules, params, rng, data):
+            return legal[0]
+    """, "first.py")
+    plain = simulate(rules, [f"{first}:first", "random"], 200, seed=1, threads=1, keep_records=True)
+    assert not (mine.records == plain.records).all()
 
 
 @pytest.mark.parametrize("body,ref,needle", [
@@ -81,7 +103,7 @@ def test_bad_policy_files(tmp_path, body, ref, needle):
 def test_illegal_action_stops_the_run_naming_policy_decision_action(tmp_path):
     path = write(tmp_path, """
         @njit(POLICY_SIG)
-        def cheat(obs, legal, n_legal, rules, params, rng):
+        def cheat(obs, legal, n_legal, rules, params, rng, data):
             return 5          # play the king of... whatever: card 5, held or not
     """)
     with pytest.raises(SimulationError) as e:

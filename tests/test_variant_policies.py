@@ -23,7 +23,7 @@ from analyzer.run.records import as_structured, play_records
 from analyzer.hands.replay_file import dealt_spec
 from analyzer.rules import preset
 
-CHEAP_EXPERT = "expert:samples=4"
+CHEAP_EXPERT = "expert:plain,samples=4"
 VARIANTS = [                      # (rule id, preset, options)
     ("V1", "no_trump", {}),
     ("V2", "panache", {}),
@@ -52,8 +52,9 @@ def obs_for(hand="", trump="S", stage=1, decision=L.D_FOLLOW, lead=None, best_re
 def act(function, o, legal, rules, policy="hints"):
     """Call a compiled policy directly with the parameters of ``policy``."""
     legal = np.asarray(legal, np.int32)
-    return int(function(o, legal, len(legal), rules.to_array(), resolve_policy(policy).params,
-                        np.zeros(1, np.uint64)))
+    spec = resolve_policy(policy)
+    arr = rules.to_array()
+    return int(function(o, legal, len(legal), arr, spec.params, np.zeros(1, np.uint64), spec.new_seat(arr)))
 
 
 def hand_plays(o):
@@ -89,7 +90,8 @@ def test_V3_random_stays_uniform_at_a_claim():
     legal = np.array([L.A_CLAIM_GAME, L.A_STOP], np.int32)
     rng = np.array([12345], np.uint64)
     rules = preset("fixed_point").to_array()
-    picks = [random_policy(o, legal, 2, rules, np.zeros(L.POLICY_PARAMS), rng) for _ in range(400)]
+    seat = resolve_policy("random").new_seat(rules)
+    picks = [random_policy(o, legal, 2, rules, np.zeros(L.POLICY_PARAMS), rng, seat) for _ in range(400)]
     assert 150 < picks.count(L.A_CLAIM_GAME) < 250
 
 

@@ -32,7 +32,7 @@ def numba_cache_dir(source: Path) -> Path | None:
 
 
 # modules of engine/, policies/ and learning/ that no kernel imports: a change to them compiles nothing
-PYTHON_ONLY = ("__init__.py", "registry.py", "presets.py", "user.py", "train.py")
+PYTHON_ONLY = ("__init__.py", "registry.py", "spec.py", "expert_names.py", "presets.py", "user.py", "train.py")
 
 
 def drop_stale_numba_cache(pkg: Path) -> None:
@@ -40,8 +40,9 @@ def drop_stale_numba_cache(pkg: Path) -> None:
     is kept beside the cache): any change to the engine, the built-in policies or the rule
     packing drops the kernels of all three and of the training (``learning/``); a change to
     the learned policy (``policies/learned.py``) or the training drops only the learned
-    player's and the training's kernels, which nothing else calls (its network,
-    ``learned_net.py``, is the search's prior too, so it counts with the policies)."""
+    player's and the training's kernels, which nothing else calls (its features, network and
+    decision, ``features.py``, ``network.py``, ``learned_net.py``, serve the search's prior too,
+    so they count with the policies)."""
     learned = [pkg / "policies" / "learned.py"] + sorted(
         p for p in (pkg / "learning").glob("*.py") if p.name not in PYTHON_ONLY)
     dirs = [pkg / "engine", pkg / "policies", pkg / "learning"]

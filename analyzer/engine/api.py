@@ -7,7 +7,8 @@ with :func:`apply`, copy it with :func:`copy_into` (no allocation), play it to t
 observation (with its public record when its bit of ``G[G_FULL_OBS]`` is set), from which
 :func:`rebuild` makes a whole state again with the cards that seat cannot see
 (:func:`sample_hidden` draws them). Rule sets are passed packed: ``RuleSet.to_array()``;
-policies as :func:`analyzer.run.records.policy_arrays` gives them. Everything here is numba code
+the players of :func:`play_out` as :func:`analyzer.run.records.policy_arrays` gives them (a
+:class:`~analyzer.engine.policy_data.Players`). Everything here is numba code
 callable from Python and from other kernels.
 """
 import numpy as np

@@ -1,8 +1,9 @@
 """The batch of hands: an entry point with an explicit signature (one logged hand is
 :mod:`.single`, compiled only by the commands that play one).
 
-Policies arrive as first-class functions (:data:`layout.POLICY_TYPE`), so these
-kernels compile once and are cached; a new policy costs no recompilation.
+Policies arrive as first-class functions (:data:`policy_data.POLICY_TYPE`) in a
+:class:`policy_data.Players`, so these kernels compile once and are cached; a new policy costs
+no recompilation.
 ``nogil=True`` lets the Python driver run batches on several threads.
 """
 import numpy as np
@@ -27,7 +28,6 @@ from .layout import (
     P_REC,
     P_TABLE,
     P_WON,
-    POLICY_TYPE,
     REC_CARDS_LEFT,
     REC_CARDS_WON,
     REC_DEALER,
@@ -44,13 +44,12 @@ from .layout import (
 )
 from .deals import deal_deck
 from .play import play_out
+from .policy_data import PLAYERS_TYPE
 from .rng import stream_state
 from .state import new_state
 
-FT = POLICY_TYPE
-POLICIES = types.UniTuple(FT, MAX_SEATS)
-BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, POLICIES,
-                        types.float64[:, ::1], types.int32[:, ::1], types.int64[::1])
+BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, PLAYERS_TYPE,
+                        types.int32[:, ::1], types.int64[::1])
 
 
 @njit(cache=True, _nrt=False)
@@ -112,8 +111,8 @@ def policy_error(st, hand, status, err):
 
 
 @njit(BATCH_SIG, cache=True, nogil=True)
-def run_batch(rules, seed, start, count, policies, params, records, err):
-    """Play hands ``start .. start+count-1`` with ``policies`` (one per seat), one record
+def run_batch(rules, seed, start, count, players, records, err):
+    """Play hands ``start .. start+count-1`` with ``players`` (policy_data.Players), one record
     row each; return a status. On an illegal policy action, ``err`` gets (hand, seat,
     action, decision) and the status is returned at once."""
     st = new_state(False)
@@ -122,7 +121,7 @@ def run_batch(rules, seed, start, count, policies, params, records, err):
     for i in range(count):
         hand = start + i
         dealer = deal_hand(rules, st, seed, hand, deck, dstate)
-        status = play_out(rules, st, policies, params)
+        status = play_out(rules, st, players)
         if status != 0:
             return policy_error(st, hand, status, err)
         write_record(rules, st, dealer, status, records[i])

@@ -13,7 +13,7 @@ duty to trump, R3.3; of identical cards the first played wins, R2.5), whose valu
   wins the game, 0 when it is drawn (Law 61).
 
 :func:`solve_cards` is the core (alpha-beta over tricks with a transposition table, in an
-:class:`EndgameSolver` made once by :func:`new_solver`); :func:`solve_state`,
+solver buffer made once by :func:`new_solver` or kept by a seat, :func:`solver_in`); :func:`solve_state`,
 :func:`solve_actions` and :func:`solve_obs` read a HandState or one seat's observation;
 :func:`minimax_state` is a plain full minimax over the engine itself, the solver's reference.
 
@@ -26,8 +26,6 @@ sum over tricks, so a position's table entry holds the points still to come and 
 depend on the past; in Rubicon the game score is not additive in the brisques, so the
 brisques won so far are part of the key and the entry holds the final game score.
 """
-from typing import NamedTuple
-
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -59,6 +57,7 @@ from .layout import (
     OBS_LEAD_CARD,
     OBS_PLAYED,
     OBS_SCORE,
+    OBS_SEAT,
     OBS_SIZE,
     OBS_TRICK_POS,
     OBS_TRUMP,
@@ -85,35 +84,25 @@ _M_BRISQ = 3             # aces and tens
 _M_SUIT = 4              # 4: the cards of each suit
 _M_HIGHER = 8            # 32: per card type, the cards of its suit that beat it
 _META = 40
-# par: scalars of the position being solved
+# par: scalars of the position being solved, and of the root its numbering was made for
 _X_TRUMP, _X_RUBICON, _X_BP, _X_LAST, _X_GEN, _X_BITS, X_NODES = range(7)
-_PAR = 8
+_X_ROOT = 7              # 1 while the numbering and the table belong to a root (see _position)
+_X_ROOT_SCORE = 8        # 2: the scores at the root (Rubicon: fterm was made for them)
+_X_ROOT_BRISQ = 10       # 2: the brisques won at the root
+_X_ROOT_R = 12           # the brisques still to be won at the root (in the hands and the lead)
+X_REUSED = 13            # 1 when the last solve reused the table of an earlier root
+_PAR = 16
+_ROOT_W = 64             # root: the count of each card type in each seat's hand at the root
 
 
-class EndgameSolver(NamedTuple):
-    """The preallocated workspace of :func:`solve_cards`: a transposition table of
-    ``2**bits`` entries (``key``, bounds ``lo``/``hi`` for seat 0, best lead ``move``) and the
-    tables of the position being solved (at most 10 cards a hand). One per thread; reused
-    across solves without clearing (entries of an earlier solve carry an older generation in
-    their key). ``par[X_NODES]`` counts the search nodes of the last solve."""
-
-    key: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    move: np.ndarray
-    ct: np.ndarray       # card type of each card number
-    meta: np.ndarray     # bit sets (_M_*)
-    par: np.ndarray      # scalars (_X_*, X_NODES)
-    fmin: np.ndarray     # Rubicon: least final score, a brisques won and r still out: [a * MAX_B + r]
-    fmax: np.ndarray     # the greatest
-    fterm: np.ndarray    # Rubicon: the final score with b brisques won and last trick L: [b * 2 + L]
-
-
-SOLVER_TYPE = types.NamedTuple(
-    (types.int64[::1], types.int32[::1], types.int32[::1], types.int8[::1], types.int64[::1],
-     types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1], types.int64[::1]),
-    EndgameSolver)
-"""The numba type of an EndgameSolver (the recursive search is compiled for it alone)."""
+SOLVER_TYPE = types.int64[::1]
+"""An exact solver is one int64 buffer (:func:`new_solver`, or a region of a seat's working
+memory, :func:`solver_in`): its scalars (``_X_*``, ``X_NODES``: the search nodes of the last
+solve), the numbering of the root's cards, bit sets, Rubicon's final scores and a transposition
+table of ``2**bits`` entries of four words each (key, bounds lo and hi for seat 0, best lead),
+reused across solves without clearing (entries of an earlier root carry an older generation in
+their key). One buffer, passed down the recursion as one array: a record of eleven arrays cost
+more to pass than a node's work. One per thread (a seat's own)."""
 
 
 @intrinsic
@@ -139,28 +128,59 @@ def _high_bit(typingctx, x):
     return sig, codegen
 
 
+# the solver's regions in its buffer: the fixed part, then the table (four words an entry)
+_O_PAR = 0
+_O_CT = _O_PAR + _PAR        # card type of each card number
+_O_META = _O_CT + MAX_IDX    # bit sets (_M_*)
+_O_FMIN = _O_META + _META    # Rubicon: least final score, a brisques won and r still out: [a * MAX_B + r]
+_O_FMAX = _O_FMIN + MAX_B * MAX_B    # the greatest
+_O_FTERM = _O_FMAX + MAX_B * MAX_B   # Rubicon: the final score with b brisques won and last trick L: [b * 2 + L]
+_O_ROOT = _O_FTERM + MAX_B * 2       # [seat * 32 + card type]: the root's cards
+_O_TABLE = _O_ROOT + _ROOT_W
+_T_KEY, _T_LO, _T_HI, _T_MOVE = range(4)
+SOLVER_BITS = 13         # plenty for a full second stage of 8 or 9 cards a hand (median 1,200 nodes)
+POS_W = 69               # the solvers' scratch: the two hands, the scores, the brisques, the best card
+
+
+@njit(cache=True, _nrt=False)
+def solver_words(bits):
+    """The int64 words of a solver with a table of ``2**bits`` entries (32 bytes an entry)."""
+    return _O_TABLE + 4 * (np.int64(1) << bits)
+
+
+@njit(cache=True, _nrt=False)
+def init_solver(work, offset, bits):
+    """Make ``work[offset:offset + solver_words(bits)]`` (zeros) a solver of ``2**bits`` entries."""
+    work[offset + _O_PAR + _X_BITS] = bits
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def solver_in(work, offset):
+    """The solver kept in ``work`` from ``offset`` (a view; made by :func:`init_solver`): its
+    table and its root outlive the call, so the decisions of one second stage share what the
+    first one solved."""
+    return work[offset:offset + solver_words(work[offset + _O_PAR + _X_BITS])]
+
+
 @njit(cache=True)
 def new_solver(bits):
-    """An :class:`EndgameSolver` with a table of ``2**bits`` entries (16 is plenty for a
-    full second stage of 8 or 9 cards a hand; about 17 bytes an entry)."""
-    size = 1 << bits
-    par = np.zeros(_PAR, np.int64)
-    par[_X_BITS] = bits
-    return EndgameSolver(np.zeros(size, np.int64), np.zeros(size, np.int32),
-                         np.zeros(size, np.int32), np.zeros(size, np.int8),
-                         np.zeros(MAX_IDX, np.int64), np.zeros(_META, np.int64), par,
-                         np.zeros(MAX_B * MAX_B, np.int64), np.zeros(MAX_B * MAX_B, np.int64),
-                         np.zeros(MAX_B * 2, np.int64))
+    """A solver with a table of ``2**bits`` entries, in a buffer of its own."""
+    work = np.zeros(solver_words(bits), np.int64)
+    init_solver(work, 0, bits)
+    return work
 
 
 @njit(cache=True, _nrt=False)
 def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
-    """Number the cards of ``hands`` into ``sv`` and fill its tables for one position; start a
-    new generation of the table. Returns (bit set of the cards held, the value already made:
-    the ordinary game's margin so far, 0 in Rubicon)."""
-    ct, meta, par = sv.ct, sv.meta, sv.par
+    """Number the cards of ``hands`` into ``sv`` and fill its tables for one position, which
+    becomes the root; start a new generation of the table. Returns (bit set of the cards held,
+    the value already made: the ordinary game's margin so far, 0 in Rubicon)."""
+    ct, meta, par = sv[_O_CT:_O_CT + MAX_IDX], sv[_O_META:_O_META + _META], sv[_O_PAR:_O_PAR + _PAR]
     for j in range(_META):
         meta[j] = 0
+    for s in range(2):
+        for t in range(32):
+            sv[_O_ROOT + s * 32 + t] = hands[s, t]
     n = 0
     for s in range(2):
         for rank in range(8):
@@ -190,38 +210,92 @@ def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
     par[_X_LAST] = rules[R_LAST_TRICK]
     par[_X_GEN] += 1
     par[X_NODES] = 0
+    par[X_REUSED] = 0
     mask = (np.int64(1) << n) - 1
-    if not rubicon:
-        return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1])
     r = _popcount(meta[_M_BRISQ])
     if lead_card >= 0 and is_brisque(lead_card):
         r += 1
+    par[_X_ROOT] = 1
+    for k in range(2):
+        par[_X_ROOT_SCORE + k] = scores[k]
+        par[_X_ROOT_BRISQ + k] = brisques[k]
+    par[_X_ROOT_R] = r
+    if not rubicon:
+        return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1])
     for b in range(r + 1):
         for w in range(2):
             last = rules[R_LAST_TRICK]
             t0 = np.int64(scores[0]) + (last if w == 0 else 0)
             t1 = np.int64(scores[1]) + (last if w == 1 else 0)
-            sv.fterm[b * 2 + w] = game_value(rules, t0, t1, bp * (np.int64(brisques[0]) + b),
+            sv[_O_FTERM + b * 2 + w] = game_value(rules, t0, t1, bp * (np.int64(brisques[0]) + b),
                                              bp * (np.int64(brisques[1]) + r - b))
     for a in range(r + 1):
-        lo = min(sv.fterm[a * 2], sv.fterm[a * 2 + 1])
-        hi = max(sv.fterm[a * 2], sv.fterm[a * 2 + 1])
+        lo = min(sv[_O_FTERM + a * 2], sv[_O_FTERM + a * 2 + 1])
+        hi = max(sv[_O_FTERM + a * 2], sv[_O_FTERM + a * 2 + 1])
         for d in range(r - a + 1):
-            f0 = sv.fterm[(a + d) * 2]
-            f1 = sv.fterm[(a + d) * 2 + 1]
+            f0 = sv[_O_FTERM + (a + d) * 2]
+            f1 = sv[_O_FTERM + (a + d) * 2 + 1]
             lo = min(lo, min(f0, f1))
             hi = max(hi, max(f0, f1))
-            sv.fmin[a * MAX_B + d] = lo
-            sv.fmax[a * MAX_B + d] = hi
+            sv[_O_FMIN + a * MAX_B + d] = lo
+            sv[_O_FMAX + a * MAX_B + d] = hi
     return mask, np.int64(0)
+
+
+@njit(cache=True, _nrt=False)
+def _position(rules, trump, hands, lead_card, scores, brisques, sv):
+    """The position in ``sv``'s numbering: (bit set of the cards held, the value already made,
+    the brisques seat 0 has won since the root). When it lies below the root ``sv`` was last
+    prepared for (the same trump and rules, each hand a part of the root's, the scores and
+    brisques consistent with the cards gone), the numbering and the table are kept, so what
+    earlier solves of this second stage found is reused (the values are exact either way);
+    else it becomes a new root (:func:`_prepare`)."""
+    par = sv[_O_PAR:_O_PAR + _PAR]
+    rubicon = rules[R_BRISQUES_SCORED] == 0
+    bp = rules[R_BRISQUE_POINTS]
+    same = (par[_X_ROOT] == 1 and par[_X_TRUMP] == trump and par[_X_RUBICON] == rubicon
+            and par[_X_BP] == (0 if rubicon else bp) and par[_X_LAST] == rules[R_LAST_TRICK])
+    r = 0
+    for s in range(2):
+        for t in range(32):
+            h = hands[s, t]
+            same &= h <= sv[_O_ROOT + s * 32 + t]
+            if is_brisque(t):
+                r += h
+    if lead_card >= 0 and is_brisque(lead_card):
+        r += 1
+    won = (brisques[0] - par[_X_ROOT_BRISQ]) + (brisques[1] - par[_X_ROOT_BRISQ + 1])
+    same &= won >= 0 and brisques[0] >= par[_X_ROOT_BRISQ] and won + r == par[_X_ROOT_R]
+    if rubicon:
+        same &= scores[0] == par[_X_ROOT_SCORE] and scores[1] == par[_X_ROOT_SCORE + 1]
+    if not same:
+        mask, base = _prepare(rules, trump, hands, lead_card, scores, brisques, sv)
+        return mask, base, np.int64(0)
+    # the root's numbering: each card type's copies of a seat are consecutive numbers, and of
+    # the copies still held the highest numbers (the lowest is the one played first)
+    mask = np.int64(0)
+    n = 0
+    for s in range(2):
+        for rank in range(8):
+            for suit in range(4):
+                t = card_of(suit, rank)
+                c = sv[_O_ROOT + s * 32 + t]
+                for k in range(c - hands[s, t], c):
+                    mask |= np.int64(1) << (n + k)
+                n += c
+    par[X_NODES] = 0
+    par[X_REUSED] = 1
+    if rubicon:
+        return mask, np.int64(0), np.int64(brisques[0] - par[_X_ROOT_BRISQ])
+    return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1]), np.int64(0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _replies(sv, mask, leader, lead_t):
     """R2.20: the follower's legal cards against ``lead_t`` (one number per card type), and
     those of them that win the trick."""
-    meta = sv.meta
-    tr = sv.par[_X_TRUMP]
+    meta = sv[_O_META:_O_META + _META]
+    tr = sv[_O_PAR + _X_TRUMP]
     hf = mask & meta[_M_SEAT + 1 - leader]
     held = hf & meta[_M_SUIT + card_suit(lead_t)]
     win = np.int64(0)
@@ -259,7 +333,7 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     """Value for seat 0 of a position: cards ``mask`` held, ``leader`` leads (``lead_t`` < 0)
     or has led card type ``lead_t``, seat 0 has won ``acc`` brisques (Rubicon). Ordinary game:
     the margin still to be made; Rubicon: the final game score. Fail-soft alpha-beta."""
-    par, meta, ct = sv.par, sv.meta, sv.ct
+    par, meta, ct = sv[_O_PAR:_O_PAR + _PAR], sv[_O_META:_O_META + _META], sv[_O_CT:_O_CT + MAX_IDX]
     no_lead = np.int64(-1)     # typed values, not literals: a literal argument would make numba
     no_acc = np.int64(0)       # compile (and cache) another, unresolvable version of _search
     par[X_NODES] += 1
@@ -268,8 +342,8 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     if lead_t >= 0 and is_brisque(lead_t):
         r += 1
     if rubicon:
-        lo = sv.fmin[acc * MAX_B + r]
-        hi = sv.fmax[acc * MAX_B + r]
+        lo = sv[_O_FMIN + acc * MAX_B + r]
+        hi = sv[_O_FMAX + acc * MAX_B + r]
     else:
         hi = par[_X_BP] * r + par[_X_LAST]
         lo = -hi
@@ -285,13 +359,14 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
         tlo = -INF
         thi = INF
         first = -1
-        if sv.key[h] == full:
-            tlo = np.int64(sv.lo[h])
-            thi = np.int64(sv.hi[h])
+        e = _O_TABLE + 4 * h
+        if sv[e + _T_KEY] == full:
+            tlo = sv[e + _T_LO]
+            thi = sv[e + _T_HI]
             done, value, alpha, beta = _narrow(tlo, thi, alpha, beta)
             if done:
                 return value
-            first = np.int64(sv.move[h])
+            first = sv[e + _T_MOVE]
         a0 = alpha
         b0 = beta
         hl = mask & meta[_M_SEAT + leader]
@@ -332,10 +407,10 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
             nlo, nhi = max(best, tlo), thi
         else:
             nlo, nhi = best, best
-        sv.key[h] = full
-        sv.lo[h] = max(nlo, -(1 << 30))
-        sv.hi[h] = min(nhi, 1 << 30)
-        sv.move[h] = best_i
+        sv[e + _T_KEY] = full
+        sv[e + _T_LO] = nlo
+        sv[e + _T_HI] = nhi
+        sv[e + _T_MOVE] = best_i
         return best
     # --- the follower's card (no table: the trick is resolved here)
     legal, win = _replies(sv, mask, leader, lead_t)
@@ -354,7 +429,7 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
             if rubicon:
                 a2 = acc + nb if w == 0 else acc
                 if child == 0:
-                    v = sv.fterm[a2 * 2 + w]
+                    v = sv[_O_FTERM + a2 * 2 + w]
                 else:
                     v = _search(sv, child, w, a2, no_lead, alpha, beta)
             else:
@@ -383,23 +458,24 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
 
 
 @njit(cache=True, _nrt=False)
-def _play_value(sv, mask, leader, lead_t, i, alpha, beta):
+def _play_value(sv, mask, leader, acc, lead_t, i, alpha, beta):
     """Value for seat 0 (Rubicon: final; ordinary: still to be made) once the seat to act
-    plays card number ``i`` in the root position (``lead_t`` < 0: the leader leads it)."""
+    plays card number ``i`` in the position ``mask`` (``lead_t`` < 0: the leader leads it),
+    seat 0 having won ``acc`` brisques since the root (Rubicon)."""
     no_lead = np.int64(-1)
     no_acc = np.int64(0)
     if lead_t < 0:
-        return _search(sv, mask & ~(np.int64(1) << i), leader, no_acc, sv.ct[i], alpha, beta)
-    par = sv.par
+        return _search(sv, mask & ~(np.int64(1) << i), leader, acc, sv[_O_CT + i], alpha, beta)
+    par = sv[_O_PAR:_O_PAR + _PAR]
     f = 1 - leader
     _legal, win = _replies(sv, mask, leader, lead_t)
     w = f if (win >> i) & 1 else leader
-    nb = (1 if is_brisque(lead_t) else 0) + (1 if is_brisque(sv.ct[i]) else 0)
+    nb = (1 if is_brisque(lead_t) else 0) + (1 if is_brisque(sv[_O_CT + i]) else 0)
     child = mask & ~(np.int64(1) << i)
     if par[_X_RUBICON]:
-        a2 = nb if w == 0 else 0
+        a2 = acc + nb if w == 0 else acc
         if child == 0:
-            return sv.fterm[a2 * 2 + w]
+            return sv[_O_FTERM + a2 * 2 + w]
         return _search(sv, child, w, a2, no_lead, alpha, beta)
     g = par[_X_BP] * nb
     if child == 0:
@@ -415,18 +491,18 @@ def _play_value(sv, mask, leader, lead_t, i, alpha, beta):
 def _root_moves(sv, mask, leader, lead_t):
     """The card numbers the seat to act may play at the root, one per card type."""
     if lead_t < 0:
-        hl = mask & sv.meta[_M_SEAT + leader]
-        return hl & ~((hl << 1) & sv.meta[_M_DUP])
+        hl = mask & sv[_O_META + _M_SEAT + leader]
+        return hl & ~((hl << 1) & sv[_O_META + _M_DUP])
     return _replies(sv, mask, leader, lead_t)[0]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _number_of(sv, mask, seat, t):
     """The lowest card number of type ``t`` that ``seat`` holds (-1: none)."""
-    m = mask & sv.meta[_M_SEAT + seat]
+    m = mask & sv[_O_META + _M_SEAT + seat]
     while m != 0:
         i = trailing_zeros(m)
-        if sv.ct[i] == t:
+        if sv[_O_CT + i] == t:
             return i
         m &= m - 1
     return -1
@@ -440,10 +516,10 @@ def solve_cards(rules, trump, hands, leader, lead_card, scores, brisques, sv, ou
     ``hands`` [2, 32] the cards each seat holds; ``trump`` the trump suit (-1: never fixed);
     ``leader`` the seat leading the trick; ``lead_card`` the card it has already led (then
     the other seat is to act; not in ``hands``) or -1; ``scores`` [2] P_SCORE so far and
-    ``brisques`` [2] P_BRISQ (aces and tens won) so far; ``sv`` an :class:`EndgameSolver`.
+    ``brisques`` [2] P_BRISQ (aces and tens won) so far; ``sv`` a solver (:data:`SOLVER_TYPE`).
     Returns seat 0's final margin (ordinary) or signed R3.9 game score (Rubicon) under best
     play; writes the best card of the seat to act into ``out_best[0]``."""
-    mask, base = _prepare(rules, trump, hands, lead_card, scores, brisques, sv)
+    mask, base, acc = _position(rules, trump, hands, lead_card, scores, brisques, sv)
     to_act = leader if lead_card < 0 else 1 - leader
     rest = _root_moves(sv, mask, leader, lead_card)
     maxi = to_act == 0
@@ -454,15 +530,15 @@ def solve_cards(rules, trump, hands, leader, lead_card, scores, brisques, sv, ou
     while rest != 0:
         i = trailing_zeros(rest)
         rest &= rest - 1
-        v = _play_value(sv, mask, leader, lead_card, i, alpha, beta)
+        v = _play_value(sv, mask, leader, acc, lead_card, i, alpha, beta)
         if maxi and v > best:
             best = v
             alpha = v
-            out_best[0] = sv.ct[i]
+            out_best[0] = sv[_O_CT + i]
         elif not maxi and v < best:
             best = v
             beta = v
-            out_best[0] = sv.ct[i]
+            out_best[0] = sv[_O_CT + i]
     return base + best
 
 
@@ -478,17 +554,27 @@ def _state_lead(st):
     return st.G[G_LEAD] if st.G[G_TRICK_POS] == 1 else -1
 
 
+@njit(cache=True, _nrt=False)
+def state_value(rules, st, seat, sv, pos):
+    """The exact value for ``seat`` (see :func:`solve_cards`) of the HandState ``st`` at a
+    second-stage play decision (G_STAGE 2, two seats), a trick possibly in progress, with the
+    solver ``sv`` and ``pos`` int64[POS_W] scratch (no allocation)."""
+    hands = pos[:64].reshape((2, 32))
+    _state_hands(st, hands)
+    scores = pos[64:66]
+    brisques = pos[66:68]
+    for r in range(2):
+        scores[r] = st.P[r, P_SCORE]
+        brisques[r] = st.P[r, P_BRISQ]
+    v = solve_cards(rules, st.G[G_TRUMP], hands, st.G[G_LEADER], _state_lead(st), scores, brisques,
+                    sv, pos[68:69])
+    return v if seat == 0 else -v
+
+
 @njit(cache=True, nogil=True)
 def solve_state(rules, st, seat):
-    """The exact value for ``seat`` (see :func:`solve_cards`) of the HandState ``st`` at a
-    second-stage play decision (G_STAGE 2, two seats), a trick possibly in progress."""
-    hands = np.zeros((2, 32), np.int64)
-    _state_hands(st, hands)
-    sv = new_solver(16)
-    best = np.zeros(1, np.int64)
-    v = solve_cards(rules, st.G[G_TRUMP], hands, st.G[G_LEADER], _state_lead(st),
-                    st.P[:2, P_SCORE], st.P[:2, P_BRISQ], sv, best)
-    return v if seat == 0 else -v
+    """:func:`state_value` with a solver of its own (allocated: for Python and tests)."""
+    return state_value(rules, st, seat, new_solver(SOLVER_BITS), np.zeros(POS_W, np.int64))
 
 
 @njit(cache=True, nogil=True)
@@ -499,54 +585,59 @@ def solve_actions(rules, st, values):
     n = _legal(rules, st)
     hands = np.zeros((2, 32), np.int64)
     _state_hands(st, hands)
-    sv = new_solver(16)
+    sv = new_solver(SOLVER_BITS)
     seat = st.G[G_TO_ACT]
     leader = st.G[G_LEADER]
     lead = _state_lead(st)
-    mask, base = _prepare(rules, st.G[G_TRUMP], hands, lead, st.P[:2, P_SCORE],
-                          st.P[:2, P_BRISQ], sv)
+    mask, base, acc = _position(rules, st.G[G_TRUMP], hands, lead, st.P[:2, P_SCORE],
+                                st.P[:2, P_BRISQ], sv)
     for k in range(n):
         i = _number_of(sv, mask, seat, played_card(st.legal[k]))
-        v = base + _play_value(sv, mask, leader, lead, i, -INF, INF)
+        v = base + _play_value(sv, mask, leader, acc, lead, i, -INF, INF)
         values[k] = v if seat == 0 else -v
     return n
 
 
-@njit(cache=True, nogil=True)
-def solve_obs(rules, obs, legal, n_legal, values):
+@njit(cache=True, _nrt=False)
+def solve_obs(rules, obs, legal, n_legal, values, sv, pos):
     """For a policy at a second-stage play decision, from its seat's observation ``obs``
     (OBS_*: the other hand is every copy of the rules' packs neither in its hand nor played):
     the exact value for that seat of each legal action ``legal[:n_legal]``, into ``values``;
-    returns the index of the best (the first of equal values)."""
+    returns the index of the best (the first of equal values). ``sv`` is the seat's solver
+    (:func:`solver_in`; what it solved at the seat's earlier decisions of this second stage is
+    reused), ``pos`` int64[POS_W] scratch."""
     packs = rules[R_PACKS]
-    hands = np.zeros((2, 32), np.int64)
+    me = obs[OBS_SEAT]           # the position by absolute seat, as the other seat sees it too
+    other = 1 - me
+    hands = pos[:64].reshape((2, 32))
     for t in range(32):
-        hands[0, t] = obs[OBS_HAND + t]
-        hands[1, t] = packs - obs[OBS_HAND + t] - obs[OBS_PLAYED + t]
+        hands[me, t] = obs[OBS_HAND + t]
+        hands[other, t] = packs - obs[OBS_HAND + t] - obs[OBS_PLAYED + t]
     lead = np.int64(-1)
-    leader = 0
+    leader = me
     if obs[OBS_TRICK_POS] == 1:
         lead = np.int64(obs[OBS_LEAD_CARD])
-        leader = 1
-    scores = np.zeros(2, np.int64)
-    brisques = np.zeros(2, np.int64)
+        leader = other
+    scores = pos[64:66]
+    brisques = pos[66:68]
     for r in range(2):
-        scores[r] = obs[OBS_SCORE + r]
-        brisques[r] = obs[OBS_BRISQUES + r]
-    sv = new_solver(16)
-    mask, base = _prepare(rules, obs[OBS_TRUMP], hands, lead, scores, brisques, sv)
+        scores[(me + r) % 2] = obs[OBS_SCORE + r]
+        brisques[(me + r) % 2] = obs[OBS_BRISQUES + r]
+    mask, base, acc = _position(rules, obs[OBS_TRUMP], hands, lead, scores, brisques, sv)
+    sign = 1 if me == 0 else -1
     best_k = 0
     for k in range(n_legal):
-        i = _number_of(sv, mask, 0, played_card(legal[k]))
-        values[k] = base + _play_value(sv, mask, leader, lead, i, -INF, INF)
+        i = _number_of(sv, mask, me, played_card(legal[k]))
+        values[k] = sign * (base + _play_value(sv, mask, leader, acc, lead, i, -INF, INF))
         if values[k] > values[best_k]:
             best_k = k
     return best_k
 
 
+
 # --- the reference: full minimax over the engine ---------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def final_value(rules, st, seat):
     """The value for ``seat`` of a finished hand, as :func:`solve_cards` defines it: the
     margin of P_SCORE (ordinary), or the signed R3.9 game score (Rubicon)."""
@@ -561,85 +652,45 @@ def final_value(rules, st, seat):
     return v if seat == 0 else -v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _step(rules, st, a):
     """:func:`hand.apply` compiled once here: the state machine is inlined into its callers,
     and the minimax and the random play would otherwise each compile their own copy."""
     apply(rules, st, a)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal(rules, st):
     """:func:`hand.legal_actions` compiled once (see :func:`_step`): how many."""
     return legal_actions(rules, st)[0]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _view(pool, d):
     G, P, T, obs, talon, rngs, ev, legal, work = pool
     return HandState(G[d], P[d], T[d], obs[d], talon[d], rngs[d], ev[d], legal[d], work[d])
 
 
-@njit(cache=True)
-def _minimax(rules, pool, d, seat):
+@njit(cache=True, _nrt=False)
+def _minimax(rules, pool, d, seat, solve, sv, pos):
+    """Minimax for ``seat`` over the engine's decisions from the state at depth ``d`` of
+    ``pool`` (each child copied into the next depth): to the end of the hand, or with ``solve``
+    to the two-handed second stage, which the solver ``sv`` finishes (``pos``: its scratch)."""
     st = _view(pool, d)
     if is_over(st):
         return final_value(rules, st, seat)
+    if solve and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
+        return state_value(rules, st, seat, sv, pos)
     n = _legal(rules, st)
     maxi = st.G[G_TO_ACT] == seat
     best = -INF if maxi else INF
-    child = _view(pool, d + 1)
-    for k in range(n):
-        copy_into(child, st)
-        _step(rules, child, st.legal[k])
-        v = _minimax(rules, pool, d + 1, seat)
-        if maxi:
-            best = max(best, v)
-        else:
-            best = min(best, v)
-    return best
-
-
-@njit(cache=True)
-def minimax_state(rules, st, seat):
-    """The value for ``seat`` of a second-stage HandState by plain minimax over the engine
-    (legal_actions, apply, copy_into into one scratch state per depth), without pruning or
-    table: the independent check of :func:`solve_state`. Exponential: small positions only."""
-    depth = 3
-    for s in range(2):
-        for t in range(32):
-            depth += st.P[s, P_HAND + t]
-    pool = (np.zeros((depth, G_SIZE), np.int64), np.zeros((depth, MAX_SEATS, P_W), np.int32),
-            np.zeros((depth, MAX_SEATS, MAX_TABLE, T_W), np.int32),
-            np.zeros((depth, MAX_SEATS, OBS_SIZE), np.int32),
-            np.zeros((depth, MAX_TALON), np.int32), np.zeros((depth, MAX_SEATS, 1), np.uint64),
-            np.zeros((depth, 1, E_W), np.int32), np.zeros((depth, MAX_LEGAL), np.int32),
-            np.zeros((depth, WORK_SIZE), np.int64))
-    top = np.int64(0)           # not a literal 0: see _search
-    copy_into(_view(pool, top), st)
-    return _minimax(rules, pool, top, np.int64(seat))
-
-
-TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room to spare
-
-
-@njit(cache=True)
-def _tail(rules, pool, d, seat):
-    st = _view(pool, d)
-    if is_over(st):
-        return final_value(rules, st, seat)
-    if st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
-        return solve_state(rules, st, seat)
-    n = _legal(rules, st)
-    maxi = st.G[G_TO_ACT] == seat
-    best = -INF if maxi else INF
-    if d + 1 >= TAIL_DEPTH:         # never reached from a last window: a guard, not a value
+    if d + 1 >= pool[0].shape[0]:   # never reached from a last window: a guard, not a value
         return 0
     child = _view(pool, d + 1)
     for k in range(n):
         copy_into(child, st)
         _step(rules, child, st.legal[k])
-        v = _tail(rules, pool, d + 1, seat)
+        v = _minimax(rules, pool, d + 1, seat, solve, sv, pos)
         if maxi:
             best = max(best, v)
         else:
@@ -648,9 +699,8 @@ def _tail(rules, pool, d, seat):
 
 
 @njit(cache=True)
-def new_tail_pool():
-    """Scratch states for :func:`tail_value`, one per depth."""
-    depth = TAIL_DEPTH
+def new_pool(depth):
+    """Scratch states for the minimax, one per depth (:func:`minimax_state`, :func:`tail_value`)."""
     return (np.zeros((depth, G_SIZE), np.int64), np.zeros((depth, MAX_SEATS, P_W), np.int32),
             np.zeros((depth, MAX_SEATS, MAX_TABLE, T_W), np.int32),
             np.zeros((depth, MAX_SEATS, OBS_SIZE), np.int32),
@@ -660,15 +710,39 @@ def new_tail_pool():
 
 
 @njit(cache=True)
-def tail_value(rules, st, seat, pool):
-    """The exact value for ``seat`` of a two-handed HandState whose talon order is known (a
-    sampled world) late in the first stage: minimax over the engine's decisions to the second
-    stage, which :func:`solve_state` solves. Meant for the last window (one card to draw and
-    the turn-up, at most a trick, a declaration and the draws before the second stage);
-    ``pool`` from :func:`new_tail_pool`."""
+def minimax_state(rules, st, seat):
+    """The value for ``seat`` of a second-stage HandState by plain minimax over the engine
+    (legal_actions, apply, copy_into into one scratch state per depth), without pruning, table
+    or solver: the independent check of :func:`solve_state`. Exponential: small positions only."""
+    depth = 3
+    for s in range(2):
+        for t in range(32):
+            depth += st.P[s, P_HAND + t]
+    pool = new_pool(depth)
     top = np.int64(0)           # not a literal 0: see _search
     copy_into(_view(pool, top), st)
-    return _tail(rules, pool, top, np.int64(seat))
+    return _minimax(rules, pool, top, np.int64(seat), False, new_solver(1), np.zeros(POS_W, np.int64))
+
+
+TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room to spare
+
+
+@njit(cache=True)
+def new_tail_pool():
+    """Scratch states for :func:`tail_value`, one per depth of a last window."""
+    return new_pool(TAIL_DEPTH)
+
+
+@njit(cache=True, _nrt=False)
+def tail_value(rules, st, seat, pool, sv, pos):
+    """The exact value for ``seat`` of a two-handed HandState whose talon order is known (a
+    sampled world) late in the first stage: minimax over the engine's decisions to the second
+    stage, which :func:`state_value` solves with the solver ``sv`` (``pos``: its scratch).
+    Meant for the last window (one card to draw and the turn-up, at most a trick, a
+    declaration and the draws before the second stage); ``pool`` from :func:`new_tail_pool`."""
+    top = np.int64(0)           # not a literal 0: see _search
+    copy_into(_view(pool, top), st)
+    return _minimax(rules, pool, top, np.int64(seat), True, sv, pos)
 
 
 # --- positions for tests and benchmarks -------------------------------------------------------

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, types
 
 from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_N_CARDS, R_PLAYERS, R_TARGET
-from .batch import POLICIES, policy_error, seed_policies, write_record
+from .batch import policy_error, seed_policies, write_record
 from .deals import deal_deck
 from .games import game_winner
 from .hand import deal_into
@@ -25,6 +25,7 @@ from .layout import (
     P_SCORE,
 )
 from .play import play_out
+from .policy_data import PLAYERS_TYPE
 from .state import new_state
 
 GAME_HANDS = 256         # hands a game may last (hand stream ids: game * GAME_HANDS + hand)
@@ -35,9 +36,9 @@ DIFF_BINS = 61           # ... from -3000 to +3000 (the outer bins take the rest
 GR_TOTALS = 4            # MAX_SEATS: each side's final game total
 GR_W = GR_TOTALS + MAX_SEATS
 
-GAMES_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, POLICIES,
-                        types.float64[:, ::1], types.int32[:, ::1], types.int64[:, ::1],
-                        types.int64[:, :, :, ::1], types.int64[::1])
+GAMES_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, PLAYERS_TYPE,
+                        types.int32[:, ::1], types.int64[:, ::1], types.int64[:, :, :, ::1],
+                        types.int64[::1])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -54,9 +55,9 @@ def claim_winner(claim):
     return claimer if claim >= GAME_CLAIM_RIGHT else 1 - claimer
 
 
-# 10 arguments: an entry point compiled to GAMES_SIG, called from Python with a chunk's arrays
+# 9 arguments: an entry point compiled to GAMES_SIG, called from Python with a chunk's arrays
 @njit(GAMES_SIG, cache=True, nogil=True)
-def run_games(rules, seed, start, count, policies, params, records, games, chance, err):
+def run_games(rules, seed, start, count, players, records, games, chance, err):
     """Play games ``start`` .. ``start + count - 1`` to ``target`` (the rules' target), one
     record row per hand into ``records`` and one row per game into ``games`` (GR_*);
     ``chance[side, after, bin, 0]`` counts a side's score differences to the best other side
@@ -93,7 +94,7 @@ def run_games(rules, seed, start, count, policies, params, records, games, chanc
                 seat_totals[s] = totals[side_of(s, n)]
             set_game_totals(rules, st, seat_totals)
             seed_policies(st.rngs, seed, hand)
-            status = play_out(rules, st, policies, params)
+            status = play_out(rules, st, players)
             if status != 0:
                 return -policy_error(st, hand, status, err)
             write_record(rules, st, dealer, status, records[row])

@@ -3,7 +3,6 @@
 Every constant here is a plain int, which numba folds into the kernels.
 """
 import numpy as np
-from numba import types
 
 MAX_SEATS = 4
 MAX_TABLE = 16          # table slots per seat (a holding never exceeds 10 cards)
@@ -69,13 +68,11 @@ OBS_PUBLIC_W = 104       #   P[P_REC:P_REC + REC_SEAT_W] (another seat's private
 OBS_SLOTS = OBS_PUBLIC + 4 * OBS_PUBLIC_W    # 4 x MAX_TABLE x T_W: each seat's table slots
 # OBS_SIZE: after the table slots' layout below
 
-# --- policy signature -------------------------------------------------------
-#   policy(obs, legal, n_legal, rules, params, rng) -> action
+# --- policy signature (engine/policy_data.py: POLICY_SIG) --------------------
+#   policy(obs, legal, n_legal, rules, params, rng, data) -> action
 # obs: int32[OBS_SIZE]; legal[:n_legal] the legal actions; rules: the packed
-# RuleSet; params: the policy's parameter vector; rng: uint64[1] counter state.
-POLICY_SIG = types.int64(types.int32[::1], types.int32[::1], types.int64,
-                         types.int64[::1], types.float64[::1], types.uint64[::1])
-POLICY_TYPE = types.FunctionType(POLICY_SIG)
+# RuleSet; params: the policy's parameter vector; rng: uint64[1] counter state;
+# data: the seat's SeatData (its model's weights and its working memory).
 POLICY_PARAMS = 32           # length of a policy's parameter vector
 PARAM_FULL_OBS = POLICY_PARAMS - 1   # > 0: the policy is given its seat's public record too
                                      # (G_FULL_OBS; search players sample hands from it);

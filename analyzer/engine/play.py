@@ -1,9 +1,11 @@
 """Playing a hand with policies: ask the seat to act, check its answer, apply it.
 
-Policies arrive as a tuple of four first-class functions of :data:`layout.POLICY_SIG`, one
-per seat (repeated round the table); a decision with one legal action is taken without
-asking, so a policy's random stream is only drawn on when it has a choice.
+The players arrive as one :class:`policy_data.Players`: four first-class functions of
+:data:`policy_data.POLICY_SIG`, one per seat (repeated round the table), their parameter rows
+and their seats' data; a decision with one legal action is taken without asking, so a policy's
+random stream is only drawn on when it has a choice.
 """
+import numpy as np
 from numba import njit
 
 from .hand import apply, decision, is_over, legal_actions, observe, to_act
@@ -54,13 +56,28 @@ def report_error(G, status, move, seat, rule, detail, action, decision_kind):
     return status
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def next_move(rules, st):
+    """The decision the hand is at: (how many legal actions, the bit set of the plays among
+    them), ``st.legal`` holding them and, when there is a choice (more than one), the seat to
+    act's observation filled; (0, 0) when the hand is over. Every loop that carries a hand on
+    (play_out, the search's roll-outs, the training's kernels) takes its next move from here."""
+    if is_over(st):
+        return 0, np.int64(0)
+    nleg, plays = legal_actions(rules, st)
+    if nleg > 1:
+        observe(rules, st, to_act(st))
+    return nleg, plays
+
+
 @njit(cache=True, _nrt=False)
-def play_out(rules, st, policies, params):
-    """Play the hand from its current decision to the end with ``policies`` (a tuple of four
-    policy functions, by seat) and their parameter rows ``params[seat]`` (a seat whose
-    PARAM_FULL_OBS slot is set sees its public record too, and a ceiling's the hidden cards:
-    SEE_HANDS, SEE_TALON). Returns ST_DONE, or
-    ST_ILLEGAL_POLICY when a policy returns an illegal action (details in G_ERR_*)."""
+def play_out(rules, st, players):
+    """Play the hand from its current decision to the end with ``players`` (a Players: each
+    seat's policy function, its parameter row — a seat whose PARAM_FULL_OBS slot is set sees
+    its public record too, and a ceiling's the hidden cards: SEE_HANDS, SEE_TALON — and its
+    data). Returns ST_DONE, or ST_ILLEGAL_POLICY when a policy returns an illegal action
+    (details in G_ERR_*)."""
+    policies, params, seats = players
     for s in range(st.G[G_NSEATS]):
         see = params[s, PARAM_FULL_OBS]
         if see >= SEE_PUBLIC:
@@ -69,16 +86,16 @@ def play_out(rules, st, policies, params):
             st.G[G_FULL_OBS] |= 1 << (SEE_HANDS_BIT + s)
         if see >= SEE_TALON:
             st.G[G_FULL_OBS] |= 1 << (SEE_TALON_BIT + s)
-    while not is_over(st):
-        nleg, plays = legal_actions(rules, st)
+    while True:
+        nleg, plays = next_move(rules, st)
+        if nleg == 0:
+            return ST_DONE
         if nleg == 1:
             a = st.legal[0]
         else:
             s = to_act(st)
-            observe(rules, st, s)
-            a = policies[s](st.obs[s], st.legal, nleg, rules, params[s], st.rngs[s])
+            a = policies[s](st.obs[s], st.legal, nleg, rules, params[s], st.rngs[s], seats[s])
             if not is_legal(st.legal, nleg, plays, a):
                 return report_error(st.G, ST_ILLEGAL_POLICY, st.G[G_TRICK], s, 0,
                                     X_ILLEGAL_ACTION, a, decision(st))
         apply(rules, st, a)
-    return ST_DONE

@@ -4,23 +4,23 @@ an explicit signature, in a module of its own so that only the commands that pla
 """
 from numba import njit, types
 
-from .batch import POLICIES, seed_policies
+from .batch import seed_policies
 from .hand import deal_into
 from .play import play_out
+from .policy_data import PLAYERS_TYPE
 from .replay import replay
 from .state import STATE_TYPE, new_state
 from .variant_moves import set_game_totals
 
-SINGLE_SIG = STATE_TYPE(types.int64[::1], types.int32[::1], types.int64, types.int64[::1], POLICIES,
-                        types.float64[:, ::1], types.uint64, types.int64, types.int32[:, ::1],
-                        types.int64)
+SINGLE_SIG = STATE_TYPE(types.int64[::1], types.int32[::1], types.int64, types.int64[::1], PLAYERS_TYPE,
+                        types.uint64, types.int64, types.int32[:, ::1], types.int64)
 
 
-# 10 arguments: an entry point compiled to SINGLE_SIG, called from Python with the arrays of one hand
+# 9 arguments: an entry point compiled to SINGLE_SIG, called from Python with the arrays of one hand
 @njit(SINGLE_SIG, cache=True, nogil=True)
-def run_single(rules, deck, dealer, totals, policies, params, seed, hand, script, nscript):
+def run_single(rules, deck, dealer, totals, players, seed, hand, script, nscript):
     """Play one hand from ``deck`` with an event log, the game totals before it ``totals`` (by
-    seat), with ``policies`` or, when ``nscript`` >= 0, the moves ``script[:nscript]``; return
+    seat), with ``players`` or, when ``nscript`` >= 0, the moves ``script[:nscript]``; return
     its final state (G_STATUS: how it ended)."""
     st = new_state(True)
     deal_into(rules, st, deck, dealer)
@@ -29,5 +29,5 @@ def run_single(rules, deck, dealer, totals, policies, params, seed, hand, script
     if nscript >= 0:
         replay(rules, st, script, nscript)
     else:
-        play_out(rules, st, policies, params)
+        play_out(rules, st, players)
     return st

@@ -209,17 +209,17 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
     """Play ``spec``: with ``policies`` (names or specs) or, if None, its moves."""
     rules_arr = spec.rules.to_array()
     if policies is None:
-        funcs, params = policy_arrays([resolve_policy("random")])     # (unused by a script)
+        players = policy_arrays([resolve_policy("random")], rules_arr)     # (unused by a script)
         script = np.array(spec.moves, dtype=np.int32).reshape(-1, S_W)
         nscript = len(spec.moves)
         if nscript == 0:
             script = np.zeros((1, S_W), np.int32)
     else:
         policies = [p if not isinstance(p, str) else resolve_policy(p) for p in policies]
-        funcs, params = policy_arrays(policies)
+        players = policy_arrays(policies, rules_arr)
         script, nscript = np.zeros((1, S_W), np.int32), -1
     try:
-        st = run_interruptibly(run_single, rules_arr, spec.deck(), spec.dealer, spec.totals(), funcs, params,
+        st = run_interruptibly(run_single, rules_arr, spec.deck(), spec.dealer, spec.totals(), players,
                                np.uint64(seed), hand, np.ascontiguousarray(script), nscript)
     except Exception as e:         # raised in a user policy (built-in ones raise nothing)
         raise SimulationError(f"{user_policies(policies or [])} stopped the hand: {type(e).__name__}: {e}") from None

@@ -1,115 +1,163 @@
 """Labels by roll-outs: at a sampled first-stage decision of a hand, every legal action is
-tried from the true state and the hand played out by a fixed roll-out policy; the action's
+tried from the true state and the hand played out by fixed roll-out policies; the action's
 label is its result minus the mean over the actions (its advantage).
 
 The true state is used only to play the hand on, never as an input: the network sees the
 deciding seat's observation alone, so it learns the expectation of each action's advantage
-over the hands that look the same to that seat (its Q under the roll-out policy). The actions
+over the hands that look the same to that seat (its Q under the roll-out policies). The actions
 of one decision share the deal, the talon order and the other hand (common random numbers),
 so the differences between them carry far less noise than one hand's result.
+
+Who plays is a :class:`Players` bundle: the behaviour (the network being trained, or the
+teacher), the roll-out policy (the teacher, or a frozen network: a round of policy iteration
+over it, its second stage exact as the learned player's is), and for a best response a frozen
+opponent that holds one seat throughout (the learner's seat alternates with the hand, and only
+its decisions are labelled).
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ..engine.batch import deal_hand
 from ..engine.hand import to_act
 from ..engine.layout import G_STAGE, MAX_LEGAL, MAX_TALON
+from ..engine.policy_data import SeatData
 from ..engine.rng import below
 from ..engine.state import copy_into, new_state
+from ..policies.features import CTX_W, MAX_ACTION_NZ, action_features, state_features
 from ..policies.hints import hints_policy
-from ..policies.learned_net import (
-    MAX_ACTION_NZ,
-    SCRATCH,
-    action_features,
-    best_action,
-    state_features,
-)
+from ..policies.learned_net import best_action
 from .selfplay import BOTH_SEATS
 from .steps import act, hand_result, legal, next_choice, uniform
 
 
-# 9 arguments: the state, its seat, the two players' settings and the network's scratch arrays
+class LabelRun(NamedTuple):
+    """A chunk of labelled hands: which hands and how they are sampled."""
+
+    rubicon: bool        # results as Rubicon's game score (R3.9), else points
+    seed: np.uint64      # the run's seed: hands start .. start + count - 1 of it
+    start: int
+    count: int
+    eps: float           # share of the behaviour's moves played at random
+    keep: float          # share of the decisions with a choice that are labelled
+    scale: float         # the labels' unit (points per unit)
+    teacher_input: bool  # the decision's features name the teacher's choice (X_HINT)
+
+
+class Players(NamedTuple):
+    """Who plays a labelled hand: each a SeatData whose weights are a network (empty: none)."""
+
+    behave: SeatData     # the behaviour at the learner's seat(s): its network, or the teacher
+    roll: SeatData       # the roll-outs of the learner's seat(s): a frozen network, or the teacher
+    opponent: SeatData   # a frozen opponent at the other seat (a best response), or none
+    teacher: np.ndarray  # hints' parameter vector: the teacher
+
+
+class Samples(NamedTuple):
+    """The labelled samples of a chunk, preallocated by the caller and filled in place."""
+
+    dec_xs: np.ndarray   # [decision, N_STATE]: the state features
+    row_dec: np.ndarray  # [row]: the decision a row belongs to
+    row_ai: np.ndarray   # [row, MAX_ACTION_NZ]: the action's feature indices (-1 after the last)
+    row_av: np.ndarray   # [row, MAX_ACTION_NZ]: their values
+    row_y: np.ndarray    # [row]: the action's advantage, in units of the run's scale
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _has_net(data):
+    return data.weights.shape[0] > 0
+
+
 @njit(cache=True, nogil=True)
-def roll_out(rules, rubicon, st, seat, net, w, teacher, scratch, idx):
-    """Play ``st`` to the end, the first stage by the network (``net``: weights ``w``) or by
-    hints with ``teacher``'s weights, the second stage by hints; ``seat``'s result."""
+def roll_out(rules, rubicon, st, seat, mine, theirs, teacher):
+    """Play ``st`` to the end, ``seat`` by ``mine`` and the other seat by ``theirs`` (SeatData:
+    a network plays its first stage and, when both seats are networks, the second stage is
+    exact, as the learned player plays it; without a network, hints with ``teacher``'s weights,
+    its second stage too); ``seat``'s result."""
+    exact = BOTH_SEATS if _has_net(mine) and _has_net(theirs) else 0
     while True:
-        nleg = next_choice(rules, st, 0)
+        nleg = next_choice(rules, st, exact, mine)
         if nleg == 0:
             return hand_result(rules, st, rubicon, seat)
         s = to_act(st)
         obs = st.obs[s]
-        if net and st.G[G_STAGE] == 1:
-            a = st.legal[best_action(w, obs, rules, st.legal, nleg, scratch, idx, st.rngs[s])]
+        data = mine if s == seat else theirs
+        if _has_net(data) and st.G[G_STAGE] == 1:
+            a = st.legal[best_action(data.weights, obs, rules, st.legal, nleg, st.rngs[s], data)]
         else:
-            a = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s])
+            a = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s], data)
         act(rules, st, a)
 
 
-# 18 arguments: the training's entry point for labelled samples, compiled once; the sample
-# arrays are preallocated by the caller and filled in place
 @njit(cache=True, nogil=True)
-def label_chunk(rules, rubicon, seed, start, count, w, behave_net, roll_net, w_roll, teacher,
-                eps, keep, scale, dec_xs, row_dec, row_ai, row_av, row_y):
-    """Play hands ``start`` .. ``start + count - 1`` of the run seeded ``seed`` (both seats by
-    the network ``w`` when ``behave_net``, else by hints with ``teacher``; a random action with
-    probability ``eps``) and label each first-stage decision with a choice, with probability
-    ``keep``: its state features in ``dec_xs``, a row per legal action (``row_dec``: the
-    decision, ``row_ai``/``row_av``: the action's features, ``row_y``: its advantage in units
-    of ``scale`` under roll-outs by ``w_roll`` when ``roll_net``, else by hints). Returns
-    (decisions, rows); the arrays' capacity bounds them."""
+def label_chunk(rules, run, who, out):
+    """Play the hands of ``run`` (a LabelRun) with ``who`` (Players: the learner's seats by the
+    behaviour's network, or by hints with the teacher's weights; a random action with
+    probability ``eps``; with an opponent, seat 1 - hand % 2 by it) and label each first-stage
+    decision of a learner's seat with a choice, with probability ``keep``, into ``out``
+    (Samples): its state features, a row per legal action with the action's features and its
+    advantage under roll-outs (the learner's seat by ``who.roll``, the other by the opponent or
+    ``who.roll``). Returns (decisions, rows); the arrays' capacity bounds them."""
     st = new_state(False)
     work = new_state(False)
     deck = np.zeros(MAX_TALON, np.int32)
     dstate = np.zeros(1, np.uint64)
-    scratch = np.zeros(SCRATCH, np.float32)
     idx = np.zeros(MAX_ACTION_NZ, np.int64)
     val = np.zeros(MAX_ACTION_NZ, np.float32)
+    ctx = np.zeros(CTX_W, np.int64)
     acts = np.zeros(MAX_LEGAL, np.int32)
     values = np.zeros(MAX_LEGAL, np.float64)
     rs = np.zeros(1, np.uint64)
-    cap_d = dec_xs.shape[0]
-    cap_r = row_y.shape[0]
+    best_response = _has_net(who.opponent)
+    cap_d = out.dec_xs.shape[0]
+    cap_r = out.row_y.shape[0]
     nd = 0
     nr = 0
-    for i in range(count):
-        hand = start + i
-        deal_hand(rules, st, seed, hand, deck, dstate)
+    for i in range(run.count):
+        hand = run.start + i
+        deal_hand(rules, st, run.seed, hand, deck, dstate)
         rs[0] = st.rngs[0, 0] ^ np.uint64(0x9E3779B97F4A7C15)    # the sampling's own stream
+        learner = hand % 2 if best_response else -1
         while True:
-            nleg = next_choice(rules, st, BOTH_SEATS)
+            nleg = next_choice(rules, st, BOTH_SEATS, who.behave)
             if nleg == 0:
                 break
             s = to_act(st)
             obs = st.obs[s]
-            if uniform(rs) < keep and nd < cap_d and nr + nleg <= cap_r:
+            if best_response and s != learner:
+                act(rules, st, st.legal[best_action(who.opponent.weights, obs, rules, st.legal, nleg,
+                                                    st.rngs[s], who.opponent)])
+                continue
+            if uniform(rs) < run.keep and nd < cap_d and nr + nleg <= cap_r:
                 for k in range(nleg):
                     acts[k] = st.legal[k]
-                state_features(obs, rules, dec_xs[nd])
-                hint = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s])
+                state_features(obs, rules, out.dec_xs[nd], ctx)
+                hint = hints_policy(obs, st.legal, nleg, rules, who.teacher, st.rngs[s], who.behave) \
+                    if run.teacher_input else -1
+                theirs = who.opponent if best_response else who.roll
                 mean = 0.0
                 for k in range(nleg):
                     copy_into(work, st)
                     legal(rules, work)         # apply expects its decision's legal set
                     act(rules, work, acts[k])
-                    values[k] = roll_out(rules, rubicon, work, s, roll_net, w_roll, teacher,
-                                         scratch, idx)
+                    values[k] = roll_out(rules, run.rubicon, work, s, who.roll, theirs, who.teacher)
                     mean += values[k]
                 mean /= nleg
                 for k in range(nleg):
-                    nz = action_features(obs, rules, acts[k], hint, idx, val)
+                    nz = action_features(obs, rules, ctx, acts[k], hint, idx, val)
                     for j in range(MAX_ACTION_NZ):
-                        row_ai[nr, j] = idx[j] if j < nz else -1
-                        row_av[nr, j] = val[j] if j < nz else 0.0
-                    row_dec[nr] = nd
-                    row_y[nr] = (values[k] - mean) / scale
+                        out.row_ai[nr, j] = idx[j] if j < nz else -1
+                        out.row_av[nr, j] = val[j] if j < nz else 0.0
+                    out.row_dec[nr] = nd
+                    out.row_y[nr] = (values[k] - mean) / run.scale
                     nr += 1
                 nd += 1
-            if eps > 0 and uniform(rs) < eps:
+            if run.eps > 0 and uniform(rs) < run.eps:
                 a = st.legal[below(rs, nleg)]
-            elif behave_net:
-                a = st.legal[best_action(w, obs, rules, st.legal, nleg, scratch, idx, st.rngs[s])]
+            elif _has_net(who.behave):
+                a = st.legal[best_action(who.behave.weights, obs, rules, st.legal, nleg, st.rngs[s], who.behave)]
             else:
-                a = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s])
+                a = hints_policy(obs, st.legal, nleg, rules, who.teacher, st.rngs[s], who.behave)
             act(rules, st, a)
     return nd, nr

@@ -13,16 +13,12 @@ from numba import njit
 from ..engine.batch import deal_hand
 from ..engine.hand import to_act
 from ..engine.layout import MAX_TALON, OBS_SCORE
+from ..engine.policy_data import SeatData, seat_work
 from ..engine.rng import below
 from ..engine.state import new_state
+from ..policies.features import CTX_W, MAX_ACTION_NZ, action_features, state_features
 from ..policies.hints import hints_policy
-from ..policies.learned_net import (
-    MAX_ACTION_NZ,
-    SCRATCH,
-    action_features,
-    best_action,
-    state_features,
-)
+from ..policies.learned_net import best_action
 from .steps import act, hand_result, next_choice, result_difference, uniform
 
 NET, TEACHER = 0, 1          # who plays a seat: the network, or hints with the teacher's weights
@@ -44,9 +40,10 @@ def play_chunk(rules, rubicon, seed, start, count, w, who, teacher, eps, keep, s
     st = new_state(False)
     deck = np.zeros(MAX_TALON, np.int32)
     dstate = np.zeros(1, np.uint64)
-    scratch = np.zeros(SCRATCH, np.float32)
+    data = SeatData(w, seat_work(True))
     idx = np.zeros(MAX_ACTION_NZ, np.int64)
     val = np.zeros(MAX_ACTION_NZ, np.float32)
+    ctx = np.zeros(CTX_W, np.int64)
     cap = xs_out.shape[0]
     y = np.zeros(cap, np.float32)
     seats = np.zeros(MAX_SAMPLES_PER_HAND, np.int64)
@@ -59,7 +56,7 @@ def play_chunk(rules, rubicon, seed, start, count, w, who, teacher, eps, keep, s
         rs[0] = st.rngs[0, 0] ^ np.uint64(0x9E3779B97F4A7C15)    # exploration's own stream
         first = n
         while True:
-            nleg = next_choice(rules, st, BOTH_SEATS)
+            nleg = next_choice(rules, st, BOTH_SEATS, data)
             if nleg == 0:
                 break
             s = to_act(st)
@@ -67,17 +64,17 @@ def play_chunk(rules, rubicon, seed, start, count, w, who, teacher, eps, keep, s
             if eps > 0 and uniform(rs) < eps:
                 k = below(rs, nleg)
             elif who[s] == NET:
-                k = best_action(w, obs, rules, st.legal, nleg, scratch, idx, st.rngs[s])
+                k = best_action(w, obs, rules, st.legal, nleg, st.rngs[s], data)
             else:
-                a = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s])
+                a = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s], data)
                 k = 0
                 while st.legal[k] != a:
                     k += 1
             a = st.legal[k]
             if n < cap and n - first < MAX_SAMPLES_PER_HAND and (keep >= 1 or uniform(rs) < keep):
-                state_features(obs, rules, xs_out[n])
-                hint = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s])
-                nz = action_features(obs, rules, a, hint, idx, val)
+                state_features(obs, rules, xs_out[n], ctx)
+                hint = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s], data)
+                nz = action_features(obs, rules, ctx, a, hint, idx, val)
                 for j in range(MAX_ACTION_NZ):
                     xa_idx[n, j] = idx[j] if j < nz else -1
                     xa_val[n, j] = val[j] if j < nz else 0.0
@@ -101,23 +98,22 @@ def match_chunk(rules, rubicon, seed, start, count, w, opponent, out):
     st = new_state(False)
     deck = np.zeros(MAX_TALON, np.int32)
     dstate = np.zeros(1, np.uint64)
-    scratch = np.zeros(SCRATCH, np.float32)
-    idx = np.zeros(MAX_ACTION_NZ, np.int64)
+    data = SeatData(w, seat_work(True))
     for i in range(count):
         hand = start + i
         total = 0.0
         for net_seat in range(2):
             deal_hand(rules, st, seed, hand, deck, dstate)
             while True:
-                nleg = next_choice(rules, st, 1 << net_seat)
+                nleg = next_choice(rules, st, 1 << net_seat, data)
                 if nleg == 0:
                     break
                 s = to_act(st)
                 obs = st.obs[s]
                 if s == net_seat:
-                    a = st.legal[best_action(w, obs, rules, st.legal, nleg, scratch, idx, st.rngs[s])]
+                    a = st.legal[best_action(w, obs, rules, st.legal, nleg, st.rngs[s], data)]
                 else:
-                    a = hints_policy(obs, st.legal, nleg, rules, opponent, st.rngs[s])
+                    a = hints_policy(obs, st.legal, nleg, rules, opponent, st.rngs[s], data)
                 act(rules, st, a)
             total += result_difference(rules, st, rubicon, net_seat)
         out[i] = total / 2.0

@@ -3,11 +3,10 @@ in numba. The gradient of the first layer touches only the inputs that are not z
 import numpy as np
 from numba import njit
 
-from ..policies.learned_net import (
-    MAX_ACTION_NZ,
+from ..policies.features import MAX_ACTION_NZ, N_STATE
+from ..policies.network import (
     N_H1,
     N_H2,
-    N_STATE,
     N_NET,
     N_WEIGHTS,
     O_B1,

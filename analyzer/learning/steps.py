@@ -1,15 +1,17 @@
 """The state machine's steps for the training's kernels, each compiled once, and what they share:
-carrying a hand to its next real decision, a uniform draw, a hand's result.
+carrying a hand to its next real decision (``engine.play.next_move``, as every loop does), a
+uniform draw, a hand's result.
 
-``apply``, ``legal_actions`` and ``observe`` are inlined wherever they are called (the batch
-kernel's speed depends on it), and the training's kernels call them from many places: through
-these wrappers each is compiled once, which keeps the training's compile time short.
+``apply`` and ``legal_actions`` are inlined wherever they are called (the batch kernel's speed
+depends on it), and the training's kernels call them from many places: through these wrappers
+each is compiled once, which keeps the training's compile time short.
 """
 import numpy as np
 from numba import njit
 
 from ..engine.games import game_value
-from ..engine.hand import apply, is_over, legal_actions, observe, to_act
+from ..engine.hand import apply, legal_actions, to_act
+from ..engine.play import next_move
 from ..engine.layout import P_BRISQ, P_SCORE
 from ..engine.rng import next_u64
 from ..policies.endgame import exact_endgame_action, is_exact_decision
@@ -29,29 +31,24 @@ def legal(rules, st):
 
 
 @njit(cache=True, _nrt=False)
-def look(rules, st, s):
-    """Fill seat ``s``'s observation for its decision (hand.observe)."""
-    observe(rules, st, s)
-
-
-@njit(cache=True)
-def next_choice(rules, st, exact_seats):
+def next_choice(rules, st, exact_seats, data):
     """Carry the hand on to its next decision with a choice: a forced move is made, and a
     two-handed second-stage decision of a seat in the bit set ``exact_seats`` is solved
-    exactly. Returns the number of legal actions of that decision (its seat's observation
-    filled, ``st.legal`` holding them), or 0 when the hand is over."""
-    while not is_over(st):
-        nleg, _plays = legal(rules, st)
-        if nleg == 1:
+    exactly (with the solver of ``data``, a SeatData). Returns the number of legal actions of
+    that decision (its seat's observation filled, ``st.legal`` holding them), or 0 when the
+    hand is over."""
+    while True:
+        nleg, _plays = next_move(rules, st)
+        if nleg <= 1:
+            if nleg == 0:
+                return 0
             act(rules, st, st.legal[0])
             continue
         s = to_act(st)
-        look(rules, st, s)
         if (exact_seats >> s) & 1 and is_exact_decision(st.obs[s]):
-            act(rules, st, exact_endgame_action(rules, st.obs[s], st.legal, nleg))
+            act(rules, st, exact_endgame_action(rules, st.obs[s], st.legal, nleg, data))
             continue
         return nleg
-    return 0
 
 
 @njit(cache=True, _nrt=False, inline="always")

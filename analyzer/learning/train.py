@@ -10,6 +10,13 @@ sample rows drawn from the last ``window`` steps. The roll-out policy is the tea
 step ``net_rollouts`` and from then on the network as it was at that step (a second round of
 policy improvement).
 
+A run may start from a model (``start``: its weights, the teacher and bonus it holds) and make
+its roll-outs play that model from the first step (``rollout_start``: a new round of policy
+iteration over it, its second stage exact as the learned player's is); with ``opponent`` a
+frozen model holds one seat of every hand (the other seat alternates with the hand) and only
+the learner's decisions are labelled: a best response to it. Without ``teacher_input`` the
+network never sees the teacher's choice (no X_HINT feature, no bonus).
+
 Everything depends on the seed alone: the deals, the exploration, the order of the fit. The
 checkpoint after step k holds the weights, Adam's moments and the weights each step of the
 window played with; a resumed run plays the window's steps again from those (their samples
@@ -25,14 +32,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..policies.learned import game_of, save_model
-from ..policies.learned_net import MAX_ACTION_NZ, N_STATE, N_WEIGHTS, UNIT_ORDINARY, UNIT_RUBICON, init_weights
+from ..engine.policy_data import NO_WEIGHTS, SeatData, seat_work
+from ..policies.features import MAX_ACTION_NZ, N_STATE, X_HINT
+from ..policies.learned import ModelError, game_of, load_model, save_model
+from ..policies.network import N_H1, O_HINT_BONUS, O_W1, UNIT_ORDINARY, UNIT_RUBICON, init_weights
 from ..policies.registry import resolve_policy
 from ..rules import RuleSet
 from ..run.backends import open_backend, wait_for
 from ..run.output import atomic_write
 from ..stop import check_stop
-from .rollouts import label_chunk
+from .rollouts import LabelRun, Players, Samples, label_chunk
 from .selfplay import match_chunk
 from .sgd import fit_epoch
 
@@ -62,6 +71,10 @@ class TrainConfig:
     lr: float = 1e-3
     net_rollouts: int = 0        # from this step on the roll-outs play the network (0: never)
     hint_bonus: float | None = None   # points added to the teacher's choice (None: the game's default)
+    start: str | None = None     # a model file: the run starts from its weights
+    rollout_start: bool = False  # the roll-outs play the start model from the first step
+    opponent: str | None = None  # a model file: a frozen opponent at one seat (a best response)
+    teacher_input: bool = True   # the network sees the teacher's choice (X_HINT) and its bonus
     eval_every: int = 5          # learning-curve points: every this many steps, and the last
     eval_deals: int = 2000       # held-out deals per point (each played twice, seats swapped)
     seed: int = 1
@@ -81,6 +94,10 @@ class TrainConfig:
             raise TrainError(f"hint_bonus is a number of points from 0 to 10,000 (got {self.hint_bonus})")
         if not 0 < self.lr < 1:
             raise TrainError(f"lr must be in (0, 1) (got {self.lr})")
+        if self.rollout_start and not self.start:
+            raise TrainError("roll-outs by the start model need a start model")
+        if self.net_rollouts and self.rollout_start:
+            raise TrainError("roll-outs play either the start model or the network from a step, not both")
 
 
 DEFAULT_HINT_BONUS = {"ordinary": 0.0, "rubicon": 100.0}   # points; see docs/learned.md
@@ -129,7 +146,19 @@ class Trainer:
         self.scale = value_scale(rules)
         # float32 as the model file keeps it: the teacher's choice is the same in training and play
         self.teacher = resolve_policy(f"hints:tuned-{self.game}").params.astype(np.float32).astype(np.float64)
+        self.start_w = self._model(config.start, "start")
+        self.opponent_w = self._model(config.opponent, "opponent")
         self.window: list = []       # per step of the window: (dec_xs, row_dec, row_ai, row_av, row_y)
+
+    def _model(self, path: str | None, role: str) -> np.ndarray | None:
+        """The weights of the model file ``path`` for this game (None: none); TrainError if it
+        cannot be used."""
+        if path is None:
+            return None
+        try:
+            return load_model(path, self.game)[0]
+        except ModelError as e:
+            raise TrainError(f"{role} model: {e}") from None
 
     # --- the run's identity, for --resume ----------------------------------------------------
     def identity(self) -> dict:
@@ -139,22 +168,34 @@ class Trainer:
         return {"version": STATE_VERSION, "game": self.game, "rules": self.rules.describe(), "config": config}
 
     def new_state(self) -> TrainState:
-        """Step 0: fresh weights from the seed."""
-        bonus = self.config.hint_bonus
-        bonus = DEFAULT_HINT_BONUS[self.game] if bonus is None else bonus
-        w = init_weights(np.random.default_rng([self.config.seed, 0]), self.teacher, bonus / self.scale)
-        return TrainState(0, w, np.zeros_like(w), np.zeros_like(w), 0, [], None, [], 0.0, 0, 0)
+        """Step 0: the start model's weights, or fresh ones from the seed (without the teacher's
+        input: its feature's weights and its bonus 0, so that it has no effect in play)."""
+        c = self.config
+        if self.start_w is not None:
+            w = self.start_w.copy()
+        else:
+            bonus = c.hint_bonus
+            bonus = DEFAULT_HINT_BONUS[self.game] if bonus is None else bonus
+            w = init_weights(np.random.default_rng([c.seed, 0]), self.teacher, bonus / self.scale)
+        if not c.teacher_input:
+            row = O_W1 + (N_STATE + X_HINT) * N_H1
+            w[row:row + N_H1] = 0.0
+            w[O_HINT_BONUS] = 0.0
+        rollout = self.start_w.copy() if c.rollout_start else None
+        return TrainState(0, w, np.zeros_like(w), np.zeros_like(w), 0, [], rollout, [], 0.0, 0, 0)
 
     # --- one step ------------------------------------------------------------------------------
     def label(self, step: int, behaviour: np.ndarray | None, state: TrainState):
         """The samples of step ``step``, played by ``behaviour`` (None: the teacher)."""
         c = self.config
-        roll = state.rollout if state.rollout is not None and step >= c.net_rollouts > 0 else None
+        roll = state.rollout if state.rollout is not None and (c.rollout_start or step >= c.net_rollouts > 0) else None
         chunks = _chunks(step * c.hands, c.hands, 250)
         backend = open_backend(self.threads)
         try:
-            futures = [backend.submit(_label_task, self.rules_arr, self.rules.is_rubicon, c.seed, s, n,
-                                      behaviour, roll, self.teacher, c.eps, c.keep, self.scale)
+            futures = [backend.submit(_label_task, self.rules_arr,
+                                      LabelRun(self.rules.is_rubicon, np.uint64(c.seed), s, n, c.eps, c.keep,
+                                               self.scale, c.teacher_input),
+                                      behaviour, roll, self.opponent_w, self.teacher)
                        for s, n in chunks]
             parts = [wait_for(f) for f in futures]
         finally:
@@ -200,7 +241,7 @@ class Trainer:
             check_stop()
             t0 = time.monotonic()
             k = state.step
-            behaviour = None if k == 0 else state.w.copy()
+            behaviour = None if k == 0 and self.start_w is None else state.w.copy()
             part = self.label(k, behaviour, state)
             self.window.append(part)
             state.played.append(behaviour)
@@ -280,7 +321,11 @@ class Trainer:
         """What a model file says about the run that made it."""
         c = self.config
         last = next((r for r in reversed(state.curve) if "vs_teacher" in r), None)
-        summary = (f"seed {c.seed}, {state.step} steps, {state.hands_played:,} hands"
+        how = (f"a round of policy iteration over {Path(c.start).parent.name}/{Path(c.start).name}, "
+               if c.rollout_start else f"from {Path(c.start).parent.name}/{Path(c.start).name}, " if c.start else "")
+        how += f"best response to {Path(c.opponent).parent.name}/{Path(c.opponent).name}, " if c.opponent else ""
+        how += "no teacher input, " if not c.teacher_input else ""
+        summary = (f"{how}seed {c.seed}, {state.step} steps, {state.hands_played:,} hands"
                    + (f", {last['vs_teacher']:+.1f} vs hints:tuned-{self.game} at step {last['step']}" if last else ""))
         return {"summary": summary, "rules": self.rules.describe(), "config": asdict(c), "steps": state.step,
                 "hands": state.hands_played, "samples": state.samples, "seconds": round(state.seconds, 1)}
@@ -300,21 +345,24 @@ def _chunks(start: int, total: int, size: int) -> list[tuple[int, int]]:
     return [(start + s, min(size, total - s)) for s in range(0, total, size)]
 
 
-def _label_task(rules_arr, rubicon, seed, start, count, behaviour, roll, teacher, eps, keep, scale):
-    """One chunk of labelled hands (learning/rollouts.label_chunk), trimmed."""
-    cap_d = count * 64 if not rubicon else count * 160
-    cap_d = max(int(cap_d * keep * 1.5) + 64, 64)
+def _seat(weights: np.ndarray | None) -> SeatData:
+    """A seat of the training's kernels: a network (None: the teacher), working memory."""
+    return SeatData(NO_WEIGHTS if weights is None else weights, seat_work(True))
+
+
+def _label_task(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher):
+    """One chunk of labelled hands (learning/rollouts.label_chunk), trimmed: the learner's seats
+    play ``behaviour`` (None: the teacher), its roll-outs ``roll`` (None: the teacher), the other
+    seat ``opponent`` (None: none, self-play)."""
+    cap_d = run.count * 64 if not run.rubicon else run.count * 160
+    cap_d = max(int(cap_d * run.keep * 1.5) + 64, 64)
     cap_r = cap_d * ROWS_PER_DECISION
-    xs = np.zeros((cap_d, N_STATE), np.float32)
-    row_dec = np.zeros(cap_r, np.int64)
-    ai = np.zeros((cap_r, MAX_ACTION_NZ), np.int8)
-    av = np.zeros((cap_r, MAX_ACTION_NZ), np.float32)
-    y = np.zeros(cap_r, np.float32)
-    w = behaviour if behaviour is not None else np.zeros(N_WEIGHTS, np.float32)
-    wr = roll if roll is not None else w
-    nd, nr = label_chunk(rules_arr, rubicon, np.uint64(seed), start, count, w, behaviour is not None,
-                         roll is not None, wr, teacher, eps, keep, scale, xs, row_dec, ai, av, y)
-    return xs[:nd].copy(), row_dec[:nr].copy(), ai[:nr].copy(), av[:nr].copy(), y[:nr].copy()
+    out = Samples(np.zeros((cap_d, N_STATE), np.float32), np.zeros(cap_r, np.int64),
+                  np.zeros((cap_r, MAX_ACTION_NZ), np.int8), np.zeros((cap_r, MAX_ACTION_NZ), np.float32),
+                  np.zeros(cap_r, np.float32))
+    nd, nr = label_chunk(rules_arr, run, Players(_seat(behaviour), _seat(roll), _seat(opponent), teacher), out)
+    return (out.dec_xs[:nd].copy(), out.row_dec[:nr].copy(), out.row_ai[:nr].copy(), out.row_av[:nr].copy(),
+            out.row_y[:nr].copy())
 
 
 def _match_task(rules_arr, rubicon, seed, start, count, w, opponent):

@@ -28,8 +28,8 @@ from ..engine.layout import (
     OBS_STAGE,
     OBS_TABLE,
     OBS_TRUMP,
-    POLICY_SIG,
 )
+from ..engine.policy_data import POLICY_SIG
 from ..engine.codes import (
     ACE,
     FOUR_RANKS,
@@ -52,10 +52,11 @@ from ..engine.combos import combo_points
 from ..engine.rng import below
 from ..engine.tricks import beats
 from ..rules import R_PANACHE
+from .spec import PolicySpec, register
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)
-def random_policy(obs, legal, n_legal, rules, params, rng):
+def random_policy(obs, legal, n_legal, rules, params, rng, data):
     """Uniform among the legal actions at every decision."""
     return legal[below(rng, n_legal)]
 
@@ -139,7 +140,7 @@ def _greedy_meld(obs, legal, n_legal, rules):
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)
-def greedy_policy(obs, legal, n_legal, rules, params, rng):
+def greedy_policy(obs, legal, n_legal, rules, params, rng, data):
     """Greedy: score now, take brisques cheaply.
 
     Declaration window: exchange the seven of trumps first (the card taken may
@@ -195,3 +196,10 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng):
                                                   or win_v <= cheapest_v + 2):
         return win
     return cheapest
+
+
+register("random", lambda name: PolicySpec("random", random_policy, description="uniform among the legal actions"),
+         lambda: [f"{'random':<10} uniform among the legal actions"], settings=False)
+GREEDY_TEXT = "declares the best combination, exchanges the seven, takes brisques cheaply"
+register("greedy", lambda name: PolicySpec("greedy", greedy_policy, description=GREEDY_TEXT),
+         lambda: [f"{'greedy':<10} {GREEDY_TEXT}"], settings=False)

@@ -1,14 +1,17 @@
-"""The exact second stage as a building block of policies (``expert``, ``hints:endgame=exact``).
+"""The exact second stage as a building block of policies (``expert``, ``learned``,
+``hints:endgame=exact``).
 
 In a two-handed second stage every card is known (the other hand is every copy neither in
 one's hand nor played), so a policy can hand the decision to the exact solver
-(engine.endgame) and the cost of its own endgame play can be measured.
+(engine.endgame) and the cost of its own endgame play can be measured. The solver's table is
+the seat's (``SeatData.work`` from ``W_SOLVER``): the first decision of a second stage solves
+it, the later ones find most of their positions already in the table.
 """
-import numpy as np
-from numba import njit, types
+from numba import njit
 
-from ..engine.endgame import solve_obs
-from ..engine.layout import D_FOLLOW, D_LEAD, OBS_DECISION, OBS_N_SEATS, OBS_STAGE
+from ..engine.endgame import POS_W, solve_obs, solver_in
+from ..engine.layout import D_FOLLOW, D_LEAD, MAX_LEGAL, OBS_DECISION, OBS_N_SEATS, OBS_STAGE
+from ..engine.policy_data import W_EXACT, W_SOLVER
 
 
 @njit(cache=True, _nrt=False)
@@ -18,10 +21,11 @@ def is_exact_decision(obs):
     return obs[OBS_N_SEATS] == 2 and obs[OBS_STAGE] == 2 and (dec == D_LEAD or dec == D_FOLLOW)
 
 
-# an explicit signature: compiled on its own (it allocates), so policies compiled without
-# the runtime (_nrt=False) can call it
-@njit(types.int64(types.int64[::1], types.int32[::1], types.int32[::1], types.int64), cache=True)
-def exact_endgame_action(rules, obs, legal, n_legal):
-    """The legal action of best exact value (the first of equals) at an exact decision."""
-    values = np.zeros(n_legal, np.int64)
-    return legal[solve_obs(rules, obs, legal, n_legal, values)]
+@njit(cache=True, _nrt=False)
+def exact_endgame_action(rules, obs, legal, n_legal, data):
+    """The legal action of best exact value (the first of equals) at an exact decision, with
+    the solver and scratch of the seat's data ``data`` (a SeatData)."""
+    work = data.work
+    values = work[W_EXACT:W_EXACT + MAX_LEGAL]
+    pos = work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
+    return legal[solve_obs(rules, obs, legal, n_legal, values, solver_in(work, W_SOLVER), pos)]

@@ -25,12 +25,16 @@ E_PRUNE_Z: after every PRUNE_BLOCK samples an action more than this many standar
 (0: every action gets every sample);
 E_TAIL 1: at a decision of the first stage's last window (one card to draw and the turn-up)
 each sampled world is solved exactly (endgame.tail_value) instead of rolled out;
-E_PRIOR K > 0: the learned network ranks the actions first; only its K best are searched,
-and its choice stands unless another action's paired mean is E_SWITCH_Z standard errors
-above it; E_GATE > 0: a decision whose network values are this far apart (best to second) is
-not searched at all (in points; Rubicon: game points, the winner's score); E_LATE N > 0:
-only the decisions with at most N cards left to draw are searched. The learned network (E_PRIOR, or the ``learned`` rollout) is found at
-the weight addresses of the learned player's slots (L_WEIGHTS_*).
+E_PRIOR K > 0: the learned network ranks the actions first; only its K best are searched;
+E_GUARD > 0 (without a prior): the roll-out policy's own choice at the decision is ranked first.
+That choice, the anchor, stands unless another action's paired mean is E_SWITCH_Z standard
+errors above it, so a search is never weaker than the policy it anchors on where it cannot
+tell the actions apart; E_GATE > 0: a decision whose network values are this far apart (best
+to second) is not searched at all (in points; Rubicon: game points, the winner's score);
+E_LATE N > 0: only the decisions with at most N cards left to draw are searched, the anchor
+plays the others. The learned network (E_PRIOR,
+or the ``learned`` rollout) is the seat's model (``SeatData.weights``: the registry gives such a
+search the learned player's models), and the exact solver's table is the seat's too.
 
 A ceiling (PARAM_FULL_OBS of SEE_HANDS or SEE_TALON) draws its worlds with the true hands
 (observe.sample_world), and with the talon's order too plays one world: it cheats, and the
@@ -39,16 +43,18 @@ registry names it so.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
-from ..engine.endgame import final_value, new_tail_pool, solve_state, tail_value
-from ..engine.hand import apply, is_over, legal_actions, observe, to_act
+from ..engine.endgame import POS_W, final_value, new_tail_pool, solver_in, state_value, tail_value
+from ..engine.hand import apply, is_over, to_act
+from ..engine.play import next_move
 from ..engine.layout import (
     A_CLAIM_GAME,
     D_CLAIM,
     G_NSEATS,
     G_PHASE,
     G_STAGE,
+    MAX_LEGAL,
     MAX_SEATS,
     MAX_TALON,
     OBS_DECISION,
@@ -59,20 +65,22 @@ from ..engine.layout import (
     OBS_TALON_LEFT,
     OBS_TRUE,
     PH_PLAY,
-    POLICY_SIG,
     SEE_TALON,
 )
+from ..engine.policy_data import POLICY_SIG, SeatData, W_EXACT, W_SOLVER
 from ..engine.observe import rebuild, sample_world
 from ..engine.rng import below, next_u64, stream_state
-from ..engine.state import STATE_TYPE, HandState, copy_into, new_state
+from ..engine.state import HandState, copy_into, new_state
 from .builtin import greedy_policy
 from .endgame import exact_endgame_action, is_exact_decision
 from .hints import hints_policy
-from .learned_net import MAX_ACTION_NZ, Q_AT, SCRATCH, best_action, value_unit, weights_at
+from .learned_net import action_q, best_action
+from .network import value_unit
 from .params import (
     E_ENDGAME,
     E_EXACT,
     E_GATE,
+    E_GUARD,
     E_LATE,
     E_PRIOR,
     E_PRUNE_Z,
@@ -80,8 +88,6 @@ from .params import (
     E_SAMPLES,
     E_SWITCH_Z,
     E_TAIL,
-    L_WEIGHTS_ORDINARY,
-    L_WEIGHTS_RUBICON,
     ROLLOUT_HINTS,
     ROLLOUT_LEARNED,
     ROLLOUT_RANDOM,
@@ -91,59 +97,41 @@ PRUNE_BLOCK = 8            # samples between two looks at the actions' differenc
 TAIL_TALON = 2             # the last window: the last card to draw and the turn-up
 
 
-# compiled on its own (the solver allocates) so that the rollout loop runs without the
-# runtime: reference counting on every state access costs it a factor of ten
-@njit(types.int64(types.int64[::1], STATE_TYPE, types.int64), cache=True)
-def _solve_rest(rules, st, me):
-    return solve_state(rules, st, me)
-
-
-@njit(cache=True, inline="always")
-def network_at(params, obs):
-    """The learned network of this game (four packs: Rubicon's) at the address in its learned
-    slot (the registry fills the slots of every search that uses the network)."""
-    address = np.int64(params[L_WEIGHTS_RUBICON] if obs[OBS_PACKS] == 4 else params[L_WEIGHTS_ORDINARY])
-    return weights_at(address)
-
-
-# the network's call compiled on its own, as _solve_rest: the teacher's choice allocates
-NET_ARGS = (types.float32[::1], types.int32[::1], types.int64[::1], types.int32[::1], types.int64,
-            types.float32[::1], types.int64[::1], types.uint64[::1])
-
-
-@njit(types.int64(*NET_ARGS), cache=True)
-def _net_best(w, obs, rules, legal, n_legal, scratch, idx, rng):
-    return best_action(w, obs, rules, legal, n_legal, scratch, idx, rng)
+@njit(cache=True, _nrt=False, inline="always")
+def _exact_rest(rules, st, me, data):
+    """The exact value for ``me`` of a two-handed second stage, with the seat's solver."""
+    pos = data.work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
+    return state_value(rules, st, me, solver_in(data.work, W_SOLVER), pos)
 
 
 @njit(cache=True, _nrt=False)
-def rollout_value(rules, st, me, params, net, scratch, idx):
+def rollout_value(rules, st, me, params, data):
     """Play ``st`` to its end with the rollout policy of ``params`` (E_ROLLOUT; with E_ENDGAME
     a two-handed second stage is solved exactly instead) and return its value for ``me``.
-    ``net`` is the learned network (the ``learned`` rollout), ``scratch`` and ``idx`` its work
-    arrays (learned_net.SCRATCH)."""
+    ``data`` is the searching seat's SeatData: the learned network of the ``learned`` rollout
+    (its weights), the solver's table and the scratch every rollout policy works in."""
     kind = params[E_ROLLOUT]
-    while not is_over(st):
-        if params[E_ENDGAME] > 0 and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
-            return _solve_rest(rules, st, me)
-        nleg, _plays = legal_actions(rules, st)
+    while True:
+        if params[E_ENDGAME] > 0 and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY and not is_over(st):
+            return _exact_rest(rules, st, me, data)
+        nleg, _plays = next_move(rules, st)
+        if nleg == 0:
+            return final_value(rules, st, me)
         if nleg == 1:
             a = st.legal[0]
         else:
             s = to_act(st)
-            observe(rules, st, s)
             if kind == ROLLOUT_RANDOM:
                 a = st.legal[below(st.rngs[s], nleg)]
             elif kind == ROLLOUT_HINTS:
-                a = hints_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s])
+                a = hints_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
             elif kind == ROLLOUT_LEARNED:
                 if st.G[G_STAGE] == 2 and st.G[G_NSEATS] == 2 and st.G[G_PHASE] == PH_PLAY:
-                    return _solve_rest(rules, st, me)      # the learned player's own second stage
-                a = st.legal[_net_best(net, st.obs[s], rules, st.legal, nleg, scratch, idx, st.rngs[s])]
+                    return _exact_rest(rules, st, me, data)      # the learned player's own second stage
+                a = st.legal[best_action(data.weights, st.obs[s], rules, st.legal, nleg, st.rngs[s], data)]
             else:
-                a = greedy_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s])
+                a = greedy_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
         apply(rules, st, a)
-    return final_value(rules, st, me)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -198,26 +186,26 @@ class SearchWork(NamedTuple):
     drawn: np.ndarray
     pool: np.ndarray
     sizes: np.ndarray
-    scratch: np.ndarray     # the learned network's work arrays (prior and learned rollouts;
-    idx: np.ndarray         # the prior's values of the actions are left at scratch[Q_AT:])
-    net: np.ndarray         # the learned network's weights (network_at; unread without one)
+    tail: tuple             # the last window's minimax states (endgame.new_tail_pool)
+    data: SeatData          # the searching seat's data: the learned network, the solver, scratch
 
 
 @njit(cache=True)
-def new_search(samples, z, n_legal, net):
-    """A :class:`SearchWork` for up to ``samples`` samples of ``n_legal`` actions, with the
-    learned network ``net`` (:func:`network_at`)."""
+def new_search(samples, z, n_legal, data):
+    """A :class:`SearchWork` for up to ``samples`` samples of ``n_legal`` actions, for the seat
+    whose data is ``data``."""
     return SearchWork(samples, z, np.full((max(samples, 1), n_legal), np.nan), np.ones(n_legal, np.bool_),
                       new_state(False), new_state(False), np.zeros((MAX_SEATS, 32), np.int32),
                       np.zeros(MAX_TALON, np.int32), np.full(MAX_SEATS, -1, np.int64),
-                      np.zeros(MAX_TALON, np.int32), np.zeros(4, np.int64),
-                      np.zeros(SCRATCH, np.float32), np.zeros(MAX_ACTION_NZ, np.int64), net)
+                      np.zeros(MAX_TALON, np.int32), np.zeros(4, np.int64), new_tail_pool(), data)
 
 
-# compiled on its own, as _solve_rest: the minimax allocates its scratch states
-@njit(types.int64(types.int64[::1], STATE_TYPE, types.int64), cache=True)
-def _solve_tail(rules, st, me):
-    return tail_value(rules, st, me, new_tail_pool())
+@njit(cache=True, _nrt=False, inline="always")
+def _tail_world(rules, st, me, sw):
+    """A world of the last window, solved exactly (endgame.tail_value)."""
+    work = sw.data.work
+    pos = work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
+    return tail_value(rules, st, me, sw.tail, solver_in(work, W_SOLVER), pos)
 
 
 @njit(cache=True, _nrt=False)
@@ -233,30 +221,52 @@ def _apply_prior(obs, legal, n_legal, rules, params, rng, sw):
     """Rank the actions by the learned network (E_PRIOR): only its E_PRIOR best stay alive.
     Returns the network's choice, or -1 - its choice when the decision is not to be searched
     (the best is E_GATE or more above the second)."""
-    best = _net_best(sw.net, obs, rules, legal, n_legal, sw.scratch, sw.idx, rng)
-    q = sw.scratch
+    best = best_action(sw.data.weights, obs, rules, legal, n_legal, rng, sw.data)
+    q = action_q(sw.data)
     k = int(params[E_PRIOR])
     second = -1e30
     for i in range(n_legal):
         above = 0
         for j in range(n_legal):
-            above += q[Q_AT + j] > q[Q_AT + i] or (q[Q_AT + j] == q[Q_AT + i] and j < i)
+            above += q[j] > q[i] or (q[j] == q[i] and j < i)
         sw.alive[i] = above < k
         if i != best:
-            second = max(second, q[Q_AT + i])
-    if params[E_GATE] > 0 and (q[Q_AT + best] - second) * value_unit(obs[OBS_PACKS]) >= params[E_GATE]:
+            second = max(second, q[i])
+    if params[E_GATE] > 0 and (q[best] - second) * value_unit(obs[OBS_PACKS]) >= params[E_GATE]:
         return -1 - best
     return best
 
 
 @njit(cache=True, _nrt=False)
-def _keep_prior(vals, k, alive, best, prior_best, z):
-    """The network's choice stands unless ``best`` is ``z`` standard errors (paired, over the
-    ``k`` samples) above it."""
-    if best == prior_best or not alive[prior_best] or k < 2:
+def _rollout_choice(obs, legal, n_legal, rules, params, rng, data):
+    """The index in ``legal`` of the action the roll-out policy would take here itself (the
+    anchor of a search without a prior, E_GUARD)."""
+    kind = params[E_ROLLOUT]
+    if kind == ROLLOUT_LEARNED:
+        if is_exact_decision(obs):
+            a = exact_endgame_action(rules, obs, legal, n_legal, data)
+        else:
+            return best_action(data.weights, obs, rules, legal, n_legal, rng, data)
+    elif kind == ROLLOUT_HINTS:
+        a = hints_policy(obs, legal, n_legal, rules, params, rng, data)
+    elif kind == ROLLOUT_RANDOM:
+        return below(rng, n_legal)
+    else:
+        a = greedy_policy(obs, legal, n_legal, rules, params, rng, data)
+    for i in range(n_legal):
+        if legal[i] == a:
+            return i
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _keep_anchor(vals, k, alive, best, anchor, z):
+    """The anchor's choice (the prior's, or the roll-out policy's own) stands unless ``best``
+    is ``z`` standard errors (paired, over the ``k`` samples) above it."""
+    if best == anchor or not alive[anchor] or k < 2:
         return best
-    m, se = _paired_lead(vals, k, best, prior_best)
-    return best if m > z * se else prior_best
+    m, se = _paired_lead(vals, k, best, anchor)
+    return best if m > z * se else anchor
 
 
 @njit(cache=True, _nrt=False)
@@ -265,20 +275,23 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     actions clearly worse than the best are dropped (``sw.z`` > 0; with ``z`` = 0 every
     action, even a forced one, gets every sample). ``sw.vals[k, i]``: the value of action i in
     sample k (a world of the last window solved exactly, E_TAIL). With E_PRIOR only the
-    network's best actions are searched and its choice stands unless clearly beaten. Returns
-    (samples played, the best action's index)."""
+    network's best actions are searched; the anchor (the prior's choice, or with E_GUARD the
+    roll-out policy's own) stands unless clearly beaten, and plays the decisions E_LATE leaves
+    unsearched. Returns (samples played, the best action's index)."""
     samples, z, vals, alive, base, work = sw.samples, sw.z, sw.vals, sw.alive, sw.base, sw.work
     me = obs[OBS_SEAT]
     n = obs[OBS_N_SEATS]
     if obs[OBS_TRUE] == SEE_TALON:           # a ceiling that knows the talon: one world
         samples = 1
-    prior_best = -1
+    anchor = -1
     if params[E_PRIOR] > 0:
-        prior_best = _apply_prior(obs, legal, n_legal, rules, params, rng, sw)
-        if prior_best < 0:
-            return 0, -1 - prior_best
-        if params[E_LATE] > 0 and obs[OBS_TALON_LEFT] > params[E_LATE]:
-            return 0, prior_best
+        anchor = _apply_prior(obs, legal, n_legal, rules, params, rng, sw)
+        if anchor < 0:
+            return 0, -1 - anchor
+    elif params[E_GUARD] > 0:
+        anchor = _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
+    if anchor >= 0 and params[E_LATE] > 0 and obs[OBS_TALON_LEFT] > params[E_LATE]:
+        return 0, anchor
     tail = in_last_window(obs, params)
     n_alive = 0
     for i in range(n_legal):
@@ -300,9 +313,9 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
                     work.rngs[s, 0] = stream_state(seed, 0, 1 + s)
                 apply(rules, work, legal[i])
                 if tail:
-                    vals[k, i] = float(_solve_tail(rules, work, me))
+                    vals[k, i] = float(_tail_world(rules, work, me, sw))
                 else:
-                    vals[k, i] = float(rollout_value(rules, work, me, params, sw.net, sw.scratch, sw.idx))
+                    vals[k, i] = float(rollout_value(rules, work, me, params, sw.data))
             k += 1
         best = _prune(vals, k, alive, n_legal, z)
         n_alive = 0
@@ -312,26 +325,27 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
         for i in range(n_legal):
             if alive[i]:
                 best = i
-    if prior_best >= 0:
-        best = _keep_prior(vals, k, alive, best, prior_best, params[E_SWITCH_Z])
+    if anchor >= 0:
+        best = _keep_anchor(vals, k, alive, best, anchor, params[E_SWITCH_Z])
     return k, best
 
 
+# 9 arguments: a policy's six, the budget's two and the seat's data
 @njit(cache=True)
-def search(rules, obs, legal, n_legal, params, rng, samples, z):
+def search(rules, obs, legal, n_legal, params, rng, samples, z, data):
     """Determinized search for the seat whose observation is ``obs`` (its public record
-    filled) over its legal actions ``legal[:n_legal]``: up to ``samples`` samples drawn from
-    ``rng``, every action on the same samples and rollout streams; with ``z`` > 0 an action
-    ``z`` standard errors behind the best is dropped early. Returns (the best action's index,
-    ``vals`` [samples played, n_legal]: each action's value for that seat per sample, NaN where
-    it was dropped)."""
-    sw = new_search(samples, z, n_legal, network_at(params, obs))
+    filled) and whose data is ``data`` over its legal actions ``legal[:n_legal]``: up to
+    ``samples`` samples drawn from ``rng``, every action on the same samples and rollout
+    streams; with ``z`` > 0 an action ``z`` standard errors behind the best is dropped early.
+    Returns (the best action's index, ``vals`` [samples played, n_legal]: each action's value
+    for that seat per sample, NaN where it was dropped)."""
+    sw = new_search(samples, z, n_legal, data)
     k, best = _sample_and_play(rules, obs, legal, n_legal, params, rng, sw)
     return best, sw.vals[:k]
 
 
 @njit(POLICY_SIG, cache=True)
-def expert_policy(obs, legal, n_legal, rules, params, rng):
+def expert_policy(obs, legal, n_legal, rules, params, rng, data):
     """The expert (module docstring): exact in a two-handed second stage (with E_EXACT), else
     the action of best mean over up to E_SAMPLES determinizations played out by the rollout
     policy, the clearly worse actions dropped early (E_PRUNE_Z). A claim of the game (V3) is
@@ -339,7 +353,7 @@ def expert_policy(obs, legal, n_legal, rules, params, rng):
     if obs[OBS_DECISION] == D_CLAIM:
         return A_CLAIM_GAME
     if params[E_EXACT] > 0 and is_exact_decision(obs):
-        return exact_endgame_action(rules, obs, legal, n_legal)
+        return exact_endgame_action(rules, obs, legal, n_legal, data)
     best, _vals = search(rules, obs, legal, n_legal, params, rng, max(1, int(params[E_SAMPLES])),
-                         params[E_PRUNE_Z])
+                         params[E_PRUNE_Z], data)
     return legal[best]

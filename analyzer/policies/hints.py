@@ -58,8 +58,8 @@ from ..engine.layout import (
     OBS_TALON_LEFT,
     OBS_TRICK_POS,
     OBS_TRUMP,
-    POLICY_SIG,
 )
+from ..engine.policy_data import POLICY_SIG
 from ..engine.codes import (
     ACE,
     BEZIQUE,
@@ -93,11 +93,12 @@ from ..engine.codes import (
 from ..engine.combos import combo_points
 from ..engine.tricks import beats
 from .builtin import partner_winning
-from .params import (  # noqa: F401 (HINT_NAMES, N_HINTS: the hints' names, read with HINT_TEXT)
+from .params import (
     H1, H2, H3, H4, H5, H6, H7, H8, HINT_NAMES, N_HINTS, P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP,
-    P_RUBICON_RATE,
+    P_RUBICON_RATE, hint_defaults,
 )
 from .endgame import exact_endgame_action, is_exact_decision
+from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
 from ..rules import (
     R_BRISQUE_POINTS,
     R_BRISQUES_SCORED,
@@ -422,11 +423,11 @@ def _follow_partner(obs, legal, n_legal, rules, params, bonus):
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)
-def hints_policy(obs, legal, n_legal, rules, params, rng):
+def hints_policy(obs, legal, n_legal, rules, params, rng, data):
     """The hints policy (module docstring); weights in ``params[0:8]``; with
     ``params[P_ENDGAME]`` its two-handed second stage is exact (policies.endgame)."""
     if params[P_ENDGAME] > 0 and is_exact_decision(obs):
-        return exact_endgame_action(rules, obs, legal, n_legal)
+        return exact_endgame_action(rules, obs, legal, n_legal, data)
     decision = obs[OBS_DECISION]
     if decision == D_CLAIM:
         return A_CLAIM_GAME                            # V3: asked only when the claim is right
@@ -481,3 +482,59 @@ def hints_policy(obs, legal, n_legal, rules, params, rng):
             best = legal[i]
     return best
 
+
+# --- the names: hints, hints:SETTINGS ---------------------------------------------------------
+
+HINTS_EXACT_CHUNK = 1024    # an exact second stage costs ~10 hints hands
+HINTS_DESCRIPTION = "the rulebook's Hints and Cautions H1-H8, all on (see hints:...)"
+
+
+def hints_spec(name: str) -> PolicySpec:
+    """Parse ``hints:only=H2``, ``hints:no=H4``, ``hints:h2=0.5,h5=2``, ``hints:endgame=exact``
+    (combinable with commas; ``only``/``no`` take several ids joined by ``+``)."""
+    params = hint_defaults()
+    if name == "hints":
+        return PolicySpec("hints", hints_policy, params, description=HINTS_DESCRIPTION)
+    for key, sep, value, item in settings_of(name):
+        if not sep and key.startswith("tuned-"):          # a stored preset (bezique tune)
+            params[:N_HINTS] = tuned_weights(name, key)
+            continue
+        if not sep:
+            raise PolicyError(f"{name!r}: expected only=H2, no=H4, h2=0.5, endgame=exact or a tuned "
+                              f"preset such as tuned-ordinary (got {item!r})")
+        if key in ("only", "no"):
+            ids = [v.strip().upper() for v in value.split("+")]
+            bad = [v for v in ids if v not in HINT_NAMES]
+            if bad:
+                raise PolicyError(f"{name!r}: unknown hint {bad[0]!r}; hints are H1..H8")
+            idx = [HINT_NAMES.index(v) for v in ids]
+            if key == "only":
+                params[:N_HINTS] = 0.0
+                params[idx] = 1.0
+            else:
+                params[idx] = 0.0
+        elif key == "endgame":
+            params[P_ENDGAME] = endgame_flag(name, value)
+        elif key.upper() in HINT_NAMES:
+            params[HINT_NAMES.index(key.upper())] = weight_of(name, value)
+        else:
+            raise PolicyError(f"{name!r}: unknown setting {key!r}; use only=, no=, h1..h8= or "
+                              "endgame=exact")
+    slow = params[P_ENDGAME] > 0
+    return PolicySpec(name, hints_policy, params, description="hints with custom weights",
+                      hands_per_chunk=HINTS_EXACT_CHUNK if slow else None, solver=bool(slow))
+
+
+
+
+def _describe() -> list[str]:
+    """The lines of ``bezique policies`` for hints and its settings."""
+    lines = [f"{'hints':<10} {HINTS_DESCRIPTION}",
+             "hints parameters (weights; 0 = off, 1 = on; e.g. hints:only=H2, hints:no=H4, "
+             "hints:h2=0.5,h5=2; a tuned preset: hints:tuned-ordinary, hints:tuned-rubicon):"]
+    lines += [f"  {HINT_NAMES[i].lower():<8} {HINT_TEXT[i]}" for i in range(N_HINTS)]
+    lines.append("  endgame=exact  play the two-handed second stage with the exact solver")
+    return lines
+
+
+register("hints", hints_spec, _describe)

@@ -5,10 +5,9 @@ second stage.
 The weights are package data (``policies/learned/<game>.npz``) or a file given as
 ``learned:weights=FILE``. A model file holds the flat weight vector, the format version, the
 network's sizes and the game it was trained for (ordinary: two or three packs; Rubicon: four),
-with the facts of its training run. The policy kernel finds the weights at an address kept in
-its parameter vector (``L_WEIGHTS_ORDINARY``, ``L_WEIGHTS_RUBICON``); the PolicySpec keeps the
-arrays alive, and a process that receives a spec by pickling resolves the name again and so
-gets addresses of its own (registry._rebuild_spec).
+with the facts of its training run. The policy reads the model of the game being played from its
+seat's data (``SeatData.weights``: the driver hands each seat the model of the rules' game,
+``PolicySpec.weights_for``), and works in the seat's working memory.
 """
 from __future__ import annotations
 
@@ -19,21 +18,13 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..engine.layout import OBS_PACKS, POLICY_SIG
+from ..engine.policy_data import POLICY_SIG
 from .endgame import exact_endgame_action, is_exact_decision
-from .learned_net import (
-    FORMAT_VERSION,
-    MAX_ACTION_NZ,
-    N_ACTION,
-    N_H1,
-    N_H2,
-    N_STATE,
-    N_WEIGHTS,
-    SCRATCH,
-    best_action,
-    weights_at,
-)
-from .params import L_WEIGHTS_ORDINARY, L_WEIGHTS_RUBICON
+from .features import N_ACTION, N_STATE
+from .learned_net import best_action
+from .network import FORMAT_VERSION, N_H1, N_H2, N_WEIGHTS
+from .params import new_params
+from .spec import PolicyError, PolicySpec, register, settings_of
 
 MODEL_DIR = Path(__file__).parent / "learned"
 GAMES = ("ordinary", "rubicon")
@@ -43,19 +34,16 @@ class ModelError(ValueError):
     """A weights file that cannot be used (the message names the file)."""
 
 
-@njit(POLICY_SIG, cache=True)
-def learned_policy(obs, legal, n_legal, rules, params, rng):
-    """The legal action of highest Q under the model of this game (four packs: Rubicon's);
-    a two-handed second stage by the exact solver. A game whose model is missing plays the
+@njit(POLICY_SIG, cache=True, _nrt=False)
+def learned_policy(obs, legal, n_legal, rules, params, rng, data):
+    """The legal action of highest Q under the seat's model (``data.weights``, the model of
+    this game); a two-handed second stage by the exact solver. A seat given no model plays the
     first legal action (the registry refuses such a rule set before play)."""
     if is_exact_decision(obs):
-        return exact_endgame_action(rules, obs, legal, n_legal)
-    address = np.int64(params[L_WEIGHTS_RUBICON] if obs[OBS_PACKS] == 4 else params[L_WEIGHTS_ORDINARY])
-    if address == 0:
+        return exact_endgame_action(rules, obs, legal, n_legal, data)
+    if data.weights.shape[0] != N_WEIGHTS:
         return legal[0]
-    scratch = np.empty(SCRATCH, np.float32)
-    idx = np.empty(MAX_ACTION_NZ, np.int64)
-    return legal[best_action(weights_at(address), obs, rules, legal, n_legal, scratch, idx, rng)]
+    return legal[best_action(data.weights, obs, rules, legal, n_legal, rng, data)]
 
 
 def untrained_reason(rules) -> str | None:
@@ -120,6 +108,59 @@ def shipped_model(game: str) -> Path:
     return MODEL_DIR / f"{game}.npz"
 
 
-def model_slot(game: str) -> int:
-    """The parameter slot holding the address of ``game``'s weights."""
-    return L_WEIGHTS_RUBICON if game == "rubicon" else L_WEIGHTS_ORDINARY
+# --- the names: learned, learned:SETTINGS -----------------------------------------------------
+
+LEARNED_CHUNK = 1024        # the learned player: a network per decision and an exact second stage
+
+
+def learned_spec(name: str) -> PolicySpec:
+    """Parse ``learned`` (the package's models, one per game), ``learned:weights=FILE`` (one
+    model file, e.g. a checkpoint of ``bezique train``, for the game it was made for) and
+    ``learned:rules=any`` (play rule sets it was not trained for and does not play well)."""
+    given = None                         # (game, weights, meta) of weights=FILE
+    refuses = untrained_reason
+    try:
+        for key, sep, value, item in settings_of(name):
+            if key == "rules" and value == "any":
+                refuses = None
+                continue
+            if key != "weights" or not sep or not value:
+                raise PolicyError(f"{name!r}: settings are weights=FILE and rules=any (got {item!r})")
+            w, meta = load_model(value)
+            given = (meta["game"], w, meta)
+            name = name.replace(item, f"weights={Path(value).resolve()}")
+        # the shipped models: a game without one is refused by check_rules
+        models = [given] if given else [(g, *load_model(shipped_model(g), g))
+                                        for g in GAMES if shipped_model(g).is_file()]
+    except ModelError as e:
+        raise PolicyError(str(e)) from None
+    games = tuple(game for game, _w, _meta in models)
+    runs = [f"{game}: {meta.get('training', {}).get('summary', 'trained by bezique train')}"
+            for game, _w, meta in models]
+    if not games:
+        raise PolicyError(f"{name!r}: no learned model is installed (expected {shipped_model(GAMES[0])})")
+    return PolicySpec(name, learned_policy, new_params(),
+                      description="learned by self-play (" + "; ".join(runs) + ")",
+                      hands_per_chunk=LEARNED_CHUNK, max_players=2, games=games,
+                      models=tuple((game, w) for game, w, _meta in models), solver=True,
+                      refuses=refuses, source=name if refuses is None or given else None)
+
+
+
+def _describe() -> list[str]:
+    """The lines of ``bezique policies`` for the learned player and its models."""
+    lines = ["learned      the player learned by self-play (bezique train), one model per game:"]
+    for game in GAMES:
+        path = shipped_model(game)
+        try:
+            meta = load_model(path, game)[1]
+            lines.append(f"  {game:<12} {meta.get('training', {}).get('summary', '')} ({path.name})")
+        except ModelError:
+            lines.append(f"  {game:<12} no model installed")
+    lines.append("  weights=FILE   play with the model in FILE (a checkpoint of bezique train)")
+    lines.append("  rules=any      also play the rule sets it plays no better than the tuned hints (three packs, "
+                 "Rubicon redeclare=same_or_higher)")
+    return lines
+
+
+register("learned", learned_spec, _describe)

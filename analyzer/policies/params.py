@@ -33,19 +33,17 @@ E_TAIL = 23              # > 0: a decision of the first stage's last window solv
 E_PRIOR = 24             # K > 0: the learned network ranks the actions; only its K best are searched
 E_SWITCH_Z = 25          # ... and its choice stands unless beaten by this many standard errors
 E_GATE = 26              # > 0: a decision whose best network value leads by this much is not searched
-E_LATE = 27              # N > 0: with E_PRIOR, only decisions with at most N cards left to draw are searched
+E_LATE = 27              # N > 0: only decisions with at most N cards left to draw are searched (the
+#                          anchor plays the others); the anchor: the prior's choice, or with E_GUARD the roll-out's
+E_GUARD = 28             # > 0: without a prior, the roll-out policy's own choice is the anchor: it stands
+#                          unless another action is E_SWITCH_Z standard errors better (never weaker than it)
 ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_HINTS, ROLLOUT_LEARNED = 0, 1, 2, 3    # E_ROLLOUT's values
 ROLLOUT_NAMES = ("greedy", "random", "hints", "learned")                      # ... by name
 DEFAULT_SAMPLES = 32
 DEFAULT_PRUNE_Z = 2.0
 
-# --- learned (policies/learned.py) ------------------------------------------------------------
-L_WEIGHTS_ORDINARY = 21  # the address of the ordinary game's weights (0: no model)
-L_WEIGHTS_RUBICON = 22   # the address of Rubicon's weights (0: no model)
-# slots that hold addresses valid in one process only: a spec sent to another process gets
-# them anew (registry._rebuild_spec)
-PROCESS_SLOTS = (L_WEIGHTS_ORDINARY, L_WEIGHTS_RUBICON)
-# 28-30: free; 31: PARAM_FULL_OBS (the engine's)
+# 21-22, 29-30: free (the learned player keeps its weights in its seat's data, not here);
+# 31: PARAM_FULL_OBS (the engine's)
 
 # every named slot: (slot, policy, what it holds)
 SLOTS = {
@@ -64,8 +62,7 @@ SLOTS = {
     "E_SWITCH_Z": (E_SWITCH_Z, "expert", "standard errors by which the search must beat the network's choice"),
     "E_GATE": (E_GATE, "expert", "network lead above which a decision is not searched (0: always search)"),
     "E_LATE": (E_LATE, "expert", "cards left to draw above which a decision is not searched (0: always search)"),
-    "L_WEIGHTS_ORDINARY": (L_WEIGHTS_ORDINARY, "learned", "address of the ordinary model's weights"),
-    "L_WEIGHTS_RUBICON": (L_WEIGHTS_RUBICON, "learned", "address of the Rubicon model's weights"),
+    "E_GUARD": (E_GUARD, "expert", "> 0: the roll-out policy's choice stands unless clearly beaten (no prior)"),
     "PARAM_FULL_OBS": (PARAM_FULL_OBS, "engine", "> 0: the policy is given its seat's public record "
                        "(2: and the other hands, 3: and the talon's order: the ceilings)"),
 }

@@ -1,8 +1,9 @@
 """User policies: ``--policy path/to/file.py:function``.
 
-The function must have the policy signature (docs/policies.md, "The policy signature"). It is compiled
-once with that explicit signature; the simulator takes policies as first-class
-functions, so a new policy never recompiles the simulator.
+The function must have the policy signature (docs/policies.md, "The policy signature"): seven
+arguments, the last the seat's data; a function of the first six alone is taken too (wrapped in
+one that passes the data by). It is compiled once with that explicit signature; the simulator
+takes policies as first-class functions, so a new policy never recompiles the simulator.
 """
 from __future__ import annotations
 
@@ -18,22 +19,17 @@ import numba
 import numpy as np
 
 from ..engine import api
-from ..engine.layout import POLICY_SIG
+from ..engine.policy_data import POLICY_SIG, new_seat_data
 from ..rules import preset, shown
 from ..stop import WAKE_EVERY, check_stop
 from .params import new_params
+from .spec import PolicyError, PolicySpec, is_user_policy, register
 
-PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng")
+PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng", "data")
 
 
 class UserPolicyError(ValueError):
     """A policy file that does not load, or a function with the wrong signature."""
-
-
-def is_user_policy(ref: str) -> bool:
-    """Whether ``ref`` names a function in a .py file (``file.py:function``)."""
-    path, sep, name = ref.rpartition(":")
-    return bool(sep) and path.endswith(".py")
 
 
 def load_user_policy(ref: str):
@@ -59,10 +55,11 @@ def load_user_policy(ref: str):
     if not inspect.isfunction(py):
         raise UserPolicyError(f"{path}:{name} is not a function")
     params = list(inspect.signature(py).parameters)
-    if len(params) != len(PARAM_NAMES):
+    if len(params) not in (len(PARAM_NAMES), len(PARAM_NAMES) - 1):
         raise UserPolicyError(
-            f"{path}:{name} takes {len(params)} arguments; a policy takes 6: {', '.join(PARAM_NAMES)}")
-    return _compile_checked(py, f"{path}:{name}")
+            f"{path}:{name} takes {len(params)} arguments; a policy takes 7: {', '.join(PARAM_NAMES)} "
+            "(or the first 6)")
+    return _compile_checked(py, f"{path}:{name}", len(params))
 
 
 SAMPLE_SECONDS = 2.0     # how long the plain-Python trial of a policy may take before it is skipped
@@ -78,7 +75,8 @@ def _check_sample_return(py, ref: str) -> None:
     s = api.to_act(st)
     n, _ = api.legal_actions(rules, st)
     api.observe(rules, st, s)
-    args = (st.obs[s].copy(), st.legal.copy(), n, rules, new_params(), st.rngs[s].copy())
+    args = (st.obs[s].copy(), st.legal.copy(), n, rules, new_params(), st.rngs[s].copy(), new_seat_data())
+    args = args[:len(inspect.signature(py).parameters)]
     box = []
 
     def trial():
@@ -101,19 +99,23 @@ def _check_sample_return(py, ref: str) -> None:
                               "no action: a policy returns one of the legal actions it is given (legal[i])")
 
 
-def _compile_checked(py, ref: str):
-    """Compile ``py`` as a policy with bounds checking (an out-of-range read is an IndexError,
-    never a crash or a garbage action), refusing a return type that is not an integer (a
-    float would be cut to some action)."""
+def _compile_checked(py, ref: str, n_args: int):
+    """Compile ``py`` (of ``n_args`` arguments: 7, or 6 without the seat's data) as a policy
+    with bounds checking (an out-of-range read is an IndexError, never a crash or a garbage
+    action), refusing a return type that is not an integer (a float would be cut to some
+    action)."""
     checked = numba.njit(_nrt=False, boundscheck=True)(py)
+    args = POLICY_SIG.args[:n_args]
     try:
-        checked.compile(POLICY_SIG.args)
-        returns = checked.overloads[POLICY_SIG.args].signature.return_type
+        checked.compile(args)
+        returns = checked.overloads[args].signature.return_type
         if not isinstance(returns, (numba.types.Integer, numba.types.IntegerLiteral)) or \
                 isinstance(returns, (numba.types.Boolean, numba.types.BooleanLiteral)):
             raise UserPolicyError(f"{ref} returns {returns}, not an integer: a policy returns one of "
                                   "the legal actions it is given (legal[i])")
         _check_sample_return(py, ref)
+        if n_args < len(POLICY_SIG.args):
+            return _with_data(checked)
         if returns == numba.types.int64:
             return checked
         return numba.njit(POLICY_SIG, _nrt=False, boundscheck=True)(py)
@@ -125,4 +127,27 @@ def _compile_checked(py, ref: str):
         raise UserPolicyError(
             f"{ref} does not compile as a policy "
             f"(obs int32[:], legal int32[:], n_legal int64, rules int64[:], params float64[:], "
-            f"rng uint64[:] -> int64): {detail.strip()}") from None
+            f"rng uint64[:], data SeatData -> int64): {detail.strip()}") from None
+
+
+def _with_data(six):
+    """A policy of the full signature that calls ``six`` (a compiled policy of the first six
+    arguments) and passes the seat's data by."""
+    @numba.njit(POLICY_SIG, _nrt=False, boundscheck=True)
+    def policy(obs, legal, n_legal, rules, params, rng, data):
+        return six(obs, legal, n_legal, rules, params, rng)
+    return policy
+
+
+def user_spec(name: str) -> PolicySpec:
+    """The PolicySpec of ``path/to/file.py:function`` (PolicyError naming the file if it cannot
+    be used)."""
+    try:
+        path, _, function = name.rpartition(":")
+        return PolicySpec(name, load_user_policy(name), description="user policy",
+                          source=f"{Path(path).resolve()}:{function}")
+    except UserPolicyError as e:
+        raise PolicyError(str(e)) from None
+
+
+register("file.py:function", user_spec, settings=False, matches=is_user_policy, listed=False)

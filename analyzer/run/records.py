@@ -15,20 +15,40 @@ from ..engine.layout import (
     REC_W,
     ST_ILLEGAL_POLICY,
 )
+from ..engine.policy_data import Players
 from ..policies.params import POLICY_PARAMS
-from ..policies.registry import PolicySpec
+from ..policies.spec import PolicySpec
 from .driver import SimulationError
 
 
-def policy_arrays(specs: list[PolicySpec]):
-    """The kernels' view of ``specs`` (one per seat, repeated round the table): a tuple of the
-    four seats' policy functions and their parameter rows."""
-    funcs = [specs[s % len(specs)].function for s in range(MAX_SEATS)]
+def policy_arrays(specs: list[PolicySpec], rules_arr) -> Players:
+    """The kernels' view of ``specs`` (one per seat, repeated round the table) under the packed
+    rules ``rules_arr``: the four seats' policy functions, their parameter rows and their data
+    (the model of the rules' game, fresh working memory: one Players per chunk, so no two
+    threads share a seat's memory)."""
+    seat_specs = [specs[s % len(specs)] for s in range(MAX_SEATS)]
     params = np.zeros((MAX_SEATS, POLICY_PARAMS))
-    for s in range(MAX_SEATS):
-        p = np.asarray(specs[s % len(specs)].params, dtype=np.float64)
+    for s, spec in enumerate(seat_specs):
+        p = np.asarray(spec.params_for(rules_arr), dtype=np.float64)
         params[s, :len(p)] = p
-    return tuple(funcs), params
+    return Players(tuple(spec.function for spec in seat_specs), params, _seat_data(seat_specs, rules_arr))
+
+
+def _seat_data(seat_specs, rules_arr) -> tuple:
+    """Each seat's data. Seats played by the same built-in policy share one (they act in turn,
+    and a built-in keeps nothing in it from one decision to the next but the exact solver's
+    table, which both seats of a second stage can use: one solve serves the two); a user policy's
+    seat has its own."""
+    shared = {}
+    seats = []
+    for spec in seat_specs:
+        key = None if spec.user_file else (spec.name, spec.params.tobytes())
+        if key is None or key not in shared:
+            data = spec.new_seat(rules_arr)
+            if key is not None:
+                shared[key] = data
+        seats.append(data if key is None else shared[key])
+    return tuple(seats)
 
 
 def as_structured(rec: np.ndarray) -> np.ndarray:
@@ -47,11 +67,11 @@ def user_policies(specs) -> str:
 def play_records(rules_arr, seed: int, start: int, count: int, specs) -> np.ndarray:
     """Play hands ``start .. start+count-1`` with ``specs`` (one per seat, repeated round the
     table) and return their records; an illegal policy action raises SimulationError."""
-    funcs, params = policy_arrays(specs)
+    players = policy_arrays(specs, rules_arr)
     rec = np.zeros((count, REC_W), np.int32)
     err = np.zeros(4, np.int64)
-    status = check_status(specs, err, lambda: run_batch(rules_arr, np.uint64(seed), start, count, funcs,
-                                                        params, rec, err))
+    status = check_status(specs, err, lambda: run_batch(rules_arr, np.uint64(seed), start, count, players,
+                                                        rec, err))
     if status != 0:
         raise SimulationError(f"hand kernel stopped with status {status} at hand {err[0]}")
     return rec

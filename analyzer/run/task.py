@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..policies.registry import PolicyError, PolicySpec, check_rules, resolve_policy
+from ..policies.registry import PolicyError, check_rules, resolve_policy
+from ..policies.spec import PolicySpec
 from ..rules import RuleSet
 from .backends import check_threads
 from .driver import MAX_SEED

@@ -90,8 +90,8 @@ def position(spec: HandSpec, at: int | None = None):
     hold = np.zeros((1, L.S_W), np.int32)
     hold[0, 0] = L.S_HOLD                    # stop at the next decision, even a declaration window
     script = np.vstack([np.array(spec.moves[:at], dtype=np.int32).reshape(-1, L.S_W), hold])
-    funcs, params = policy_arrays([resolve_policy("random")])       # (unused by a script)
-    st = run_single(arr, spec.deck(), spec.dealer, spec.totals(), funcs, params, np.uint64(0), 0,
+    players = policy_arrays([resolve_policy("random")], arr)       # (unused by a script)
+    st = run_single(arr, spec.deck(), spec.dealer, spec.totals(), players, np.uint64(0), 0,
                     np.ascontiguousarray(script), at + 1)
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:
@@ -109,7 +109,7 @@ def search_spec(rollout: str, rules):
     if rollout == "tuned":
         rollout = "tuned-rubicon" if rules.is_rubicon else "tuned-ordinary"
     try:
-        return resolve_policy(f"expert:rollout={rollout}")
+        return resolve_policy(f"expert:plain,rollout={rollout}")     # every action, every sample
     except PolicyError as e:          # the learned rollout without an installed model
         raise AnalysisError(str(e)) from None
 
@@ -145,8 +145,9 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
     else:
         rng = np.array([stream_state(np.uint64(seed), 0, 99)], np.uint64)
         obs = st.obs[me].copy()
-        _best, vals = search(arr, obs, legal, n, searcher.params, rng, samples, 0.0)
-        tail = in_last_window(obs, searcher.params)
+        seat = searcher.new_seat(arr)
+        _best, vals = search(arr, obs, legal, n, searcher.params_for(arr), rng, samples, 0.0, seat)
+        tail = in_last_window(obs, searcher.params_for(arr))
         method = (f"{samples} samples of the unseen cards, each solved exactly (the last window)" if tail
                   else f"{samples} samples of the unseen cards, each played out by {rollout} at both seats "
                        "(second stage exact)")

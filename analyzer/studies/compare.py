@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..game import rubicon_results
 from ..policies.hints import HINT_NAMES, HINT_TEXT
-from ..policies.registry import PolicySpec
+from ..policies.spec import PolicySpec
 from ..rules import RuleSet
 from ..run.driver import CHUNK, chunk_for, run_chunks
 from ..run.records import as_structured, play_records

@@ -25,7 +25,7 @@ from ..engine.game_kernel import (
     run_games,
 )
 from ..engine.layout import MAX_SEATS, REC_W, ST_ILLEGAL_POLICY
-from ..policies.registry import PolicySpec
+from ..policies.spec import PolicySpec
 from ..rules import RuleSet
 from ..run.driver import run_chunks
 from ..run.records import check_status, policy_arrays
@@ -63,7 +63,7 @@ def games_chunk(task: RunTask, start: int, count: int) -> GameTotals:
     """Play games ``start`` .. ``start + count - 1`` and reduce them to a GameTotals. A
     RunTask's play."""
     rules, specs = task.rules, task.policies
-    funcs, params = policy_arrays(specs)
+    players = policy_arrays(specs, task.rules_array)
     out = GameTotals(rules)
     records = np.zeros((RECORD_ROWS, REC_W), np.int32)
     rows = np.zeros((count, GR_W), np.int64)
@@ -71,7 +71,7 @@ def games_chunk(task: RunTask, start: int, count: int) -> GameTotals:
     done = 0
     while done < count:
         played = check_status(specs, err, lambda: run_games(
-            task.rules_array, np.uint64(task.seed), start + done, count - done, funcs, params, records,
+            task.rules_array, np.uint64(task.seed), start + done, count - done, players, records,
             rows[done:], out.chance, err), illegal=-ST_ILLEGAL_POLICY)
         if played < 0:
             raise RuntimeError(f"game kernel stopped with status {-played} at hand {err[0]}")

@@ -16,7 +16,9 @@ from ..run.tallies import score_bin
 from ..run.task import RunTask, check_run
 from ..tables import study_tables as tables_of
 from ..tables.stats import wilson_ci
-from .compare import compare_checked, seatings
+from ..policies.params import HINT_NAMES
+from ..policies.registry import PolicyError, check_rules, resolve_policy
+from .compare import ablate, compare_checked, points_unit, seatings
 from .exact import (
     bezique_levels,
     first_stage_tricks,
@@ -27,6 +29,7 @@ from .exact import (
 from .report_findings import findings, policy_lines, rules_command, rules_rows, sample_text
 from .report_markdown import write_markdown
 from .simulate import Result, check_hands, play_hands, simulate_chunk
+from .strong import StrongPlay
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
 HEAD_TO_HEAD = ("hints", "greedy", "random")     # compared pair by pair, seats swapped
@@ -35,18 +38,35 @@ HEAD_TO_HEAD = ("hints", "greedy", "random")     # compared pair by pair, seats 
 REPORT_FILES = tuple(
     f"{stem}.{ext}"
     for stem in ("odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
-                 "brisque_value", "score_distribution", "score_at_least", "seat_advantage", "pairwise", "sevens",
+                 "brisque_value", "score_distribution", "score_at_least", "seat_advantage", "pairwise",
+                 "hint_worth", "sevens",
                  "game_length", "rubicon", "rubicon_rates", "loser_totals", "game_scores")
     for ext in ("csv", "parquet", "png", "svg")) + ("report.md", "run.json")
 
 
-def hands_played(hands: int, extra=(), players: int = 2, pairings=PAIRINGS, head_to_head=HEAD_TO_HEAD) -> int:
+
+
+def strong_refusal(rules: RuleSet, policy: str = "learned") -> str | None:
+    """Why ``policy`` cannot be the strong player of a study of ``rules`` (None: it can)."""
+    try:
+        check_rules([resolve_policy(policy)], rules)
+    except PolicyError as e:
+        return str(e)
+    return None
+
+
+def hands_played(hands: int, extra=(), players: int = 2, pairings=PAIRINGS, head_to_head=HEAD_TO_HEAD,
+                 strong: StrongPlay | None = None) -> int:
     """Hands a report of ``hands`` hands per pairing plays: the pairings, then each pair of
     ``head_to_head`` on ``hands`` deals played in each seating (two with two players), then the
-    ``extra`` (a, b, hands) pairings."""
+    ``extra`` (a, b, hands) pairings, then the strong player's (:class:`StrongPlay`)."""
     n = len(head_to_head)
     plays = len(seatings(players))
-    return hands * len(pairings) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
+    total = hands * len(pairings) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
+    if strong is not None:
+        total += strong.hands + plays * strong.deals * n
+        total += plays * strong.ablation_deals * (len(HINT_NAMES) + 1)
+    return total
 
 
 @dataclass
@@ -63,6 +83,13 @@ class Study:
     results: dict[str, Result]
     odds: pd.DataFrame
     pairwise: pd.DataFrame | None = None
+    strong: StrongPlay | None = None        # the headline player: results' first pairing is its self-play
+    ablation: pd.DataFrame | None = None    # the hints' worth against the strong player
+
+    @property
+    def headline(self) -> str | None:
+        """The label of the headline pairing (the strong player's self-play), if any."""
+        return f"{self.strong.policy} vs {self.strong.policy}" if self.strong else None
 
     @property
     def by_pairing(self) -> dict:
@@ -83,15 +110,18 @@ class Study:
 
 def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
           pairings=PAIRINGS, progress: Callable[[int], object] | None = None,
-          head_to_head=HEAD_TO_HEAD, extra=()) -> Study:
+          head_to_head=HEAD_TO_HEAD, extra=(), strong: StrongPlay | None = None) -> Study:
     """Simulate ``hands`` hands of each pairing (same seed, so the same deals), the deal-time
     odds on ``hands`` deals, and compare the ``head_to_head`` policies pair by pair on the
     same ``hands`` deals, each played twice with the seats swapped; return the
     :class:`Study`. ``progress`` is called with the hands just played
     (:func:`hands_played` in all). ``extra``: (a, b, hands) pairings with their own number of
-    hands (a costly policy such as ``expert``), on the first of the same deals. The rules,
-    seed and every policy are checked once, here."""
-    runs = [(a, b, hands) for a, b in pairings] + list(extra)
+    hands (a costly policy such as ``expert``), on the first of the same deals. ``strong``: the
+    headline player (:class:`StrongPlay`): its self-play first, it against each head-to-head
+    policy, the hints' worth against it. The rules, seed and every policy are checked once,
+    here."""
+    lead = [(strong.policy, strong.policy, strong.hands)] if strong else []
+    runs = lead + [(a, b, hands) for a, b in pairings] + list(extra)
     for n in {n for _a, _b, n in runs}:
         check_hands(n)
     names = list(dict.fromkeys([*(p for a, b, _n in runs for p in (a, b)), *head_to_head]))
@@ -101,12 +131,20 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
         seats = [spec[(a, b)[s % 2]] for s in range(rules.players)]     # round the table: a, b, a …
         results[f"{a} vs {b}"] = play_hands(RunTask(simulate_chunk, rules, seed, seats), n, threads, progress)
     pairwise = None
+    plays = len(seatings(rules.players))
+    deals = (lambda d: progress(plays * d)) if progress else None
     if len(head_to_head) >= 2:
-        plays = len(seatings(rules.players))
-        deals = (lambda d: progress(plays * d)) if progress else None
         pairwise = compare_checked(rules, [spec[p] for p in head_to_head], hands, seed, threads,
                                    progress=deals).pairs
-    return Study(rules, hands, seed, results, odds_table(rules, hands, seed), pairwise)
+    ablation = None
+    if strong:
+        pairs = [compare_checked(rules, [spec[strong.policy], spec[p]], strong.deals, seed, threads,
+                                 progress=deals).pairs for p in head_to_head]
+        pairwise = pd.concat(pairs + ([pairwise] if pairwise is not None else []), ignore_index=True)
+        if strong.ablation_deals:
+            ablation = ablate(rules, strong.ablation_deals, seed, threads, progress=deals,
+                              against=spec[strong.policy])
+    return Study(rules, hands, seed, results, odds_table(rules, hands, seed), pairwise, strong, ablation)
 
 
 def format_study(st: Study) -> str:
@@ -144,6 +182,8 @@ def build_tables(st: Study) -> dict:
     }
     if st.pairwise is not None:
         tables["pairwise"] = st.pairwise
+    if st.ablation is not None:
+        tables["hint_worth"] = st.ablation
     if rubicon:
         tables["rubicon"] = tables_of.rubicon_rates_table(st.by_pairing)
         tables["game_scores"] = tables_of.game_score_table(st.by_pairing)
@@ -157,8 +197,9 @@ def build_tables(st: Study) -> dict:
 
 def _odds_with_play(st: Study):
     """The odds table, its receive rows (which dealt hands alone cannot show) simulated by the
-    play of the first pairing: the share of seat-hands (both seats) that received the cards."""
-    label, t = next(iter(st.by_pairing.items()))
+    play of the largest pairing (the first of them): the share of seat-hands (both seats) that
+    received the cards."""
+    label, t = max(st.by_pairing.items(), key=lambda kv: kv[1].hands)
     df = st.odds.copy()
     n = t.hands * t.n_seats
     for name, k in bezique_levels(st.rules)[1:]:
@@ -214,11 +255,17 @@ def build_charts(st: Study, out_dir) -> dict[str, list[Path]]:
         figures["game_length"] = plots.game_length_chart(
             tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})")
     if "pairwise" in tables:
+        deals = sorted(set(tables["pairwise"].deals), reverse=True)
         figures["pairwise"] = plots.pairwise_chart(
             tables["pairwise"], list(dict.fromkeys([*tables["pairwise"].policy_a, *tables["pairwise"].policy_b])),
             "games" if rubicon else "hands",
-            f"{name}: head to head\n({st.hands:,} deals per pair, each played twice with the seats swapped; "
-            f"seed {st.seed})")
+            f"{name}: head to head\n({' or '.join(f'{d:,}' for d in deals)} deals per pair, each played in "
+            f"every seating; seed {st.seed})")
+    if "hint_worth" in tables:
+        figures["hint_worth"] = plots.ablation_chart(
+            tables["hint_worth"], points_unit(st.rules),
+            f"{name}: each hint's worth against {st.strong.policy}\n(hints against it, less hints without the hint; "
+            f"{st.strong.ablation_deals:,} deals, seats swapped, seed {st.seed})")
     return {key: plots.save_chart(fig, out_dir, key) for key, fig in figures.items()}
 
 

@@ -27,17 +27,23 @@ def sample_text(st) -> str:
                     + ", ".join(f"{n:,} for {k}" for k, n in extra))
     total = sum(r.hands for r in st.results.values())
     if st.pairwise is not None:
-        pairs, plays = len(st.pairwise), len(seatings(st.rules.players))
-        parts.append(f"{st.hands:,} deals for each of {pairs} head-to-head pairs, played {plays} times "
-                     f"(the seats {'swapped' if plays == 2 else 'rotated'})")
+        plays = len(seatings(st.rules.players))
+        by_deals = st.pairwise.groupby("deals").size().sort_index(ascending=False)
+        pairs = " and ".join(f"{d:,} deals for each of {n} head-to-head pairs" for d, n in by_deals.items())
+        parts.append(f"{pairs}, played {plays} times (the seats {'swapped' if plays == 2 else 'rotated'})")
         total += int(st.pairwise.games.sum())
+    if st.ablation is not None:
+        deals = int(st.ablation.deals.iloc[0])
+        parts.append(f"{deals:,} deals for each hint's worth against {st.strong.policy} ({len(st.ablation) + 1} "
+                     "policies, seats swapped)")
+        total += len(seatings(st.rules.players)) * deals * (len(st.ablation) + 1)
     return "; ".join(parts) + f": {total:,} hands in all, seed {st.seed}"
 
 
-def _head_to_head(st, unit: str) -> list[str]:
-    """A sentence per head-to-head pair: who wins, by how much, and the score share."""
+def _head_to_head(st, pairs, unit: str) -> list[str]:
+    """A sentence per head-to-head pair of ``pairs``: who wins, by how much, and the score share."""
     out = []
-    for _, r in st.pairwise.iterrows():
+    for _, r in pairs.iterrows():
         diff = interval_text(r, "mean_diff")
         a, b = r.policy_a, r.policy_b
         if r.mean_diff_lo > 0 or r.mean_diff_hi < 0:
@@ -51,52 +57,92 @@ def _head_to_head(st, unit: str) -> list[str]:
 
 
 def _self_play(st) -> str | None:
-    """The label of the study's first self-play pairing ("hints vs hints"), if any."""
-    return next((k for k in st.results if k.split(" vs ")[0] == k.split(" vs ")[1]), None)
+    """The label of the study's first self-play pairing of the heuristics ("hints vs hints"),
+    if any (the strong player's headline pairing apart)."""
+    return next((k for k in st.results if k.split(" vs ")[0] == k.split(" vs ")[1] and k != st.headline), None)
 
 
-def findings(st) -> list[str]:
-    """The headline figures of the study ``st`` (a :class:`~analyzer.studies.report.Study`),
-    one sentence each with its 95 % interval and the pairing it comes from."""
+def _pairing_figures(st, label: str, under: str) -> list[str]:
+    """The headline figures of one self-play pairing: double bézique, the eldest hand's
+    advantage, the brisques and (Rubicon) the rubicon rates, each sentence opening ``under``."""
     t = st.tables
-    rubicon = st.rules.is_rubicon
-    unit = points_unit(st.rules)
-    out = _head_to_head(st, unit) if st.pairwise is not None else []
-    first = _self_play(st)
-    if first is None:
-        return out
-    policy = first.split(" vs ")[0]
+    policy = label.split(" vs ")[0]
+    out = []
     db = t["double_bezique"].set_index("policy").loc[policy]
-    out.append(f"In **{first}**, a player scores a double bézique in {percent(db, 'scored_double')} of "
+    out.append(f"{under}, a player scores a double bézique in {percent(db, 'scored_double')} of "
                f"hands. It receives all four cards (dealt or drawn) in {percent(db, 'received_double')}, "
                f"beside the exact chance of {100 * db.received_double_exact:.2f} % that a blind share of "
                "the pack holds them. That chance bounds scoring from above. Play can move the received "
                "share a little off it, because one card is seen: the turn-up goes to the loser of the "
                "last trick before the talon is empty, or to whoever exchanges the seven of trumps for it.")
-    seat = t["seat_advantage"][t["seat_advantage"].pairing == first]
+    seat = t["seat_advantage"][t["seat_advantage"].pairing == label]
     if len(seat):
         pooled = {key: seat[key].mean() for key in ("eldest_minus_dealer", "eldest_minus_dealer_lo",
                                                     "eldest_minus_dealer_hi")}
-        out.append(f"In **{first}**, the eldest hand (the dealer's opponent, who leads first) scores "
+        out.append(f"{under}, the eldest hand (the dealer's opponent, who leads first) scores "
                    f"{interval_text(pooled, 'eldest_minus_dealer')} points per hand more than the dealer, "
                    "a negative figure meaning fewer (both seats pooled: their mean, its interval the mean "
                    "of theirs, which allows for any correlation between the two seats' figures).")
-    b = t["brisques"].set_index("pairing").loc[first]
+    b = t["brisques"].set_index("pairing").loc[label]
     per = interval_text(b, "margin_per_brisque", "{:.1f}")
-    if rubicon:
-        out.append(f"In **{first}**, each brisque won goes with {per} game points more for the seat that "
+    if st.rules.is_rubicon:
+        out.append(f"{under}, each brisque won goes with {per} game points more for the seat that "
                    f"wins it; counting the brisques changes the game's winner in {percent(b, 'winner_changes')} "
                    "of games.")
-        r = t["rubicon"].set_index("pairing").loc[first]
-        out.append(f"In **{first}**, {percent(r, 'rubicon_rate', 1)} of games end in a rubicon (the loser "
+        r = t["rubicon"].set_index("pairing").loc[label]
+        out.append(f"{under}, {percent(r, 'rubicon_rate', 1)} of games end in a rubicon (the loser "
                    f"under 1,000 even with his brisques, R3.9); {percent(r, 'drawn', 1)} are drawn; the "
                    f"winner scores {interval_text(r, 'winner_game_score', '{:,.0f}')} "
                    "game points (over the decided games).")
     else:
-        out.append(f"In **{first}**, each brisque won moves the hand's margin by {per} points (20 of them "
+        out.append(f"{under}, each brisque won moves the hand's margin by {per} points (20 of them "
                    "the brisque's own); counting the brisques changes the hand's winner in "
                    f"{percent(b, 'winner_changes')} of hands.")
-    odds = t["odds"].dropna(subset=["within_ci"])
+    return out
+
+
+def _hint_worth(st, unit: str) -> list[str]:
+    """The hints' worth against the strong player, in one sentence: those that pay, those that
+    cost, and those the deals cannot tell from nothing."""
+    df = st.ablation
+    pay = df[df.mean_diff_lo > 0].sort_values("mean_diff", ascending=False)
+    cost = df[df.mean_diff_hi < 0].sort_values("mean_diff")
+    unclear = df[(df.mean_diff_lo <= 0) & (df.mean_diff_hi >= 0)]
+    parts = []
+    if len(pay):
+        parts.append("worth having: " + ", ".join(f"{r.hint} {interval_text(r, 'mean_diff')}" for _, r in pay.iterrows()))
+    if len(cost):
+        parts.append("costing: " + ", ".join(f"{r.hint} {interval_text(r, 'mean_diff')}" for _, r in cost.iterrows()))
+    if len(unclear):
+        parts.append("not told apart from nothing: " + ", ".join(unclear.hint))
+    return [f"Against **{st.strong.policy}**, the rulebook's hints (each switched off in turn, {int(df.deals.iloc[0]):,} "
+            f"deals) are {'; '.join(parts)} ({unit} for the hints policy that keeps the hint)."]
+
+
+def findings(st) -> list[str]:
+    """The headline figures of the study ``st`` (a :class:`~analyzer.studies.report.Study`),
+    one sentence each with its 95 % interval and the pairing it comes from: first under strong
+    play (the strong player's self-play, it against each heuristic, the hints' worth against
+    it), then the heuristics among themselves and in self-play, then the deal-time odds."""
+    unit = points_unit(st.rules)
+    out = []
+    pw = st.pairwise
+    if st.strong is not None:
+        strong = st.strong.policy
+        out += _pairing_figures(st, st.headline, f"Under strong play (**{st.headline}**, "
+                                                 f"{st.results[st.headline].hands:,} hands)")
+        if pw is not None:
+            mine = (pw.policy_a == strong) | (pw.policy_b == strong)
+            out += _head_to_head(st, pw[mine], unit)
+            pw = pw[~mine]
+        if st.ablation is not None:
+            out += _hint_worth(st, unit)
+    if pw is not None and len(pw):
+        out += _head_to_head(st, pw, unit)
+    first = _self_play(st)
+    if first is not None:
+        out += _pairing_figures(st, first, f"In **{first}**")
+    odds = st.tables["odds"].dropna(subset=["within_ci"])
     inside = int(odds.within_ci.astype(bool).sum())
     out.append(f"Of the {len(odds)} deal-time events with exact odds, the simulated share of {inside} falls "
                f"within its 95 % interval of the exact value ({100 * inside / max(len(odds), 1):.0f} %; "

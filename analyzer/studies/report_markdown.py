@@ -103,7 +103,7 @@ def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
     lines += ["## Deal-time odds: exact and simulated", "", f"![odds]({Path(chart_paths['odds'][0]).name})", "",
               "In a dealt hand (every seat's hand of each deal counted; the turn-up, 'some player' and "
               "the partners' events once per deal or partnership) and, "
-              "for the cards received over the hand, in the play of the first pairing.", "",
+              "for the cards received over the hand, in the play of the largest pairing.", "",
               shown_table(tables["odds"], [
                   ("event", lambda r: r.event), ("exact", lambda r: r.exact),
                   ("exact %", lambda r: f"{100 * r.exact_decimal:.4g}"),
@@ -196,14 +196,24 @@ def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
         pw = tables["pairwise"]
         what = points_unit(st.rules)
         lines += ["## Head to head", "", f"![head to head]({Path(chart_paths['pairwise'][0]).name})", "",
-                  f"Each pair plays the study's {st.hands:,} deals (seed {st.seed}) in every seating "
-                  f"({plays}: {seating_text}); the score share counts wins and half the draws of the "
-                  f"{plays * st.hands:,} "
-                  f"{'games' if rubicon else 'hands'}, the mean difference is in {what}.", ""]
+                  f"Each pair plays the first deals of the study's seed {st.seed} (as many as the line says) "
+                  f"in every seating ({plays}: {seating_text}); the score share counts wins and half the "
+                  f"draws of the {'games' if rubicon else 'hands'}, the mean difference is in {what}.", ""]
         for _, r in pw.iterrows():
-            lines.append(f"- **{r.policy_a} against {r.policy_b}**: score share {_ci(r, 'score_a', 100)} %, Elo "
-                         f"{r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}], mean difference "
-                         f"{_ci(r, 'mean_diff')}")
+            lines.append(f"- **{r.policy_a} against {r.policy_b}** ({r.deals:,} deals): score share "
+                         f"{_ci(r, 'score_a', 100)} %, Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}], "
+                         f"mean difference {_ci(r, 'mean_diff')}")
+        lines.append("")
+    if "hint_worth" in tables:
+        hw = tables["hint_worth"]
+        lines += [f"## The hints' worth against {st.strong.policy}", "",
+                  f"![hint worth]({Path(chart_paths['hint_worth'][0]).name})", "",
+                  f"The full `hints` policy and `hints` without each hint in turn each play **{st.strong.policy}** "
+                  f"on the same {int(hw.deals.iloc[0]):,} deals, seats swapped; a hint's worth is the "
+                  f"difference of the two results ({points_unit(st.rules)}; its interval adds the two "
+                  "intervals' half-widths in quadrature, conservative since the deals are the same).", ""]
+        for _, r in hw.iterrows():
+            lines.append(f"- **{r.hint}** ({r.advice}): {_ci(r, 'mean_diff')}")
         lines.append("")
     lines += ["## Files", "", "Every table is in this directory as CSV and Parquet; every chart as PNG and SVG.", ""]
     return atomic_write(Path(out_dir) / "report.md", lambda p: Path(p).write_text("\n".join(lines), encoding="utf-8"))

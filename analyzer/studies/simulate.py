@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ..policies.registry import PolicySpec
+from ..policies.spec import PolicySpec
 from ..rules import RuleSet
 from ..run.driver import MAX_HANDS, chunk_for, run_chunks
 from ..run.records import play_records

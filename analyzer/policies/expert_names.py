@@ -1,0 +1,178 @@
+"""The names of the search player and of the ceilings: ``expert`` (the strongest search of each
+game, BEST_SEARCH), ``expert:SETTINGS``, ``expert:plain,...``, ``cheat-clairvoyant``,
+``cheat-sees-hand``. The search's kernels (policies/expert.py) take minutes to compile, so this
+module names them by module (``PolicySpec.kernel``) and they are imported on first use.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..engine.layout import SEE_HANDS, SEE_TALON
+from .learned import GAMES, learned_spec
+from .params import (
+    E_ENDGAME, E_EXACT, E_GATE, E_GUARD, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
+    HINT_NAMES, N_HINTS, PARAM_FULL_OBS, ROLLOUT_NAMES, search_defaults,
+)
+from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
+
+# the search's kernels take minutes to compile: loaded (and compiled) only when a run needs them
+EXPERT_KERNEL = "analyzer.policies.expert:expert_policy"
+EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batches
+MAX_SAMPLES = 100_000
+EXPERT_TEXT = (
+    ("(none)", "the strongest search of the game (docs/search.md): ordinary "
+               "prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12; Rubicon the same with "
+               "rollout=tuned-rubicon,samples=32. Settings change it:"),
+    ("samples=N", "determinizations per decision (more is stronger and slower)"),
+    ("rollout=P", "how each sample is played out: greedy, random, hints, learned (the learned player, both "
+                  "seats) or a tuned preset (tuned-ordinary)"),
+    ("prior=K", "let the learned network choose: only its K best actions are searched (0: no prior)"),
+    ("switch=Z", "the anchor (the prior's choice, or with guard=1 the roll-out policy's own) stands unless "
+                 "another action is Z standard errors better (default 2)"),
+    ("guard=0", "without a prior, do not anchor on the roll-out policy's choice"),
+    ("late=N", "search only the decisions with at most N cards left to draw; the anchor plays the rest (0: all)"),
+    ("gate=G", "with prior: do not search a decision whose best network value leads the second by G "
+               "points or more (Rubicon: game points, the winner's score)"),
+    ("endgame=exact", "finish each rollout's second stage with the exact solver (slower)"),
+    ("prune=Z", "drop an action Z standard errors behind the best after each 8 samples "
+                "(default 2; 0 = all actions get every sample)"),
+    ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
+    ("tail=0", "roll out the last window of the first stage too, instead of solving each sample exactly"),
+    ("plain", "start from the plain search instead (greedy roll-outs, 32 samples, every decision, no anchor)"),
+)
+# the ceilings: searches that read cards no player can see (study tools, never players), each
+# resolved only by its full name; they take the expert's settings (cheat-sees-hand:samples=64)
+CEILINGS = {
+    "cheat-clairvoyant": (SEE_TALON, "CHEATS: sees every card, the talon's order too, and so "
+                                     "steers its own draws; searches the one true world"),
+    "cheat-sees-hand": (SEE_HANDS, "CHEATS: sees the other hand (not the talon's order); searches "
+                                   "worlds of the talon only"),
+}
+# their default settings (before any given after the colon): learned roll-outs, which serve
+# both games; the one that samples searches as the best search does (docs/search.md)
+CEILING_DEFAULTS = {"cheat-clairvoyant": "rollout=learned",
+                    "cheat-sees-hand": "prior=3,rollout=learned,samples=16,switch=2,late=12"}
+DEFAULT_SWITCH_Z = 1.0      # the plain search's (with prior=K); the best search's is 2
+
+
+# the strongest search of each game (docs/search.md: chosen on deals of seeds 31, 41 and 51):
+# what ``expert`` plays, and the base its settings change
+BEST_SEARCH = {"ordinary": "prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12",
+               "rubicon": "prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12"}
+EXPERT_KEYS = "plain, samples, rollout, endgame, prune, exact, tail, prior, switch, guard, gate, late, h1..h8"
+
+
+def expert_spec(name: str, settings: str | None = None, base: str = "best") -> PolicySpec:
+    """Parse ``expert`` (the strongest search of the game played, BEST_SEARCH) and its settings,
+    which change it: ``expert:samples=64``, ``expert:rollout=learned``, ``expert:prior=0`` (no
+    prior), ``expert:endgame=exact``, ``expert:exact=0`` … (combinable with commas; a hints
+    rollout also takes h1..h8=, or the weights of a tuned preset: ``expert:rollout=tuned-ordinary``).
+    ``expert:plain,...`` changes the plain search instead (greedy roll-outs, 32 samples, every
+    decision searched, no anchor: the expert before it took the learned prior). ``settings``
+    replaces the part after the colon; ``base`` "plain" starts from the plain search (the
+    ceilings). The spec's parameters depend on the game (``PolicySpec.params_for``)."""
+    items = list(settings_of(name if settings is None else ":" + settings))
+    if any(key == "plain" and not sep for key, sep, _v, _i in items):
+        base = "plain"
+        items = [it for it in items if not (it[0] == "plain" and not it[1])]
+    by_game = []
+    for game in GAMES:
+        params = search_defaults()
+        params[E_SWITCH_Z] = DEFAULT_SWITCH_Z
+        if base == "best":
+            for item in settings_of(":" + BEST_SEARCH[game]):
+                _expert_setting(name, params, *item)
+            params[E_GUARD] = 1
+        for item in items:
+            _expert_setting(name, params, *item)
+        by_game.append((game, params))
+    params = by_game[0][1]
+    described = "the strongest search of each game (see docs/search.md)" if name == "expert" else \
+        "expert with custom search settings"
+    spec = PolicySpec(name, EXPERT_KERNEL, params, description=described, hands_per_chunk=EXPERT_CHUNK,
+                      max_players=2, solver=True, game_params=tuple(by_game))
+    if any(p[E_PRIOR] > 0 or p[E_ROLLOUT] == ROLLOUT_NAMES.index("learned") for _g, p in by_game):
+        net = learned_spec("learned")              # the shipped networks, by game
+        spec = replace(spec, games=net.games, models=net.models)
+    return spec
+
+
+def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: str, item: str) -> None:
+    """Apply one ``key=value`` setting of an expert to ``params``; PolicyError if it is wrong."""
+    if not sep:
+        raise PolicyError(f"{name!r}: expected key=value or plain (got {item!r}); keys: {EXPERT_KEYS}")
+    if key == "samples":
+        if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:
+            raise PolicyError(f"{name!r}: samples is a whole number from 1 to {MAX_SAMPLES:,} (got {value!r})")
+        params[E_SAMPLES] = int(value)
+    elif key == "rollout" and value.lower().startswith("tuned-"):     # hints with tuned weights
+        params[E_ROLLOUT] = ROLLOUT_NAMES.index("hints")
+        params[:N_HINTS] = tuned_weights(name, value.lower())
+    elif key == "rollout":
+        if value.lower() not in ROLLOUT_NAMES:
+            raise PolicyError(f"{name!r}: rollout is one of {', '.join(ROLLOUT_NAMES)} or a tuned "
+                              f"preset such as tuned-ordinary (got {value!r})")
+        params[E_ROLLOUT] = ROLLOUT_NAMES.index(value.lower())
+    elif key == "endgame":
+        params[E_ENDGAME] = endgame_flag(name, value)
+    elif key in ("prune", "switch", "gate"):
+        z = weight_of(name, value)
+        if z < 0:
+            raise PolicyError(f"{name!r}: {key} is a number >= 0 (got {value!r})")
+        params[{"prune": E_PRUNE_Z, "switch": E_SWITCH_Z, "gate": E_GATE}[key]] = z
+    elif key in ("exact", "tail", "guard"):
+        if value not in ("0", "1"):
+            raise PolicyError(f"{name!r}: {key} is 0 or 1 (got {value!r})")
+        params[{"exact": E_EXACT, "tail": E_TAIL, "guard": E_GUARD}[key]] = float(value)
+    elif key in ("prior", "late"):
+        if not value.isdigit():
+            raise PolicyError(f"{name!r}: {key} is a whole number >= 0 (0: off; got {value!r})")
+        params[E_PRIOR if key == "prior" else E_LATE] = int(value)
+    elif key.upper() in HINT_NAMES:
+        params[HINT_NAMES.index(key.upper())] = weight_of(name, value)
+    else:
+        raise PolicyError(f"{name!r}: unknown setting {key!r}; keys: {EXPERT_KEYS}")
+
+
+def ceiling_spec(name: str) -> PolicySpec:
+    """A ceiling by its full name (CEILINGS), with expert settings after a colon
+    (``cheat-sees-hand:samples=64``): the expert's search given the hidden cards."""
+    base, _, own = name.partition(":")
+    see, text = CEILINGS[base]
+    spec = expert_spec(name, ",".join(filter(None, (CEILING_DEFAULTS[base], own))), base="plain")
+    for _game, params in spec.game_params:
+        params[PARAM_FULL_OBS] = see
+    return replace(spec, description=text, cheats=True)
+
+
+
+
+def _describe_expert() -> list[str]:
+    """The lines of ``bezique policies`` for the search."""
+    lines = [f"{'expert':<10} the strongest search (the learned network as its prior, tuned roll-outs of the "
+             "late first stage, exact last window and second stage); per game: "
+             + "; ".join(f"{g} {v}" for g, v in BEST_SEARCH.items()),
+             "expert settings (e.g. expert:samples=64,rollout=hints):"]
+    return lines + [f"  {k:<14} {text}" for k, text in EXPERT_TEXT]
+
+
+def _describe_ceilings() -> list[str]:
+    """The lines of ``bezique policies`` for the ceilings."""
+    lines = ["ceilings (study tools that CHEAT: they read hidden cards; full names only, with expert "
+             "settings after a colon):"]
+    return lines + [f"  {k:<18} {text} (default {CEILING_DEFAULTS[k]})" for k, (_see, text) in CEILINGS.items()]
+
+
+def _refuse_partial_cheat(name: str) -> PolicySpec:
+    raise PolicyError(f"unknown policy {name!r}; the ceilings, which read hidden cards, are asked for by "
+                      f"their full names: {', '.join(CEILINGS)}")
+
+
+register("expert", expert_spec, _describe_expert)
+for _name in CEILINGS:
+    register(_name, ceiling_spec, _describe_ceilings if _name == next(iter(CEILINGS)) else (lambda: []),
+             listed=False)
+register("cheat", _refuse_partial_cheat, settings=False, listed=False,
+         matches=lambda name: name.startswith("cheat") and name.partition(":")[0] not in CEILINGS)
