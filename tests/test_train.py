@@ -18,8 +18,11 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.learning.train import CHECKPOINT, MODEL, TrainConfig, Trainer, TrainError
+from analyzer.learning.rollouts import LabelRun
+from analyzer.learning.train import CHECKPOINT, MODEL, TrainConfig, Trainer, TrainError, _label_task, value_scale
+from analyzer.policies.features import N_STATE, X_HINT
 from analyzer.policies.learned import load_model
+from analyzer.policies.network import N_H1, O_HINT_BONUS, O_W1
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 
@@ -128,3 +131,45 @@ def test_the_learned_spec_of_a_checkpoint_names_its_file(reference):
     out, _ = reference
     spec = resolve_policy(f"learned:weights={out / MODEL}")
     assert spec.source == f"learned:weights={(out / MODEL).resolve()}"
+
+
+def test_a_round_starts_from_its_model_and_its_roll_outs_play_it(reference, tmp_path):
+    """``--round-of MODEL``: step 0 is MODEL's weights (its teacher's bonus, or ``hint_bonus`` when
+    given) and the roll-outs play MODEL; ``--start`` alone keeps the teacher's roll-outs."""
+    out, _ = reference
+    model = str(out / MODEL)
+    w, _meta = load_model(model, "ordinary")
+    rnd = Trainer(preset("ordinary"), TrainConfig(**{**TINY, "start": model, "rollout_start": True}), tmp_path / "r")
+    s = rnd.new_state()
+    assert np.array_equal(s.w, w) and np.array_equal(s.rollout, w)
+    bonus = Trainer(preset("ordinary"), TrainConfig(**{**TINY, "start": model, "rollout_start": True,
+                                                       "hint_bonus": 50.0}), tmp_path / "b").new_state()
+    assert bonus.w[O_HINT_BONUS] == np.float32(50.0 / value_scale(preset("ordinary")))
+    assert np.array_equal(np.delete(bonus.w, O_HINT_BONUS), np.delete(w, O_HINT_BONUS))
+    assert Trainer(preset("ordinary"), TrainConfig(**{**TINY, "start": model}), tmp_path / "s").new_state().rollout is None
+    with pytest.raises(TrainError, match="start model"):
+        Trainer(preset("ordinary"), TrainConfig(**{**TINY, "start": str(tmp_path / "none.npz")}), tmp_path / "n")
+
+
+def test_without_the_teacher_input_the_network_never_reads_the_teachers_choice(tmp_path):
+    """``--no-teacher-input``: the teacher feature's weights and the bonus are 0 at the start and
+    stay 0 after training (no sample ever sets the feature), so the teacher has no effect in play."""
+    row = O_W1 + (N_STATE + X_HINT) * N_H1
+    state = Trainer(preset("ordinary"), TrainConfig(**{**TINY, "teacher_input": False}), tmp_path / "n",
+                    threads=1).run()
+    assert not state.w[row:row + N_H1].any() and state.w[O_HINT_BONUS] == 0
+    with_input = Trainer(preset("ordinary"), TrainConfig(**TINY), tmp_path / "w").new_state()
+    assert with_input.w[row:row + N_H1].any()          # the check can fail: by default the input is there
+
+
+def test_a_best_response_labels_only_the_learners_seat(reference):
+    """With a frozen opponent (``--opponent``) only the learner's decisions are labelled: about
+    half of self-play's on the same hands (the learner holds one seat, alternating by hand)."""
+    out, _ = reference
+    w, _meta = load_model(out / MODEL, "ordinary")
+    rules = preset("ordinary")
+    trainer = Trainer(rules, TrainConfig(**TINY), out / "unused")
+    run = LabelRun(False, np.uint64(9), 0, 40, 0.0, 1.0, value_scale(rules), True)
+    both = _label_task(trainer.rules_arr, run, w, w, None, trainer.teacher)
+    one = _label_task(trainer.rules_arr, run, w, w, w, trainer.teacher)
+    assert 0.35 < len(one[0]) / len(both[0]) < 0.65, (len(one[0]), len(both[0]))

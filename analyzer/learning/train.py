@@ -168,11 +168,14 @@ class Trainer:
         return {"version": STATE_VERSION, "game": self.game, "rules": self.rules.describe(), "config": config}
 
     def new_state(self) -> TrainState:
-        """Step 0: the start model's weights, or fresh ones from the seed (without the teacher's
-        input: its feature's weights and its bonus 0, so that it has no effect in play)."""
+        """Step 0: the start model's weights (its teacher's bonus unless ``hint_bonus`` is
+        given), or fresh ones from the seed (without the teacher's input: its feature's weights
+        and its bonus 0, so that it has no effect in play)."""
         c = self.config
         if self.start_w is not None:
             w = self.start_w.copy()
+            if c.hint_bonus is not None:
+                w[O_HINT_BONUS] = c.hint_bonus / self.scale
         else:
             bonus = c.hint_bonus
             bonus = DEFAULT_HINT_BONUS[self.game] if bonus is None else bonus
