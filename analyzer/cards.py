@@ -9,7 +9,6 @@ from __future__ import annotations
 RANKS = "ATKQJ987"
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
-RANK_NAMES = ("A", "10", "K", "Q", "J", "9", "8", "7")
 N_TYPES = 32
 
 ACE, TEN, KING, QUEEN, KNAVE, NINE, EIGHT, SEVEN = range(8)

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from analyzer.engine import layout as L
-from analyzer.engine.endgame import X_NODES, new_solver, random_position, solve_cards, solve_state
+from analyzer.engine.endgame import X_NODES, Position, new_solver, random_position, solve_cards, solve_state
 from analyzer.engine.state import new_state
 from analyzer.rules import preset
 
@@ -37,9 +37,9 @@ def nodes(arr, st, sv):
     """Search nodes of one solve (through the core, with a reused table)."""
     hands = np.ascontiguousarray(st.P[:2, L.P_HAND:L.P_HAND + 32]).astype(np.int64)
     lead = int(st.G[L.G_LEAD]) if st.G[L.G_TRICK_POS] == 1 else -1
-    solve_cards(arr, int(st.G[L.G_TRUMP]), hands, int(st.G[L.G_LEADER]), lead,
-                st.P[:2, L.P_SCORE].astype(np.int64), st.P[:2, L.P_BRISQ].astype(np.int64),
-                sv, np.zeros(1, np.int64))
+    at = Position(int(st.G[L.G_TRUMP]), hands, int(st.G[L.G_LEADER]), lead,
+                  st.P[:2, L.P_SCORE].astype(np.int64), st.P[:2, L.P_BRISQ].astype(np.int64))
+    solve_cards(arr, at, sv, np.zeros(1, np.int64))
     return int(sv[X_NODES])
 
 

@@ -1,17 +1,20 @@
 """Strong play by name, a stronger learned player and independent evidence (issue 33): writes
 results/strong/ and the ``strong`` section of results/README.md.
 
-- ``names.csv``: ``expert`` (the strongest search, by name) and the search that rolls out with
-  the learned player (``expert:prior=0,rollout=learned``) against ``learned``;
+- ``names.csv``: ``expert`` (the strongest search, by name) and ``expert:rollout=learned``
+  against ``learned``; the plain search rolling out with ``learned``, with its anchor (it keeps
+  learned's choice unless another action is clearly better) and without;
 - ``players.csv``: every player at the top against the tuned hints and against ``learned``:
-  the learned player of each round, a second player trained independently (another seed, a
-  network that never sees the tuned teacher's choice) and the best response to ``learned``
-  (the exploitability probe: what a player trained against the frozen ``learned`` gains);
+  the learned player of round 1, players trained apart from it (another seed; in the ordinary
+  game a network that never sees the tuned teacher's choice) and the best response to
+  ``learned`` (the exploitability probe: what a player trained against the frozen ``learned``
+  gains over it);
 - ``statistics.csv``: each of them in self-play, the statistics side by side (totals, double
-  and treble bézique, rubicon rates, the worth of a brisque), and which agree.
+  and treble bézique, rubicon rates, the worth of a brisque), and in results/README.md which
+  agree across the independent players (the game's) and which do not (the players').
 
 Every comparison plays each deal twice with the seats swapped, on deals of a seed no training,
-tuning or choice of settings played (20261206); intervals are 95 %.
+tuning or choice of settings played (20261211); intervals are 95 %.
 
 Example:
     python scripts/strong_study.py                          # the committed figures (about an hour on 2 cores)
@@ -20,10 +23,12 @@ Example:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
@@ -40,23 +45,38 @@ from analyzer.tables.stats import interval_text  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "strong"
 TRAIN = ROOT / "results" / "train"
-# (game, label, policy A, policy B, deals)
+STUDY_SEED = 20261211      # deals no training, tuning or choice of settings played
+# (game, label, policy A, policy B, deals): the names, and the anchor's worth (the same search
+# with the anchor off: the setting that lost to learned before the anchor)
 NAMES = [
-    ("ordinary", "expert (the strongest search)", "expert", "learned", 1_000),
-    ("ordinary", "expert rolling out with learned", "expert:prior=0,rollout=learned", "learned", 300),
-    ("rubicon", "expert (the strongest search)", "expert", "learned", 400),
-    ("rubicon", "expert rolling out with learned", "expert:prior=0,rollout=learned", "learned", 150),
+    ("ordinary", "expert (the strongest search)", "expert", "learned", 2_000),
+    ("ordinary", "expert:rollout=learned", "expert:rollout=learned", "learned", 1_000),
+    ("ordinary", "plain search rolling out with learned, anchored", "expert:plain,rollout=learned,guard=1", "learned", 300),
+    ("ordinary", "the same without the anchor", "expert:plain,rollout=learned", "learned", 300),
+    ("rubicon", "expert (the strongest search)", "expert", "learned", 600),
+    ("rubicon", "expert:rollout=learned", "expert:rollout=learned", "learned", 300),
+    ("rubicon", "plain search rolling out with learned, anchored", "expert:plain,rollout=learned,guard=1", "learned", 150),
+    ("rubicon", "the same without the anchor", "expert:plain,rollout=learned", "learned", 150),
 ]
+# the players at the top besides the shipped learned player: (label, run directory under results/train)
+RUNS = {"ordinary": [("learned, round 1", "ordinary"), ("independent, round 1", "ordinary-independent"),
+                     ("independent, round 2", "ordinary-independent-round2"),
+                     ("best response to learned", "ordinary-br")],
+        "rubicon": [("learned, round 1", "rubicon"), ("independent, round 1", "rubicon-independent"),
+                    ("independent, round 2", "rubicon-independent-round2")]}
+# the players whose agreement is evidence about the game: trained apart from learned (another
+# seed, never the tuned teacher's choice), and the search over learned's network
+INDEPENDENT = ("independent, round 1", "independent, round 2")
 
 
 def models(game: str) -> list[tuple[str, str]]:
-    """(label, policy) of each player at the top of ``game`` whose model is on disk."""
+    """(label, policy) of each player at the top of ``game`` whose model is on disk: ``learned``
+    (the shipped model) first, then the other runs of RUNS that are not the shipped model itself."""
     out = [("learned", "learned")]
-    for label, run in (("learned, round 1", f"{game}"), ("independent, round 1", f"{game}-independent"),
-                       ("independent", f"{game}-independent-round2"), ("best response to learned", f"{game}-br")):
+    for label, run in RUNS[game]:
         path = TRAIN / run / "model.npz"
-        if path.is_file() and path.read_bytes() != shipped_model(game).read_bytes():    # not learned itself
-            out.append((label, f"learned:weights={path},rules=any"))
+        if path.is_file() and path.read_bytes() != shipped_model(game).read_bytes():
+            out.append((label, f"learned:weights={path.relative_to(ROOT)},rules=any"))
     return out
 
 
@@ -75,7 +95,7 @@ def unit(game: str) -> str:
 def markdown(names: pd.DataFrame, players: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
     """The study's tables for results/README.md."""
     ci = interval_text
-    lines = [f"Made by `{command}` (seed {int(names.seed.iloc[0]) if 'seed' in names else 20261206}: deals no "
+    lines = [f"Made by `{command}` (seed {int(names.seed.iloc[0])}: deals no "
              "training, tuning or choice of settings played), each deal played twice with the seats swapped; "
              "95 % intervals.", "", "**The names**: `expert` is the strongest search by name; a search that rolls "
              "out with `learned` keeps its choice unless it finds one clearly better.", "",
@@ -98,13 +118,61 @@ def markdown(names: pd.DataFrame, players: pd.DataFrame, stats: pd.DataFrame, co
                          + (f"{ci(r, 'treble_bezique_rate', '{:.3f}', 100)} | {ci(r, 'rubicon_rate', '{:.1f}', 100)} | "
                             f"{ci(r, 'winner_game_score', '{:.0f}')} | " if rub else "– | – | – | ")
                          + f"{ci(r, 'margin_per_brisque', '{:.1f}')} |")
+    agree = agreement(stats)
+    if len(agree):
+        lines += ["", "**What agrees across independent players** (the game's) and what does not (the players'): "
+                  "each statistic of `learned` beside the players trained apart from it "
+                  f"({', '.join(INDEPENDENT)}); the game's where every difference's 95 % interval "
+                  "(half-widths added in quadrature) holds 0. The tuned hints beside them show how far "
+                  "strength moves it.", "",
+                  "| game | statistic | learned | independent players | hints:tuned | largest difference | whose |",
+                  "|---|---|---|---|---|---|---|"]
+        for _, r in agree.iterrows():
+            lines.append(f"| {r.game} | {r.statistic} | {r.learned} | {r.independent} | {r.hints} | "
+                         f"{r.largest_difference} | {r.whose} |")
     return "\n".join(lines)
+
+
+STATISTICS = (("mean_total", "mean total per seat", "{:.0f}", 1), ("double_bezique_rate", "double bézique %", "{:.2f}", 100),
+              ("treble_bezique_rate", "treble bézique %", "{:.3f}", 100), ("rubicon_rate", "rubicon rate %", "{:.1f}", 100),
+              ("winner_game_score", "winner's game score", "{:.0f}", 1),
+              ("margin_per_brisque", "margin per brisque", "{:.1f}", 1))
+
+
+def agreement(stats: pd.DataFrame) -> pd.DataFrame:
+    """Per game and statistic: ``learned``'s value, the independent players' (INDEPENDENT), the
+    tuned hints', the largest difference from ``learned`` with its interval, and whose it is:
+    "the game's" when every independent player's difference from ``learned`` has an interval
+    holding 0, else "the players'"."""
+    rows = []
+    for game in stats.game.unique():
+        g = stats[stats.game == game].set_index("player")
+        others = [p for p in INDEPENDENT if p in g.index]
+        if "learned" not in g.index or not others:
+            continue
+        hints = f"hints:tuned-{game}"
+        for key, label, fmt, scale in STATISTICS:
+            if key not in g.columns or pd.isna(g.loc["learned", key]):
+                continue
+            ref = g.loc["learned"]
+            diffs = []
+            for p in others:
+                d = g.loc[p, key] - ref[key]
+                half = np.hypot(g.loc[p, key + "_hi"] - g.loc[p, key], ref[key + "_hi"] - ref[key])
+                diffs.append((abs(d), d, d - half, d + half))
+            _a, d, lo, hi = max(diffs)
+            rows.append({"game": game, "statistic": label, "learned": interval_text(ref, key, fmt, scale),
+                         "independent": "; ".join(f"{interval_text(g.loc[p], key, fmt, scale)} ({p})" for p in others),
+                         "hints": interval_text(g.loc[hints], key, fmt, scale) if hints in g.index else "–",
+                         "largest_difference": f"{fmt.format(scale * d)} [{fmt.format(scale * lo)}, {fmt.format(scale * hi)}]",
+                         "whose": "the game's" if all(lo_ <= 0 <= hi_ for _a, _d, lo_, hi_ in diffs) else "the players'"})
+    return pd.DataFrame(rows)
 
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=20261206, help="the deals (neither training nor tuning played them)")
+    ap.add_argument("--seed", type=int, default=STUDY_SEED, help="the deals (neither training nor tuning played them)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals and hands by this")
     ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
     ap.add_argument("--threads", type=int, default=None)
@@ -112,7 +180,8 @@ def main(argv=None) -> int:
     ap.add_argument("--tables", action="store_true", help="only write the markdown from the tables in --out")
     ap.add_argument("--out", default=str(ROOT / "results" / "strong"))
     args = ap.parse_args(argv)
-    out = Path(args.out)
+    out = Path(args.out).resolve()
+    os.chdir(ROOT)           # the models are named relative to the repository (learned:weights=results/...)
     if not args.tables:
         measure(args, out)
     names, players = pd.read_csv(out / "names.csv", index_col=0), pd.read_csv(out / "players.csv", index_col=0)

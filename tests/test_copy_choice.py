@@ -70,9 +70,10 @@ class Engine:
         self.G, self.P, self.T, self.obs = self.st.G, self.st.P, self.st.T, self.st.obs
         self.G[L.G_TRUMP] = trump
         self.G[L.G_NSEATS] = 2
-        self.req_t = np.zeros(8, np.int64)
-        self.req_n = np.zeros(8, np.int64)
-        self.work = np.zeros(56, np.int64)
+        work = self.st.work                  # the kernels' scratch regions (layout W_*)
+        self.req_t = work[L.W_REQ_T:L.W_REQ_T + L.REQ_W]
+        self.req_n = work[L.W_REQ_N:L.W_REQ_N + L.REQ_W]
+        self.work = work[L.W_SELECT:L.W_SELECT + L.SEL_W]
         self.four = np.full(4, -1, np.int64)
 
     def receive(self, t):
@@ -84,10 +85,10 @@ class Engine:
     def choice(self, c):
         """(table slots, hand cards by type, new copies spent by type: hand and never scored)
         the engine would use for ``c``; also checks claim_possible against it."""
-        nreq, n_chosen, total_hand = select_copies(self.rules, self.P, self.T, 0, c, self.four,
-                                                   self.req_t, self.req_n, self.work)
-        slots = [int(k) for k in self.work[:n_chosen]]
-        hand = Counter({int(self.req_t[i]): int(self.work[8 + i]) for i in range(nreq) if self.work[8 + i]})
+        nreq, n_chosen, total_hand = select_copies(self.rules, self.st, 0, c, self.four)
+        slots = [int(k) for k in self.work[L.SEL_CHOSEN:L.SEL_CHOSEN + n_chosen]]
+        took = self.work[L.SEL_FROM_HAND:L.SEL_FROM_HAND + nreq]
+        hand = Counter({int(self.req_t[i]): int(took[i]) for i in range(nreq) if took[i]})
         assert claim_possible(self.rules, self.G, self.P, self.T, 0, c, self.req_t, self.req_n) == (total_hand > 0)
         new = hand + Counter(int(self.T[0, k, L.T_CARD]) for k in slots if self.T[0, k, L.T_SCORED] == 0)
         return slots, hand, new

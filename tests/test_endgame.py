@@ -16,6 +16,7 @@ from analyzer.engine.endgame import (
     final_value,
     minimax_state,
     POS_W,
+    Position,
     new_solver,
     random_position,
     solve_actions,
@@ -135,8 +136,8 @@ def core(arr, trump, hands, leader, scores, brisques, lead=-1):
         for name in hands[s]:
             h[s, parse_card(name)] += 1
     best = np.zeros(1, np.int64)
-    v = solve_cards(arr, trump, h, leader, lead, np.array(scores, np.int64),
-                    np.array(brisques, np.int64), new_solver(12), best)
+    v = solve_cards(arr, Position(trump, h, leader, lead, np.array(scores, np.int64),
+                                  np.array(brisques, np.int64)), new_solver(12), best)
     return v, int(best[0])
 
 
@@ -285,9 +286,9 @@ def test_solve_cards_best_card_has_the_best_value():
             n = solve_actions(arr, st, vals)
             hands = st.P[:2, L.P_HAND:L.P_HAND + 32].astype(np.int64)
             lead = int(st.G[L.G_LEAD]) if st.G[L.G_TRICK_POS] == 1 else -1
-            v = solve_cards(arr, int(st.G[L.G_TRUMP]), hands, int(st.G[L.G_LEADER]), lead,
-                            st.P[:2, L.P_SCORE].astype(np.int64),
-                            st.P[:2, L.P_BRISQ].astype(np.int64), sv, best)
+            at = Position(int(st.G[L.G_TRUMP]), hands, int(st.G[L.G_LEADER]), lead,
+                          st.P[:2, L.P_SCORE].astype(np.int64), st.P[:2, L.P_BRISQ].astype(np.int64))
+            v = solve_cards(arr, at, sv, best)
             assert (v if seat == 0 else -v) == vals[:n].max()
             k = list(st.legal[:n]).index(best[0])
             assert vals[k] == vals[:n].max()

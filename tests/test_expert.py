@@ -168,13 +168,22 @@ def test_slow_policies_run_in_small_chunks():
     assert 100 < chunk_for([resolve_policy("hints:endgame=exact")]) < CHUNK
 
 
+def hands_line(st) -> str:
+    """How many hands each pairing of the study ``st`` played (one number when they all played
+    the same)."""
+    counts = {k: r.hands for k, r in st.results.items()}
+    same = [k for k, n in counts.items() if n == st.hands]
+    line = f"- {st.hands:,} hands for each pairing: {', '.join(same)}"
+    rest = [f"{k}: {n:,} hands" for k, n in counts.items() if n != st.hands]
+    return line + ("; " + ", ".join(rest) if rest else "")
+
+
 def test_study_takes_an_expert_pairing_beside_the_heuristics():
     from analyzer.studies.report import study
-    from analyzer.studies.report_markdown import _hands_line
     st = study(preset("ordinary"), 300, 1, head_to_head=(), extra=((CHEAP, CHEAP, 4),))
     assert st.results[f"{CHEAP} vs {CHEAP}"].hands == 4
     assert CHEAP in set(st.tables["double_bezique"].policy)
-    assert _hands_line(st).endswith(f"{CHEAP} vs {CHEAP}: 4 hands")
+    assert hands_line(st).endswith(f"{CHEAP} vs {CHEAP}: 4 hands")
 
 
 def test_ablate_against_an_opponent():

@@ -1,5 +1,28 @@
 """R2.24: a game to a target over several hands."""
-from analyzer.game import settle_hand
+
+
+def settle_hand(totals, hand_points, brisques, last_trick_winner: int, target: int = 1000):
+    """Add one hand to the running ``totals`` and decide the game if it is over (R2.24): the
+    rule read plainly, hand by hand, against which the engine's chain of games is checked.
+
+    ``hand_points`` are this hand's points without brisques, ``brisques`` its brisque
+    points. If a player reached ``target`` without this hand's brisques, the
+    brisques are not counted and the higher total wins; otherwise they are added and
+    the higher total at or over the target wins. A tie goes to the winner of the last
+    trick. Returns ``(new_totals, winner)``; ``winner`` is None while nobody is at the
+    target (deal again).
+    """
+    without = [t + h for t, h in zip(totals, hand_points)]
+    if max(without) >= target:
+        new = without
+    else:
+        new = [w + b for w, b in zip(without, brisques)]
+        if max(new) < target:
+            return new, None
+    best = max(new)
+    leaders = [i for i, v in enumerate(new) if v == best]
+    winner = leaders[0] if len(leaders) == 1 else last_trick_winner
+    return new, winner
 
 
 def test_R2_24_brisques_not_counted_when_target_reached_by_declarations():

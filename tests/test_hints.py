@@ -4,12 +4,19 @@ import pytest
 
 from analyzer.cards import parse_card
 from analyzer.engine import layout as L
-from analyzer.policies.hints import hint_bonuses, hints_policy, keep_values
+from analyzer.policies.hints import hint_bonuses, hints_policy, keep_value
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.rules import preset
 
 ORD = preset("ordinary").to_array()
 RUB = preset("rubicon").to_array()
+
+
+def keep_values(obs, rules, params, out):
+    """Fill ``out[t]`` with hints' keep_value of every card type t at the decision ``obs``."""
+    bonus = hint_bonuses(obs, rules, params)
+    for t in range(32):
+        out[t] = keep_value(obs, rules, params, t, bonus)
 
 
 def obs_for(hand="", table="", played="", opp_table="", trump="S", stage=1, talon=30,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.learning.rollouts import Samples
 from analyzer.learning.sgd import SCRATCH_FIT, fit_epoch, forward_backward
 from analyzer.policies import network as N
 from analyzer.policies.features import MAX_ACTION_NZ, N_ACTION, N_STATE
@@ -66,7 +67,8 @@ def test_a_pass_of_adam_lowers_the_loss():
     av[:, 0] = 1.0
     y = rng.normal(0, 1, n).astype(np.float32)
     m, v = np.zeros_like(w), np.zeros_like(w)
-    t, first = fit_epoch(w, m, v, 0, xs, row_dec, ai, av, y, np.arange(n), 32, 1e-3, 0.0)
+    samples = Samples(xs, row_dec, ai, av, y)
+    t, first = fit_epoch(w, m, v, 0, samples, np.arange(n), 32, 1e-3)
     for _ in range(30):
-        t, last = fit_epoch(w, m, v, t, xs, row_dec, ai, av, y, np.arange(n), 32, 1e-3, 0.0)
+        t, last = fit_epoch(w, m, v, t, samples, np.arange(n), 32, 1e-3)
     assert last < 0.7 * first

@@ -17,7 +17,7 @@ from analyzer.engine.tricks import beats
 from analyzer.hands.handlog import play_spec
 from analyzer.policies.builtin import court_holdings, greedy_policy, random_policy
 from analyzer.policies.expert import expert_policy
-from analyzer.policies.hints import hint_bonuses, hints_policy, keep_values
+from analyzer.policies.hints import hint_bonuses, hints_policy, keep_value
 from analyzer.policies.registry import PolicyError, check_rules, resolve_policy
 from analyzer.run.records import as_structured, play_records
 from analyzer.hands.replay_file import dealt_spec
@@ -154,10 +154,10 @@ def test_V2_panache_duplicates_of_a_suit_do_not_help_a_four():
     ordinary, panache = preset("ordinary").to_array(), preset("panache").to_array()
     assert hint_bonuses(o, ordinary, params).pending == 100 and hint_bonuses(o, panache, params).pending == 0
     o2 = obs_for(hand="AS AS 7C 8C 9C", decision=L.D_LEAD)
-    plain, pan = np.zeros(32), np.zeros(32)
-    keep_values(o2, ordinary, params, plain)
-    keep_values(o2, panache, params, pan)
-    assert plain[parse_card("AS")] - pan[parse_card("AS")] == pytest.approx(15.0)    # H3's bonus
+    a = parse_card("AS")
+    plain = keep_value(o2, ordinary, params, a, hint_bonuses(o2, ordinary, params))
+    pan = keep_value(o2, panache, params, a, hint_bonuses(o2, panache, params))
+    assert plain - pan == pytest.approx(15.0)    # H3's bonus
     assert court_holdings(o2, False)[0] & 1 and not court_holdings(o2, True)[0] & 1
 
 

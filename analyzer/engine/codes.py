@@ -98,7 +98,6 @@ FOUR_ACES, FOUR_KINGS = FIRST_FOUR, FIRST_FOUR + 1
 CLS_M, CLS_B, CLS_F = 0, 1, 2    # marriage < sequence; bézique < double < ...; a four
 
 # Bit sets over combination ids (bit c: combination c)
-MARRIAGES = 0x000F
 SEQUENCES = 0x00F0
 BEZIQUES = 0x0F00
 FOURS = 0xF000

@@ -22,7 +22,7 @@ from numba import njit
 from ..rules import R_AMERICAN, R_REDECLARE
 from .codes import card_of, card_rank, card_suit, is_four, pack_count
 from .combos import CLS_B, CLS_F, combo_class, combo_level, combo_requirements, four_rank, panache_requirements
-from .portland import play_key
+from .portland import play_key, requirement
 from .portland import select as portland_select
 from .layout import (
     MAX_INST,
@@ -36,6 +36,7 @@ from .layout import (
     SEL_KEYS,
     SEL_KIND,
     SEL_LEFT,
+    SEL_W,
     T_B,
     T_CARD,
     T_F,
@@ -43,6 +44,9 @@ from .layout import (
     T_INST,
     T_M,
     T_SCORED,
+    W_REQ_N,
+    W_REQ_T,
+    W_SELECT,
 )
 
 REDECLARE_HIGHER, REDECLARE_SAME, REDECLARE_REPLACE, REDECLARE_PORTLAND = 0, 1, 2, 3
@@ -232,24 +236,27 @@ def _requirements(rules, P, s, c, four_cards, req_t, req_n):
     return 4, True
 
 
-# 9 arguments: the state's arrays (P, T) and a combination's requirement (req_t, req_n) apart, as
-# every hot kernel of the window takes them: numba passes arrays without building a tuple
 @njit(cache=True, _nrt=False)
-def select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work):
-    """Choose the copies for ``c`` (already legal; see the module docstring for the order).
+def select_copies(rules, st, s, c, four_cards):
+    """Choose the copies seat ``s`` declares ``c`` with (already legal; see the module docstring
+    for the order).
 
-    ``four_cards`` names the four cards of a four (replays); -1 leaves the suits free. Fills
-    ``req_t/req_n`` with the card types and counts used, and ``work`` (layout SEL_*) with the
-    chosen table slots (SEL_CHOSEN) and the copies of each type taken from the hand
-    (SEL_FROM_HAND). Returns (number of types, number of table slots chosen, cards from the
-    hand)."""
+    ``four_cards`` names the four cards of a four (replays); -1 leaves the suits free. Fills the
+    state's scratch: ``req_t/req_n`` (W_REQ_T, W_REQ_N) with the card types and counts used, and
+    the select's work (W_SELECT, layout SEL_*) with the chosen table slots (SEL_CHOSEN) and the
+    copies of each type taken from the hand (SEL_FROM_HAND). Returns (number of types, number of
+    table slots chosen, cards from the hand)."""
+    P, T = st.P, st.T
+    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
+    req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
+    work = st.work[W_SELECT:W_SELECT + SEL_W]
     cls = combo_class(c)
     lvl = combo_level(c)
     nreq, free = _requirements(rules, P, s, c, four_cards, req_t, req_n)
     chosen = work[SEL_CHOSEN:SEL_CHOSEN + REQ_W]
     from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
     if rules[R_REDECLARE] == REDECLARE_PORTLAND:
-        n_chosen, total_hand = portland_select(P, T, s, c, cls, lvl, req_t, req_n, nreq, free, work)
+        n_chosen, total_hand = portland_select(P, T, s, requirement(c, cls, lvl, req_t, req_n, nreq, free), work)
         if free:
             nreq = _suits_used(T, s, req_t, req_n, chosen, n_chosen, from_hand)
         return nreq, n_chosen, total_hand

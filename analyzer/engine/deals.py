@@ -8,7 +8,7 @@ one up), then the talon from the top.
 import numpy as np
 from numba import njit
 
-from ..rules import R_N_CARDS, R_PACKS, SHORT_EIGHT
+from ..rules import R_HAND, R_N_CARDS, R_PACKS, R_PLAYERS, R_TURNUP, SHORT_EIGHT
 from .rng import STREAM_DEAL, short_deck, shuffled_deck, stream_state
 
 
@@ -34,11 +34,13 @@ def packet_seat(dealer, players, k):
     return (dealer + 1 + k) % players
 
 
-# 9 arguments: called from Python (analyzer.studies.exact) with the deck's shape and the output arrays
 @njit(cache=True)
-def dealt_counts(n_cards, players, hand_size, turn_up, seed, start, count, hands, turnups):
+def dealt_counts(rules, seed, start, count, hands, turnups):
     """Fill ``hands[i, seat, type]`` (card counts) and ``turnups[i]`` (-1 if none) for hands
-    ``start .. start+count-1``, dealt exactly as the engine deals them."""
+    ``start .. start+count-1`` of ``rules`` (RuleSet.to_array), dealt exactly as the engine
+    deals them."""
+    n_cards, players, hand_size = rules[R_N_CARDS], rules[R_PLAYERS], rules[R_HAND]
+    turn_up = rules[R_TURNUP]
     deck = np.zeros(n_cards, np.int32)
     state = np.zeros(1, np.uint64)
     for i in range(count):

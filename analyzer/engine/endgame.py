@@ -26,6 +26,8 @@ sum over tricks, so a position's table entry holds the points still to come and 
 depend on the past; in Rubicon the game score is not additive in the brisques, so the
 brisques won so far are part of the key and the entry holds the final game score.
 """
+from typing import NamedTuple
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -508,17 +510,26 @@ def _number_of(sv, mask, seat, t):
     return -1
 
 
-# 9 arguments: a position given by its parts (the solver is also called on positions built by hand)
-@njit(cache=True, _nrt=False, nogil=True)
-def solve_cards(rules, trump, hands, leader, lead_card, scores, brisques, sv, out_best):
-    """The exact value for seat 0 of a two-handed second stage (R2.20-R2.22, R3.8-R3.9).
+class Position(NamedTuple):
+    """A second-stage position given by its parts (what :func:`solve_cards` solves: a HandState's,
+    or one built by hand)."""
 
-    ``hands`` [2, 32] the cards each seat holds; ``trump`` the trump suit (-1: never fixed);
-    ``leader`` the seat leading the trick; ``lead_card`` the card it has already led (then
-    the other seat is to act; not in ``hands``) or -1; ``scores`` [2] P_SCORE so far and
-    ``brisques`` [2] P_BRISQ (aces and tens won) so far; ``sv`` a solver (:data:`SOLVER_TYPE`).
-    Returns seat 0's final margin (ordinary) or signed R3.9 game score (Rubicon) under best
-    play; writes the best card of the seat to act into ``out_best[0]``."""
+    trump: int               # the trump suit (-1: never fixed)
+    hands: np.ndarray        # int64[2, 32]: the cards each seat holds
+    leader: int              # the seat leading the trick
+    lead_card: int           # the card it has already led (then the other seat is to act; not in
+                             # hands), or -1
+    scores: np.ndarray       # int64[2]: P_SCORE so far
+    brisques: np.ndarray     # int64[2]: P_BRISQ (aces and tens won) so far
+
+
+@njit(cache=True, _nrt=False, nogil=True)
+def solve_cards(rules, position, sv, out_best):
+    """The exact value for seat 0 of a two-handed second stage (R2.20-R2.22, R3.8-R3.9) at
+    ``position`` (a :class:`Position`), with ``sv`` a solver (:data:`SOLVER_TYPE`). Returns seat
+    0's final margin (ordinary) or signed R3.9 game score (Rubicon) under best play; writes the
+    best card of the seat to act into ``out_best[0]``."""
+    trump, hands, leader, lead_card, scores, brisques = position
     mask, base, acc = _position(rules, trump, hands, lead_card, scores, brisques, sv)
     to_act = leader if lead_card < 0 else 1 - leader
     rest = _root_moves(sv, mask, leader, lead_card)
@@ -566,7 +577,7 @@ def state_value(rules, st, seat, sv, pos):
     for r in range(2):
         scores[r] = st.P[r, P_SCORE]
         brisques[r] = st.P[r, P_BRISQ]
-    v = solve_cards(rules, st.G[G_TRUMP], hands, st.G[G_LEADER], _state_lead(st), scores, brisques,
+    v = solve_cards(rules, Position(st.G[G_TRUMP], hands, st.G[G_LEADER], _state_lead(st), scores, brisques),
                     sv, pos[68:69])
     return v if seat == 0 else -v
 

@@ -6,6 +6,8 @@ counts the game total carried into the hand. So the kernel plays game after game
 writes each hand's record, and keeps, per game, its length, winner and claim, and for the
 chart of the chance of winning, the score difference of each side after each hand.
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 
@@ -36,9 +38,19 @@ DIFF_BINS = 61           # ... from -3000 to +3000 (the outer bins take the rest
 GR_TOTALS = 4            # MAX_SEATS: each side's final game total
 GR_W = GR_TOTALS + MAX_SEATS
 
-GAMES_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, PLAYERS_TYPE,
-                        types.int32[:, ::1], types.int64[:, ::1], types.int64[:, :, :, ::1],
-                        types.int64[::1])
+
+class GamesOut(NamedTuple):
+    """What a chunk of games writes, preallocated by the caller and filled in place (run_games)."""
+
+    records: np.ndarray      # int32[rows, REC_W]: one record per hand played
+    games: np.ndarray        # int64[games, GR_W]: one row per game
+    chance: np.ndarray       # int64[MAX_SEATS, AFTER_HANDS, DIFF_BINS, 2]: counts, added to
+    err: np.ndarray          # int64[5]: a policy's error (hand, seat, action, decision), then the rows written
+
+
+GAMES_OUT_TYPE = types.NamedTuple((types.int32[:, ::1], types.int64[:, ::1], types.int64[:, :, :, ::1],
+                                   types.int64[::1]), GamesOut)
+GAMES_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64, PLAYERS_TYPE, GAMES_OUT_TYPE)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -55,15 +67,16 @@ def claim_winner(claim):
     return claimer if claim >= GAME_CLAIM_RIGHT else 1 - claimer
 
 
-# 9 arguments: an entry point compiled to GAMES_SIG, called from Python with a chunk's arrays
 @njit(GAMES_SIG, cache=True, nogil=True)
-def run_games(rules, seed, start, count, players, records, games, chance, err):
-    """Play games ``start`` .. ``start + count - 1`` to ``target`` (the rules' target), one
-    record row per hand into ``records`` and one row per game into ``games`` (GR_*);
-    ``chance[side, after, bin, 0]`` counts a side's score differences to the best other side
-    after each hand but the last, ``[..., 1]`` those after which the side went on to win. Stops before a game whose hands might
-    not fit in ``records``: returns the games played (err[4]: the rows written), or minus a
-    status when a policy returns an illegal action (err: hand, seat, action, decision)."""
+def run_games(rules, seed, start, count, players, out):
+    """Play games ``start`` .. ``start + count - 1`` to ``target`` (the rules' target), into
+    ``out`` (a :class:`GamesOut`): one record row per hand into ``records`` and one row per game
+    into ``games`` (GR_*); ``chance[side, after, bin, 0]`` counts a side's score differences to
+    the best other side after each hand but the last, ``[..., 1]`` those after which the side
+    went on to win. Stops before a game whose hands might not fit in ``records``: returns the
+    games played (err[4]: the rows written), or minus a status when a policy returns an illegal
+    action (err: hand, seat, action, decision)."""
+    records, games, chance, err = out
     n = rules[R_PLAYERS]
     sides = 2 if n == 4 else n
     target = rules[R_TARGET]

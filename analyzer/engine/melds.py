@@ -110,6 +110,7 @@ from .layout import (
     X_STILL_WHOLE,
 )
 from . import portland
+from .portland import requirement
 from .bits import trailing_zeros
 from .state import add_hand, card_mask, record_event, table_add, table_remove
 from .tracking import on_bezique_scored
@@ -170,7 +171,7 @@ def types_check(rules, P, T, s, c, req_t, req_n, nreq):
     cls = combo_class(c)
     lvl = combo_level(c)
     if rules[R_REDECLARE] == REDECLARE_PORTLAND:
-        legal, from_hand, _why = portland.check(P, T, s, c, cls, lvl, req_t, req_n, nreq, False)
+        legal, from_hand, _why = portland.check(P, T, s, requirement(c, cls, lvl, req_t, req_n, nreq, False))
         return legal, from_hand
     elig, fresh = req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl)
     any_fresh = False
@@ -209,7 +210,8 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
     if nreq:
         return types_check(rules, P, T, s, c, req_t, req_n, nreq)
     if is_four(c) and rules[R_REDECLARE] == REDECLARE_PORTLAND:
-        legal, from_hand, _why = portland.check(P, T, s, c, CLS_F, 1, req_t, req_n, four_suits(c, req_t), True)
+        req = requirement(c, CLS_F, 1, req_t, req_n, four_suits(c, req_t), True)
+        legal, from_hand, _why = portland.check(P, T, s, req)
         return legal, from_hand
     if is_four(c):
         rank = four_rank(c)
@@ -279,11 +281,13 @@ def _type_counts(rules, P, T, s, card, cls, lvl):
     return hand + P[s, P_TABLE + card], hand, level_ok, elig, fresh
 
 
-# 9 arguments: the state's arrays (G, P, T) and the requirement (req_t, req_n) apart, as in select_copies
 @njit(cache=True, _nrt=False)
-def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
-    """Why ``c`` (with the four's cards named in ``four_cards``, or -1) cannot be declared:
-    (rule id, detail code)."""
+def declare_failure(rules, st, s, c, four_cards):
+    """Why seat ``s`` cannot declare ``c`` (with the four's cards named in ``four_cards``, or -1):
+    (rule id, detail code). Works in the state's scratch (W_REQ_T, W_REQ_N)."""
+    G, P, T = st.G, st.P, st.T
+    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
+    req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
     rubicon = rules[R_REDECLARE] != REDECLARE_HIGHER
     if not combo_allowed(rules, G[G_TRUMP], c):
         return (TABLE_B if rubicon else TABLE_A), X_NOT_A_COMBINATION
@@ -328,7 +332,7 @@ def declare_failure(rules, G, P, T, s, c, four_cards, req_t, req_n):
     if rules[R_REDECLARE] == REDECLARE_PORTLAND:
         if free:
             nreq = four_suits(c, req_t)
-        return R3_6, portland.check(P, T, s, c, cls, lvl, req_t, req_n, nreq, free)[2]
+        return R3_6, portland.check(P, T, s, requirement(c, cls, lvl, req_t, req_n, nreq, free))[2]
     if not rubicon:             # the ordinary game: R2.12, then R2.17, R2.14, R2.15
         if hand_cards == 0:
             return R2_12, X_NO_NEW_CARD
@@ -375,12 +379,11 @@ def _lay(st, s, card):
 def claim(rules, st, s, c):
     """R3.7 "and - to score": seat ``s`` lays on the table, never scored, the hand cards that
     ``c`` needs beside the table cards it can use."""
-    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
     four = st.work[W_FOUR:W_FOUR + FOUR_W]
     four[:] = -1
+    nreq, n_chosen, total_hand = select_copies(rules, st, s, c, four)
+    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
     work = st.work[W_SELECT:W_SELECT + SEL_W]
-    nreq, n_chosen, total_hand = select_copies(rules, st.P, st.T, s, c, four, req_t,
-                                               st.work[W_REQ_N:W_REQ_N + REQ_W], work)
     from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
     st.P[s, P_CLAIMS] += 1
     record_event(st.ev, st.G, E_CLAIM, s, c, total_hand, 0, 0)
@@ -430,7 +433,7 @@ def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
                     nreq = panache_requirements(rules, c, req_t, req_n)
                 else:
                     nreq = combo_requirements(c, req_t, req_n)
-                found = portland.claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, cards)
+                found = portland.claim_forms(P, T, s, requirement(c, cls, lvl, req_t, req_n, nreq, pooled), cards)
             elif is_four(c):
                 have = 0
                 suits = 0
@@ -475,12 +478,12 @@ def declare(rules, st, s, c, four_cards):
     """
     G, P, T, obs, ev = st.G, st.P, st.T, st.obs, st.ev
     n = G[G_NSEATS]
+    cls = combo_class(c)
+    lvl = combo_level(c)
+    nreq, n_chosen, total_hand = select_copies(rules, st, s, c, four_cards)
     req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
     req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
     work = st.work[W_SELECT:W_SELECT + SEL_W]
-    cls = combo_class(c)
-    lvl = combo_level(c)
-    nreq, n_chosen, total_hand = select_copies(rules, P, T, s, c, four_cards, req_t, req_n, work)
     chosen = work[SEL_CHOSEN:SEL_CHOSEN + REQ_W]
     from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
     mode = rules[R_REDECLARE]

@@ -12,9 +12,10 @@ restoration of ``c`` (``P_RESTORE + c``, one gained for each card played from a 
 instance of ``c``) and spends it, and it must not be exactly the copies of a whole instance of
 ``c`` scored before (d). Cards may come from the table, the hand or both ((a), Law 39).
 
-Requirements are card types ``req_t[:nreq]`` with counts ``req_n`` (all different types); a
-four whose suits are free is *pooled*: ``req_t`` holds the rank in the four suits, and any four
-copies of the rank will do.
+What a declaration asks for is one :class:`Requirement`, built once by the caller: the
+combination ``c``, its class ``cls`` and level ``lvl``, and card types ``req_t[:nreq]`` with
+counts ``req_n`` (all different types); a four whose suits are free is *pooled*: ``req_t`` holds
+the rank in the four suits, and any four copies of the rank will do.
 
 Which copies the engine chooses, in this order: a fresh set when there is one (it keeps the
 restoration); as many table copies as the set can take (a hand card kept can still do
@@ -23,6 +24,9 @@ raised past lower combinations of the class); the copies most used in the other 
 is used up stays on as few copies as possible); and, when that set is a whole instance scored
 before, the best set that is not.
 """
+from typing import NamedTuple
+
+import numpy as np
 from numba import njit
 
 from .bits import trailing_zeros
@@ -31,6 +35,26 @@ from .codes import PACKED_MAX, card_of, card_rank, card_suit, is_bezique, is_sui
 from .layout import MAX_INST, MAX_TABLE, P_HAND, P_INST_COMBO, P_INST_USED, P_NTABLE, P_RESTORE, T_CARD, T_F, T_INST, T_M
 from .layout import REQ_W, SEL_CHOSEN, SEL_FROM_HAND, SEL_KEYS, SEL_KIND, SEL_LEFT
 from .layout import X_INFERIOR, X_NO_RESTORATION, X_SCORED_SET
+
+
+class Requirement(NamedTuple):
+    """What a declaration of ``c`` asks for (module docstring); :func:`requirement` builds one."""
+
+    c: int               # the combination
+    cls: int             # its class (CLS_M, CLS_B, CLS_F)
+    lvl: int             # its level in the class
+    req_t: np.ndarray    # int64[REQ_W]: the card types (pooled: the rank in the four suits)
+    req_n: np.ndarray    # int64[REQ_W]: the copies wanted of each
+    nreq: int            # how many types
+    pooled: bool         # a four whose suits are free: any four copies of the rank
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def requirement(c, cls, lvl, req_t, req_n, nreq, pooled):
+    """A :class:`Requirement`, of one numba type whatever its callers pass (a constant or a
+    variable), so that each kernel taking it compiles once."""
+    return Requirement(np.int64(c), np.int64(cls), np.int64(lvl), req_t, req_n, np.int64(nreq), bool(pooled))
+
 
 @njit(cache=True, _nrt=False, inline="always")
 def _index(card, req_t, nreq, pooled):
@@ -123,13 +147,12 @@ def _instances_of(P, s, c):
     return out
 
 
-# 10 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
-# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
-def _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, elig):
+def _table_sets_beyond_scored(P, T, s, req, elig):
     """Whether the table copies at or below ``lvl`` (``elig``, packed) form more sets for ``c``
     than there are whole instances of ``c`` among them: then one set is not a set that has
     scored ``c`` (d). Fixed requirements (a free four: :func:`_scored_fours`)."""
+    c, cls, lvl, req_t, req_n, nreq = req.c, req.cls, req.lvl, req.req_t, req.req_n, req.nreq
     sets = 1
     wanted = 0
     for i in range(nreq):
@@ -196,14 +219,13 @@ def _scored_fours(P, T, s, c, lvl):
     return scored
 
 
-# 10 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
-# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False, inline="always")
-def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
-    """Whether seat ``s`` may declare ``c`` (class ``cls``, level ``lvl``) with cards it holds,
+def check(P, T, s, req):
+    """Whether seat ``s`` may declare ``req.c`` (a :class:`Requirement`) with cards it holds,
     on the table or in hand: (legal, whether :func:`select` then takes a hand card, the detail
     code of a refusal: X_INFERIOR, X_NO_RESTORATION or X_SCORED_SET). The caller has checked that
     the combination exists now and that the seat holds its cards."""
+    c, cls, lvl, req_t, req_n, nreq, pooled = req
     if pooled:
         return _check_four(P, T, s, c, lvl, card_rank(req_t[0]))
     elig, fresh = _table_counts(P, T, s, cls, lvl, req_t, nreq, pooled)
@@ -218,20 +240,19 @@ def check(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled):
         return False, False, X_NO_RESTORATION
     if elig_short:                       # a hand card in the set: never a set that scored
         return True, True, -1
-    if _table_sets_beyond_scored(P, T, s, c, cls, lvl, req_t, req_n, nreq, elig):
+    if _table_sets_beyond_scored(P, T, s, req, elig):
         return True, False, -1
     if hand != 0:
         return True, True, -1
     return False, False, X_SCORED_SET
 
 
-# 11 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
-# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
-def claim_forms(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, laid):
+def claim_forms(P, T, s, req, laid):
     """R3.7: whether the table copies with the cards ``laid`` (-1 ends the list) beside them form
-    ``c`` in a way seat ``s`` could score now, with a laid card in it (the laid cards are of
-    ``c``'s types; the caller checks that the combination exists now)."""
+    ``req.c`` in a way seat ``s`` could score now, with a laid card in it (the laid cards are of
+    its types; the caller checks that the combination exists now)."""
+    c, cls, lvl, req_t, req_n, nreq, pooled = req
     extra = 0
     for j in range(laid.shape[0]):
         if laid[j] < 0:
@@ -288,14 +309,13 @@ def _key(facts, touched):
     return (raised << 10) + ((16 - fresh) << 5) + 15 - ((facts >> 16) & 0xFF)
 
 
-# 11 arguments: the seat's arrays (P, T, s) and the combination's requirement (req_t, req_n, nreq, pooled)
-# apart, as every window kernel takes them (module docstring)
 @njit(cache=True, _nrt=False)
-def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
-    """The copies seat ``s`` uses to declare ``c`` (already legal; the order is the module's):
+def select(P, T, s, req, work):
+    """The copies seat ``s`` uses to declare ``req.c`` (already legal; the order is the module's):
     fills ``work`` (layout SEL_*) with the table slots chosen (SEL_CHOSEN) and the hand cards
     taken per requirement (SEL_FROM_HAND). Returns (table slots chosen, hand cards taken). The
     rest of ``work`` is scratch."""
+    c, cls, lvl, req_t, req_n, nreq, pooled = req
     chosen = work[SEL_CHOSEN:SEL_CHOSEN + REQ_W]
     from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
     left = work[SEL_LEFT:SEL_LEFT + REQ_W]
@@ -376,10 +396,9 @@ def select(P, T, s, c, cls, lvl, req_t, req_n, nreq, pooled, work):
     if top == lvl and total_hand == 0 and _scored_set(P, T, s, c, picked):
         if not choice:
             _fill_facts(P, T, s, cls, lvl, candidates, cost)
-        picked = _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled)
+        picked = _best_unscored_set(P, T, s, req, candidates, picked, cost, kind)
         if picked < 0:                   # every table set has scored: one card from the hand
-            n_chosen, total_hand = _with_a_hand_card(P, s, req_t, nreq, pooled, cost, kind, chosen,
-                                                     from_hand, n_chosen)
+            n_chosen, total_hand = _with_a_hand_card(P, s, req, cost, kind, chosen, from_hand, n_chosen)
         else:
             n_chosen = 0
             for k in range(ntable):
@@ -410,13 +429,12 @@ def _scored_set(P, T, s, c, slots):
     return common != 0
 
 
-# 10 arguments: the seat's arrays (P, T, s) and the slices of select's work (candidates, picked, cost,
-# kind) apart: they are views of the state's one scratch array, sliced once by select
 @njit(cache=True, _nrt=False)
-def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled):
+def _best_unscored_set(P, T, s, req, candidates, picked, cost, kind):
     """The cheapest set of candidate slots with as many of each requirement as ``picked`` that is
-    not a whole instance of ``c`` (-1: none). Only reached when the cheapest set is one, so the
+    not a whole instance of ``req.c`` (-1: none). Only reached when the cheapest set is one, so the
     search over subsets of the (few) candidates is rare."""
+    c, pooled = req.c, req.pooled
     want = 0
     size = 0
     for k in range(P[s, P_NTABLE]):
@@ -442,11 +460,11 @@ def _best_unscored_set(P, T, s, c, candidates, picked, cost, kind, nreq, pooled)
     return best
 
 
-# 10 arguments: as _best_unscored_set, the requirement and the slices of select's work apart
 @njit(cache=True, _nrt=False)
-def _with_a_hand_card(P, s, req_t, nreq, pooled, cost, kind, chosen, from_hand, n_chosen):
+def _with_a_hand_card(P, s, req, cost, kind, chosen, from_hand, n_chosen):
     """Replace the costliest chosen copy of a type the hand holds (a pooled four: of any suit) by a
     hand card: the set is then new as a set. Returns (table slots chosen, hand cards taken)."""
+    req_t, pooled = req.req_t, req.pooled
     drop = -1
     for j in range(n_chosen):
         k = chosen[j]

@@ -218,7 +218,7 @@ def replay(rules, st, script, nscript):
                     rules, G, P, st.T, s, c, req_t, req_n):
                 rule, detail = (R3_7 if rules[R_CLAIMS] else R2_16), X_ONE_PER_TRICK
             else:
-                rule, detail = declare_failure(rules, G, P, st.T, s, c, named, req_t, req_n)
+                rule, detail = declare_failure(rules, st, s, c, named)
             return report_error(G, ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)
         pos += 1
         if kind == S_DECLARE:
@@ -230,7 +230,7 @@ def replay(rules, st, script, nscript):
                 if rules[R_PANACHE] and nreq < 4:   # V2: four different suits
                     return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, V2, X_PANACHE, a, dec)
                 if not types_check(rules, P, st.T, s, c, req_t, req_n, nreq)[0]:
-                    rule, detail = declare_failure(rules, G, P, st.T, s, c, four, req_t, req_n)
+                    rule, detail = declare_failure(rules, st, s, c, four)
                     return report_error(G, ST_ILLEGAL_SCRIPT, pos - 1, seat, rule, detail, a, dec)
             declare_named(rules, st, c, four)
         else:

@@ -46,7 +46,7 @@ from ..engine.layout import (
     ST_ILLEGAL_SCRIPT,
     ST_INCOMPLETE,
 )
-from ..engine.single import run_single
+from ..engine.single import Deal, run_single
 from ..policies.registry import resolve_policy
 from ..run.backends import run_interruptibly
 from ..run.driver import SimulationError
@@ -219,7 +219,7 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
         players = policy_arrays(policies, rules_arr)
         script, nscript = np.zeros((1, S_W), np.int32), -1
     try:
-        st = run_interruptibly(run_single, rules_arr, spec.deck(), spec.dealer, spec.totals(), players,
+        st = run_interruptibly(run_single, rules_arr, Deal(spec.deck(), spec.dealer, spec.totals()), players,
                                np.uint64(seed), hand, np.ascontiguousarray(script), nscript)
     except Exception as e:         # raised in a user policy (built-in ones raise nothing)
         raise SimulationError(f"{user_policies(policies or [])} stopped the hand: {type(e).__name__}: {e}") from None

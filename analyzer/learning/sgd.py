@@ -68,12 +68,14 @@ def forward_backward(w, xs, ai, av, y, g, scratch):
     return 0.5 * dq * dq
 
 
-# 13 arguments: one minibatch pass over preallocated sample arrays, Adam's moments updated in place
 @njit(cache=True, nogil=True)
-def fit_epoch(w, m, v, t, xs, row_dec, ai, av, y, order, batch, lr, l2):
-    """One pass of minibatch Adam over the sample rows in ``order`` (row r: the state features
-    ``xs[row_dec[r]]``, the action's ``ai[r]``/``av[r]``, the target ``y[r]``); updates ``w``
-    and Adam's moments ``m``, ``v`` in place and returns (Adam steps so far, mean loss)."""
+def fit_epoch(w, m, v, t, samples, order, batch, lr):
+    """One pass of minibatch Adam over the rows in ``order`` of ``samples`` (a
+    :class:`~analyzer.learning.rollouts.Samples`; row r: the state features
+    ``dec_xs[row_dec[r]]``, the action's ``row_ai[r]``/``row_av[r]``, the target ``row_y[r]``);
+    updates ``w`` and Adam's moments ``m``, ``v`` in place (``t``: Adam's steps before) and
+    returns (Adam steps so far, mean loss)."""
+    xs, row_dec, ai, av, y = samples
     g = np.zeros(N_WEIGHTS, np.float32)
     scratch = np.zeros(SCRATCH_FIT, np.float32)
     b1, b2, eps = 0.9, 0.999, 1e-8
@@ -91,7 +93,7 @@ def fit_epoch(w, m, v, t, xs, row_dec, ai, av, y, order, batch, lr, l2):
         c2 = 1.0 - b2 ** t
         step = lr * np.sqrt(c2) / c1
         for k in range(N_NET):           # the teacher's parameters after the network stay
-            gk = g[k] * scale + l2 * w[k]
+            gk = g[k] * scale
             m[k] = b1 * m[k] + (1.0 - b1) * gk
             v[k] = b2 * v[k] + (1.0 - b2) * gk * gk
             w[k] -= step * m[k] / (np.sqrt(v[k]) + eps)

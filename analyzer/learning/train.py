@@ -215,8 +215,8 @@ class Trainer:
         av = np.concatenate([p[3] for p in self.window])
         y = np.concatenate([p[4] for p in self.window])
         order = np.random.default_rng([c.seed, step, 1]).permutation(y.shape[0])[:c.fit_rows]
-        state.t, loss = fit_epoch(state.w, state.m, state.v, state.t, xs, row_dec, ai, av, y, order,
-                                  c.batch, c.lr, 0.0)
+        state.t, loss = fit_epoch(state.w, state.m, state.v, state.t, Samples(xs, row_dec, ai, av, y), order,
+                                  c.batch, c.lr)
         return float(loss)
 
     def evaluate(self, w: np.ndarray) -> tuple[float, float, float]:

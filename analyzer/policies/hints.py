@@ -327,14 +327,6 @@ def keep_value(obs, rules, params, t, bonus):
 
 
 @njit(cache=True, _nrt=False)
-def keep_values(obs, rules, params, out):
-    """Fill ``out[t]`` with :func:`keep_value` for every card type (for inspection)."""
-    bonus = hint_bonuses(obs, rules, params)
-    for t in range(32):
-        out[t] = keep_value(obs, rules, params, t, bonus)
-
-
-@njit(cache=True, _nrt=False)
 def _rubicon_hopeless(obs, rules, params):
     """H7: Rubicon (two-handed only, so relative seat 1 is the opponent), and the rubicon
     limit is out of reach while the opponent is far ahead."""

@@ -62,7 +62,6 @@ FIELDS = {
     # four-handed partnerships (V5), seats 0+2 and 1+3: pooled scores, hands won
     "side_score": (2,), "side_score_sq": (2,), "side_wins": (2,),
 }
-CHAINED = ("game_length", "target_wins")     # not from single hands: see GameChainer
 
 # The sums as one named bundle of arrays (views into one int64 buffer) for the tally kernel.
 TallyFields = NamedTuple("TallyFields", [(name, np.ndarray) for name in FIELDS])

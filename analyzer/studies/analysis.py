@@ -20,7 +20,7 @@ from ..engine import api
 from ..engine import layout as L
 from ..engine.endgame import solve_actions
 from ..engine.rng import stream_state
-from ..engine.single import run_single
+from ..engine.single import Deal, run_single
 from ..hands.handlog import violation_message
 from ..hands.replay_file import HandSpec, RuleViolation, load_replay
 from ..policies.expert import in_last_window, search
@@ -91,7 +91,7 @@ def position(spec: HandSpec, at: int | None = None):
     hold[0, 0] = L.S_HOLD                    # stop at the next decision, even a declaration window
     script = np.vstack([np.array(spec.moves[:at], dtype=np.int32).reshape(-1, L.S_W), hold])
     players = policy_arrays([resolve_policy("random")], arr)       # (unused by a script)
-    st = run_single(arr, spec.deck(), spec.dealer, spec.totals(), players, np.uint64(0), 0,
+    st = run_single(arr, Deal(spec.deck(), spec.dealer, spec.totals()), players, np.uint64(0), 0,
                     np.ascontiguousarray(script), at + 1)
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:

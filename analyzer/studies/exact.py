@@ -263,8 +263,7 @@ def simulated_deals(rules: RuleSet, hands: int, seed: int, start: int = 0):
     seeded ``seed``."""
     out = np.zeros((hands, rules.players, 32), np.int8)
     turnups = np.zeros(hands, np.int32)
-    dealt_counts(rules.n_cards, rules.players, rules.hand_size, rules.trump == "turn_up",
-                 np.uint64(seed), start, hands, out, turnups)
+    dealt_counts(rules.to_array(), np.uint64(seed), start, hands, out, turnups)
     return out, turnups
 
 

@@ -22,6 +22,7 @@ from ..engine.game_kernel import (
     GR_HANDS,
     GR_W,
     GR_WINNER,
+    GamesOut,
     run_games,
 )
 from ..engine.layout import MAX_SEATS, REC_W, ST_ILLEGAL_POLICY
@@ -71,8 +72,8 @@ def games_chunk(task: RunTask, start: int, count: int) -> GameTotals:
     done = 0
     while done < count:
         played = check_status(specs, err, lambda: run_games(
-            task.rules_array, np.uint64(task.seed), start + done, count - done, players, records,
-            rows[done:], out.chance, err), illegal=-ST_ILLEGAL_POLICY)
+            task.rules_array, np.uint64(task.seed), start + done, count - done, players,
+            GamesOut(records, rows[done:], out.chance, err)), illegal=-ST_ILLEGAL_POLICY)
         if played < 0:
             raise RuntimeError(f"game kernel stopped with status {-played} at hand {err[0]}")
         out.hands.add(Tallies.from_records(records[:err[4]], rules))

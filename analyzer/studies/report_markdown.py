@@ -68,15 +68,6 @@ def _ci(r, key, scale=1.0, digits=4) -> str:
             f"{scale * r[key + '_hi']:.{digits}g}]")
 
 
-def _hands_line(st) -> str:
-    """How many hands each pairing played (one number when they all played the same)."""
-    counts = {k: r.hands for k, r in st.results.items()}
-    same = [k for k, n in counts.items() if n == st.hands]
-    line = f"- {st.hands:,} hands for each pairing: {', '.join(same)}"
-    rest = [f"{k}: {n:,} hands" for k, n in counts.items() if n != st.hands]
-    return line + ("; " + ", ".join(rest) if rest else "")
-
-
 def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
     """Write report.md of the study ``st`` (a :class:`~analyzer.studies.report.Study`) into
     ``out_dir`` (sample sizes, seeds, the reproducing command, the

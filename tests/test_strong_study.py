@@ -1,0 +1,51 @@
+"""scripts/strong_study.py (issue 33): what it calls the game's and the players', and a run at a
+tiny scale that writes every table."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pandas as pd
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("strong_study", SCRIPTS / "strong_study.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _row(player, total, half, rate=0.04, rate_half=0.002):
+    return {"game": "ordinary", "player": player, "mean_total": total, "mean_total_lo": total - half,
+            "mean_total_hi": total + half, "double_bezique_rate": rate, "double_bezique_rate_lo": rate - rate_half,
+            "double_bezique_rate_hi": rate + rate_half}
+
+
+def test_a_statistic_is_the_games_only_where_every_independent_player_agrees_with_learned():
+    """The totals differ by 10 with half-widths of 2 (an interval of the difference far from 0):
+    the players'; the double-bézique rates differ by 0.001 with half-widths 0.002: the game's.
+    A player who is not independent (expert) is shown nowhere in the verdict."""
+    m = _module()
+    stats = pd.DataFrame([_row("learned", 270, 2), _row("independent, round 1", 280, 2, 0.041),
+                          _row("expert", 400, 2, 0.2), _row("hints:tuned-ordinary", 226, 2, 0.044)])
+    agree = m.agreement(stats).set_index("statistic")
+    assert agree.loc["mean total per seat", "whose"] == "the players'"
+    assert agree.loc["double bézique %", "whose"] == "the game's"
+    assert "expert" not in agree.loc["mean total per seat", "independent"]
+    assert agree.loc["mean total per seat", "hints"].startswith("226")
+
+
+def test_the_study_runs_at_a_tiny_scale(tmp_path):
+    """Every table written, every player at the top of the ordinary game present, and the
+    markdown names the study's seed."""
+    m = _module()
+    out = tmp_path / "strong"
+    assert m.main(["--scale", "0.001", "--games", "ordinary", "--no-readme", "--out", str(out)]) == 0
+    names, players = pd.read_csv(out / "names.csv"), pd.read_csv(out / "players.csv")
+    stats = pd.read_csv(out / "statistics.csv")
+    assert list(names.policy_a)[:2] == ["expert", "expert:rollout=learned"]
+    assert {"learned", "expert", "hints:tuned-ordinary"} <= set(stats.player)
+    assert (players.policy_b == "hints:tuned-ordinary").sum() == len(m.models("ordinary"))
+    assert (names.seed == m.STUDY_SEED).all()
