@@ -1,9 +1,10 @@
 """Strong play by name, a stronger learned player and independent evidence (issue 33): writes
 results/strong/ and the ``strong`` section of results/README.md.
 
-- ``names.csv``: ``expert`` (the strongest search, by name) and ``expert:rollout=learned``
-  against ``learned``; the plain search rolling out with ``learned``, with its anchor (it keeps
-  learned's choice unless another action is clearly better) and without;
+- ``names.csv``: ``expert`` (the strongest search, by name) and a cheaper setting against
+  ``learned``; the plain search rolling out with ``learned``, with its anchor (it keeps learned's
+  choice unless another action is clearly better) and without; the search rolling out with the
+  tuned hints against them;
 - ``players.csv``: every player at the top against the tuned hints and against ``learned``:
   the learned player of round 1, players trained apart from it (another seed; in the ordinary
   game a network that never sees the tuned teacher's choice) and the best response to
@@ -46,18 +47,19 @@ ROOT = Path(__file__).resolve().parent.parent
 MARK = "strong"
 TRAIN = ROOT / "results" / "train"
 STUDY_SEED = 20261211      # deals no training, tuning or choice of settings played
-# (game, label, policy A, policy B, deals): the names, and the anchor's worth (the same search
-# with the anchor off: the setting that lost to learned before the anchor)
-NAMES = [
-    ("ordinary", "expert (the strongest search)", "expert", "learned", 2_000),
-    ("ordinary", "expert:rollout=learned", "expert:rollout=learned", "learned", 1_000),
-    ("ordinary", "plain search rolling out with learned, anchored", "expert:plain,rollout=learned,guard=1", "learned", 300),
-    ("ordinary", "the same without the anchor", "expert:plain,rollout=learned", "learned", 300),
-    ("rubicon", "expert (the strongest search)", "expert", "learned", 600),
-    ("rubicon", "expert:rollout=learned", "expert:rollout=learned", "learned", 300),
-    ("rubicon", "plain search rolling out with learned, anchored", "expert:plain,rollout=learned,guard=1", "learned", 150),
-    ("rubicon", "the same without the anchor", "expert:plain,rollout=learned", "learned", 150),
-]
+# (game, label, policy A, policy B, deals): the names, a cheaper setting, and the anchor's worth
+# (the plain search with learned roll-outs, with its anchor and without: unanchored it lost to
+# learned before), and the anchor on another policy (the tuned hints' roll-outs)
+NAMES = [(game, label, a.format(game=game), b.format(game=game), deals)
+         for game, scale in (("ordinary", 1.0), ("rubicon", 0.3)) for label, a, b, deals in (
+             ("expert (the strongest search)", "expert", "learned", int(2_000 * scale)),
+             ("expert:samples=16 (a cheaper search)", "expert:samples=16", "learned", int(1_000 * scale)),
+             ("plain search rolling out with learned, anchored", "expert:plain,rollout=learned", "learned",
+              int(300 * scale) if game == "ordinary" else 150),
+             ("the same without the anchor", "expert:plain,rollout=learned,guard=0", "learned",
+              int(300 * scale) if game == "ordinary" else 150),
+             ("expert rolling out with the tuned hints, anchored", "expert:rollout=tuned-{game}", "hints:tuned-{game}",
+              int(1_000 * scale)))]
 # the players at the top besides the shipped learned player: (label, run directory under results/train)
 RUNS = {"ordinary": [("learned, round 1", "ordinary"), ("independent, round 1", "ordinary-independent"),
                      ("independent, round 2", "ordinary-independent-round2"),

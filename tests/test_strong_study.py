@@ -45,7 +45,7 @@ def test_the_study_runs_at_a_tiny_scale(tmp_path):
     assert m.main(["--scale", "0.001", "--games", "ordinary", "--no-readme", "--out", str(out)]) == 0
     names, players = pd.read_csv(out / "names.csv"), pd.read_csv(out / "players.csv")
     stats = pd.read_csv(out / "statistics.csv")
-    assert list(names.policy_a)[:2] == ["expert", "expert:rollout=learned"]
+    assert list(names.policy_a)[:2] == ["expert", "expert:samples=16"]
     assert {"learned", "expert", "hints:tuned-ordinary"} <= set(stats.player)
     assert (players.policy_b == "hints:tuned-ordinary").sum() == len(m.models("ordinary"))
     assert (names.seed == m.STUDY_SEED).all()

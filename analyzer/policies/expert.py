@@ -40,6 +40,7 @@ A ceiling (PARAM_FULL_OBS of SEE_HANDS or SEE_TALON) draws its worlds with the t
 (observe.sample_world), and with the talon's order too plays one world: it cheats, and the
 registry names it so.
 """
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -94,6 +95,10 @@ from .params import (
 )
 
 PRUNE_BLOCK = 8            # samples between two looks at the actions' differences
+# fewer paired samples do not estimate a standard error: values come in steps of 10 points, so
+# a few samples often differ by the same amount (a spread of 0) and any lead looks sure; with 4
+# samples a search anchored on learned overruled it at 7 % of decisions and lost to it
+MIN_SWITCH_SAMPLES = 16
 TAIL_TALON = 2             # the last window: the last card to draw and the turn-up
 
 
@@ -149,9 +154,10 @@ def _paired_lead(vals, k, a, b):
 
 
 @njit(cache=True, _nrt=False)
-def _prune(vals, k, alive, n_legal, z):
+def _prune(vals, k, alive, n_legal, z, keep):
     """Drop every action whose paired difference from the best mean so far (same samples) is
-    more than ``z`` standard errors below it; return the best."""
+    more than ``z`` standard errors below it, but never ``keep`` (the anchor, or -1: whether it
+    is beaten is :func:`_keep_anchor`'s call); return the best."""
     best = -1
     best_sum = 0.0
     for i in range(n_legal):
@@ -165,11 +171,31 @@ def _prune(vals, k, alive, n_legal, z):
     if z <= 0 or k < 2:
         return best
     for i in range(n_legal):
-        if alive[i] and i != best:
+        if alive[i] and i != best and i != keep:
             m, se = _paired_lead(vals, k, best, i)
             if m > z * se:
                 alive[i] = False
     return best
+
+
+@njit(cache=True, _nrt=False)
+def switch_threshold(z, k, rivals):
+    """How many estimated standard errors the best of ``rivals`` actions must lead the anchor by,
+    over ``k`` paired samples, for the lead to be as sure as a lead of ``z`` true standard errors
+    over one rival: the one-sided level of ``z`` shared among the rivals (Bonferroni), then
+    Student's t for k - 1 degrees of freedom (Cornish-Fisher), since the standard error is
+    itself estimated from the k samples. Infinite (never switch) below 3 samples."""
+    if k < 3 or z <= 0:
+        return np.inf if z > 0 else 0.0
+    p = 0.5 * math.erfc(z / math.sqrt(2.0)) / max(rivals, 1)
+    x = z
+    for _ in range(30):              # Newton: the normal quantile of 1 - p
+        f = 0.5 * math.erfc(x / math.sqrt(2.0)) - p
+        x += f / (math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi))
+    nu = k - 1.0
+    x2 = x * x
+    return x + x * (x2 + 1.0) / (4.0 * nu) + x * (5.0 * x2 * x2 + 16.0 * x2 + 3.0) / (96.0 * nu * nu) \
+        + x * (3.0 * x2 ** 3 + 19.0 * x2 * x2 + 17.0 * x2 - 15.0) / (384.0 * nu ** 3)
 
 
 class SearchWork(NamedTuple):
@@ -262,11 +288,19 @@ def _rollout_choice(obs, legal, n_legal, rules, params, rng, data):
 @njit(cache=True, _nrt=False)
 def _keep_anchor(vals, k, alive, best, anchor, z):
     """The anchor's choice (the prior's, or the roll-out policy's own) stands unless ``best``
-    is ``z`` standard errors (paired, over the ``k`` samples) above it."""
-    if best == anchor or not alive[anchor] or k < 2:
+    leads it (paired, over the ``k`` samples) by :func:`switch_threshold` standard errors: as
+    sure as ``z`` over one rival, whatever the number of rivals and samples, so that a search
+    which cannot tell its actions apart plays its anchor. Below MIN_SWITCH_SAMPLES samples the
+    anchor always stands."""
+    if best == anchor or not alive[anchor]:
         return best
+    if k < MIN_SWITCH_SAMPLES:
+        return anchor
+    rivals = 0
+    for i in range(alive.shape[0]):
+        rivals += alive[i] and i != anchor
     m, se = _paired_lead(vals, k, best, anchor)
-    return best if m > z * se else anchor
+    return best if m > switch_threshold(z, k, rivals) * se else anchor
 
 
 @njit(cache=True, _nrt=False)
@@ -317,7 +351,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
                 else:
                     vals[k, i] = float(rollout_value(rules, work, me, params, sw.data))
             k += 1
-        best = _prune(vals, k, alive, n_legal, z)
+        best = _prune(vals, k, alive, n_legal, z, anchor)
         n_alive = 0
         for i in range(n_legal):
             n_alive += alive[i]

@@ -22,16 +22,16 @@ EXPERT_KERNEL = "analyzer.policies.expert:expert_policy"
 EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batches
 MAX_SAMPLES = 100_000
 EXPERT_TEXT = (
-    ("(none)", "the strongest search of the game (docs/search.md): ordinary "
-               "prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12; Rubicon the same with "
-               "rollout=tuned-rubicon,samples=32. Settings change it:"),
+    ("(none)", "the strongest search of the game (docs/search.md): in both games "
+               "prior=0,rollout=learned,samples=48,switch=2,late=12. Settings change it:"),
     ("samples=N", "determinizations per decision (more is stronger and slower)"),
     ("rollout=P", "how each sample is played out: greedy, random, hints, learned (the learned player, both "
                   "seats) or a tuned preset (tuned-ordinary)"),
     ("prior=K", "let the learned network choose: only its K best actions are searched (0: no prior)"),
     ("switch=Z", "the anchor (the prior's choice, or with guard=1 the roll-out policy's own) stands unless "
                  "another action is Z standard errors better (default 2)"),
-    ("guard=0", "without a prior, do not anchor on the roll-out policy's choice"),
+    ("guard=0", "without a prior, do not anchor on the roll-out policy's choice (the unanchored search: "
+                "it can be weaker than the policy it rolls out with)"),
     ("late=N", "search only the decisions with at most N cards left to draw; the anchor plays the rest (0: all)"),
     ("gate=G", "with prior: do not search a decision whose best network value leads the second by G "
                "points or more (Rubicon: game points, the winner's score)"),
@@ -40,7 +40,8 @@ EXPERT_TEXT = (
                 "(default 2; 0 = all actions get every sample)"),
     ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
     ("tail=0", "roll out the last window of the first stage too, instead of solving each sample exactly"),
-    ("plain", "start from the plain search instead (greedy roll-outs, 32 samples, every decision, no anchor)"),
+    ("plain", "start from the plain search instead (greedy roll-outs, 32 samples, every decision, anchored on "
+              "its roll-out policy's choice)"),
 )
 # the ceilings: searches that read cards no player can see (study tools, never players), each
 # resolved only by its full name; they take the expert's settings (cheat-sees-hand:samples=64)
@@ -57,10 +58,10 @@ CEILING_DEFAULTS = {"cheat-clairvoyant": "rollout=learned",
 DEFAULT_SWITCH_Z = 1.0      # the plain search's (with prior=K); the best search's is 2
 
 
-# the strongest search of each game (docs/search.md: chosen on deals of seeds 31, 41 and 51):
-# what ``expert`` plays, and the base its settings change
-BEST_SEARCH = {"ordinary": "prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12",
-               "rubicon": "prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12"}
+# the strongest search of each game (docs/search.md: chosen on deals of seeds 61 and 81): what
+# ``expert`` plays, and the base its settings change
+BEST_SEARCH = {"ordinary": "prior=0,rollout=learned,samples=48,switch=2,late=12",
+               "rubicon": "prior=0,rollout=learned,samples=48,switch=2,late=12"}
 EXPERT_KEYS = "plain, samples, rollout, endgame, prune, exact, tail, prior, switch, guard, gate, late, h1..h8"
 
 
@@ -70,9 +71,12 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
     prior), ``expert:endgame=exact``, ``expert:exact=0`` … (combinable with commas; a hints
     rollout also takes h1..h8=, or the weights of a tuned preset: ``expert:rollout=tuned-ordinary``).
     ``expert:plain,...`` changes the plain search instead (greedy roll-outs, 32 samples, every
-    decision searched, no anchor: the expert before it took the learned prior). ``settings``
-    replaces the part after the colon; ``base`` "plain" starts from the plain search (the
-    ceilings). The spec's parameters depend on the game (``PolicySpec.params_for``)."""
+    decision searched: the expert before it took the learned prior). Every search is anchored
+    on its roll-out policy's choice (E_GUARD) unless ``guard=0`` is given, so that where it
+    cannot tell the actions apart it plays as that policy would. ``settings`` replaces the part
+    after the colon; ``base`` "plain" starts from the plain search, "ceiling" from the plain
+    search without the anchor (the ceilings, which search the true hidden cards). The spec's
+    parameters depend on the game (``PolicySpec.params_for``)."""
     items = list(settings_of(name if settings is None else ":" + settings))
     if any(key == "plain" and not sep for key, sep, _v, _i in items):
         base = "plain"
@@ -84,7 +88,7 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
         if base == "best":
             for item in settings_of(":" + BEST_SEARCH[game]):
                 _expert_setting(name, params, *item)
-            params[E_GUARD] = 1
+        params[E_GUARD] = 0 if base == "ceiling" else 1
         for item in items:
             _expert_setting(name, params, *item)
         by_game.append((game, params))
@@ -141,7 +145,7 @@ def ceiling_spec(name: str) -> PolicySpec:
     (``cheat-sees-hand:samples=64``): the expert's search given the hidden cards."""
     base, _, own = name.partition(":")
     see, text = CEILINGS[base]
-    spec = expert_spec(name, ",".join(filter(None, (CEILING_DEFAULTS[base], own))), base="plain")
+    spec = expert_spec(name, ",".join(filter(None, (CEILING_DEFAULTS[base], own))), base="ceiling")
     for _game, params in spec.game_params:
         params[PARAM_FULL_OBS] = see
     return replace(spec, description=text, cheats=True)
@@ -151,8 +155,8 @@ def ceiling_spec(name: str) -> PolicySpec:
 
 def _describe_expert() -> list[str]:
     """The lines of ``bezique policies`` for the search."""
-    lines = [f"{'expert':<10} the strongest search (the learned network as its prior, tuned roll-outs of the "
-             "late first stage, exact last window and second stage); per game: "
+    lines = [f"{'expert':<10} the strongest search (the late first stage searched with the learned player's "
+             "roll-outs, anchored on its choice; exact last window and second stage); per game: "
              + "; ".join(f"{g} {v}" for g, v in BEST_SEARCH.items()),
              "expert settings (e.g. expert:samples=64,rollout=hints):"]
     return lines + [f"  {k:<14} {text}" for k, text in EXPERT_TEXT]
