@@ -31,10 +31,25 @@ ROOT = Path(__file__).resolve().parent.parent
 MARK = "learned"
 # opponent -> deals (each played twice, seats swapped), per game
 OPPONENTS = {
-    "ordinary": {"random": 5_000, "greedy": 5_000, "hints": 20_000, "hints:tuned-ordinary": 20_000, "expert:plain": 600},
-    "rubicon": {"random": 2_000, "greedy": 2_000, "hints": 5_000, "hints:tuned-rubicon": 5_000, "expert:plain": 150},
+    "ordinary": {"random": 5_000, "greedy": 5_000, "hints": 20_000, "hints:tuned-ordinary": 20_000,
+                 "expert:plain,guard=0": 600, "expert": 1_000},
+    "rubicon": {"random": 2_000, "greedy": 2_000, "hints": 5_000, "hints:tuned-rubicon": 5_000,
+                "expert:plain,guard=0": 150, "expert": 300},
 }
 SELF_PLAY = {"ordinary": 100_000, "rubicon": 20_000}
+# the training runs of each round of the shipped models (results/train/), and the variants of a
+# round drawn beside them: (label, run, the run it starts from or None)
+ROUNDS = {
+    "ordinary": [("round 1 (over the tuned hints)", "ordinary", None),
+                 ("round 2 (the shipped model)", "ordinary-round2", "ordinary"),
+                 ("best response to round 2 (a round 3 against it frozen)", "ordinary-br", "ordinary-round2")],
+    "rubicon": [("round 1 (over the tuned hints)", "rubicon", None),
+                ("round 2, bonus 25 (the shipped model)", "rubicon-round2", "rubicon"),
+                ("round 2, bonus 50", "rubicon-round2-variants/bonus50", "rubicon"),
+                ("round 2, bonus 100", "rubicon-round2-variants/bonus100", "rubicon"),
+                ("round 3 over the bonus-50 round 2", "rubicon-round2-variants/round3-bonus50",
+                 "rubicon-round2-variants/bonus50")],
+}
 # the rule sets the models were not trained on: (label, preset, options, deals) against the
 # tuned hints of the model's game
 VARIANTS = (
@@ -76,6 +91,27 @@ def self_play(game: str, policy: str, hands: int, seed: int, threads) -> dict:
         row.update(rubicon_rate=float(rub.rubicon_rate[0]), rubicon_rate_lo=float(rub.rubicon_rate_lo[0]),
                    rubicon_rate_hi=float(rub.rubicon_rate_hi[0]))
     return row
+
+
+def rounds_charts(out) -> None:
+    """results/learned/rounds_GAME.png: the learning curve of each round (ROUNDS), a round drawn
+    from where the run it improves on ended."""
+    from analyzer.plots.figure import save_chart
+    from analyzer.plots.learning import rounds_chart
+    train = ROOT / "results" / "train"
+    for game, runs in ROUNDS.items():
+        curves = {run: pd.read_csv(train / run / "curve.csv") for _l, run, _s in runs}
+        drawn = []
+        for label, run, start in runs:
+            offset = 0.0 if start is None else float(curves[start].hands.max())
+            if start is not None:
+                offset += next(o for _l, r, o in drawn if r == start)
+            drawn.append((label, run, offset))
+        unit = "points per hand" if game == "ordinary" else "net game points per game"
+        fig = rounds_chart([(label, curves[run], offset) for label, run, offset in drawn], unit,
+                           f"{'Ordinary' if game == 'ordinary' else 'Rubicon'} bézique: the learned player, "
+                           "round by round (95 % intervals)", f"hints:tuned-{game}")
+        save_chart(fig, out, f"rounds_{game}")
 
 
 def _ci(row, key, fmt="{:+.1f}", scale=1.0) -> str:
@@ -121,7 +157,11 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "results" / "learned"))
     ap.add_argument("--no-readme", action="store_true", help="do not rewrite results/README.md")
     ap.add_argument("--no-variants", action="store_true", help="leave out the rule sets not trained on")
+    ap.add_argument("--rounds-only", action="store_true", help="only draw the rounds' learning curves")
     args = ap.parse_args(argv)
+    rounds_charts(args.out)
+    if args.rounds_only:
+        return 0
     command = "python scripts/learned_study.py" + "".join(
         f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
     strong, selfp = [], []

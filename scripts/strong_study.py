@@ -20,6 +20,7 @@ tuning or choice of settings played (20261211); intervals are 95 %.
 Example:
     python scripts/strong_study.py                          # the committed figures (about an hour on 2 cores)
     python scripts/strong_study.py --scale 0.05 --no-readme --out /tmp/strong
+    python scripts/strong_study.py --games rubicon      # one game again; the other's rows are kept
 """
 from __future__ import annotations
 
@@ -226,6 +227,11 @@ def measure(args, out: Path) -> None:
     for name, rows in (("names", name_rows), ("players", player_rows), ("statistics", stats)):
         df = pd.DataFrame(rows)
         df["seed"] = args.seed
+        old = out / f"{name}.csv"
+        if old.is_file():                 # the other games' rows of an earlier run stay
+            kept = pd.read_csv(old, index_col=0)
+            df = pd.concat([kept[~kept.game.isin(args.games)], df], ignore_index=True)
+            df = df.sort_values("game", key=lambda g: g.map({"ordinary": 0, "rubicon": 1}), kind="stable")
         write_table(df, out, name)
 
 
