@@ -13,6 +13,7 @@ import pytest
 from analyzer.cards import parse_card
 from analyzer.engine import layout as L
 from analyzer.engine.endgame import (
+    best_obs,
     final_value,
     minimax_state,
     POS_W,
@@ -252,7 +253,8 @@ def test_R3_3_trumps_never_fixed_any_card_when_void():
 def test_R2_20_solve_actions_equals_each_child_and_solve_obs_agrees(variant):
     """solve_actions gives each legal action the value of the position it leads to (solved
     again, or the finished hand's value); solve_obs, from the seat's observation only, gives
-    the same values and picks a best one."""
+    the same values and picks a best one; best_obs, with the root's alpha-beta window, picks the
+    same one (the first of equals) with a fresh solver and with the one solve_obs filled."""
     arr = ARR[variant]
     sts = positions(arr, FULL[variant], 150, 4, 1, FULL[variant])
     child = new_state(False)
@@ -269,9 +271,13 @@ def test_R2_20_solve_actions_equals_each_child_and_solve_obs_agrees(variant):
             assert vals[k] == want
         assert vals[:n].max() == solve_state(arr, st, seat)
         observe(arr, st, seat)
-        best = solve_obs(arr, st.obs[seat], st.legal, n, ovals, new_solver(12), np.zeros(POS_W, np.int64))
+        shared = new_solver(12)
+        best = solve_obs(arr, st.obs[seat], st.legal, n, ovals, shared, np.zeros(POS_W, np.int64))
         assert np.array_equal(ovals[:n], vals[:n])
         assert ovals[best] == ovals[:n].max()
+        assert best == int(np.argmax(ovals[:n]))
+        for sv in (new_solver(12), shared):
+            assert best_obs(arr, st.obs[seat], st.legal, n, sv, np.zeros(POS_W, np.int64)) == best
 
 
 def test_solve_cards_best_card_has_the_best_value():

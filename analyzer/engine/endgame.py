@@ -14,7 +14,8 @@ duty to trump, R3.3; of identical cards the first played wins, R2.5), whose valu
 
 :func:`solve_cards` is the core (alpha-beta over tricks with a transposition table, in an
 solver buffer made once by :func:`new_solver` or kept by a seat, :func:`solver_in`); :func:`solve_state`,
-:func:`solve_actions` and :func:`solve_obs` read a HandState or one seat's observation;
+:func:`solve_actions` and :func:`solve_obs` read a HandState or one seat's observation
+(:func:`best_obs`: only the best action's index, with the root's alpha-beta window);
 :func:`minimax_state` is a plain full minimax over the engine itself, the solver's reference.
 
 How the search is kept exact and small: the cards in the two hands are numbered at the root
@@ -609,14 +610,11 @@ def solve_actions(rules, st, values):
     return n
 
 
-@njit(cache=True, _nrt=False)
-def solve_obs(rules, obs, legal, n_legal, values, sv, pos):
-    """For a policy at a second-stage play decision, from its seat's observation ``obs``
-    (OBS_*: the other hand is every copy of the rules' packs neither in its hand nor played):
-    the exact value for that seat of each legal action ``legal[:n_legal]``, into ``values``;
-    returns the index of the best (the first of equal values). ``sv`` is the seat's solver
-    (:func:`solver_in`; what it solved at the seat's earlier decisions of this second stage is
-    reused), ``pos`` int64[POS_W] scratch."""
+@njit(cache=True, _nrt=False, inline="always")
+def _obs_position(rules, obs, sv, pos):
+    """The second-stage position a seat sees in its observation ``obs`` (the other hand is every
+    copy of the rules' packs neither in its hand nor played), set into the solver ``sv`` with
+    ``pos`` as scratch: (mask, base, acc, leader, lead) for :func:`_play_value`."""
     packs = rules[R_PACKS]
     me = obs[OBS_SEAT]           # the position by absolute seat, as the other seat sees it too
     other = 1 - me
@@ -635,6 +633,19 @@ def solve_obs(rules, obs, legal, n_legal, values, sv, pos):
         scores[(me + r) % 2] = obs[OBS_SCORE + r]
         brisques[(me + r) % 2] = obs[OBS_BRISQUES + r]
     mask, base, acc = _position(rules, obs[OBS_TRUMP], hands, lead, scores, brisques, sv)
+    return mask, base, acc, leader, lead
+
+
+@njit(cache=True, _nrt=False)
+def solve_obs(rules, obs, legal, n_legal, values, sv, pos):
+    """For a policy at a second-stage play decision, from its seat's observation ``obs``
+    (OBS_*: the other hand is every copy of the rules' packs neither in its hand nor played):
+    the exact value for that seat of each legal action ``legal[:n_legal]``, into ``values``;
+    returns the index of the best (the first of equal values). ``sv`` is the seat's solver
+    (:func:`solver_in`; what it solved at the seat's earlier decisions of this second stage is
+    reused), ``pos`` int64[POS_W] scratch."""
+    me = obs[OBS_SEAT]
+    mask, base, acc, leader, lead = _obs_position(rules, obs, sv, pos)
     sign = 1 if me == 0 else -1
     best_k = 0
     for k in range(n_legal):
@@ -644,6 +655,33 @@ def solve_obs(rules, obs, legal, n_legal, values, sv, pos):
             best_k = k
     return best_k
 
+
+@njit(cache=True, _nrt=False)
+def best_obs(rules, obs, legal, n_legal, sv, pos):
+    """The index in ``legal[:n_legal]`` of :func:`solve_obs`'s best action (the first of equal
+    values) without every action's exact value: the first action is searched with a full window,
+    each later one only to learn whether it is strictly better (alpha-beta at the root, as
+    :func:`solve_cards` does), which prunes most of the later actions' trees."""
+    me = obs[OBS_SEAT]
+    mask, _base, acc, leader, lead = _obs_position(rules, obs, sv, pos)
+    best_k = 0
+    best = np.int64(0)
+    for k in range(n_legal):
+        i = _number_of(sv, mask, me, played_card(legal[k]))
+        if k == 0:
+            v = _play_value(sv, mask, leader, acc, lead, i, -INF, INF)
+            best = v
+        elif me == 0:            # seat 0 maximises the value; better only if above the best
+            v = _play_value(sv, mask, leader, acc, lead, i, best, INF)
+            if v > best:
+                best = v
+                best_k = k
+        else:                    # seat 1 minimises it
+            v = _play_value(sv, mask, leader, acc, lead, i, -INF, best)
+            if v < best:
+                best = v
+                best_k = k
+    return best_k
 
 
 # --- the reference: full minimax over the engine ---------------------------------------------

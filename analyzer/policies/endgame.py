@@ -9,7 +9,7 @@ it, the later ones find most of their positions already in the table.
 """
 from numba import njit
 
-from ..engine.endgame import POS_W, solve_obs, solver_in
+from ..engine.endgame import POS_W, best_obs, solver_in
 from ..engine.layout import D_FOLLOW, D_LEAD, MAX_LEGAL, OBS_DECISION, OBS_N_SEATS, OBS_STAGE
 from ..engine.policy_data import W_EXACT, W_SOLVER
 
@@ -26,6 +26,5 @@ def exact_endgame_action(rules, obs, legal, n_legal, data):
     """The legal action of best exact value (the first of equals) at an exact decision, with
     the solver and scratch of the seat's data ``data`` (a SeatData)."""
     work = data.work
-    values = work[W_EXACT:W_EXACT + MAX_LEGAL]
     pos = work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
-    return legal[solve_obs(rules, obs, legal, n_legal, values, solver_in(work, W_SOLVER), pos)]
+    return legal[best_obs(rules, obs, legal, n_legal, solver_in(work, W_SOLVER), pos)]
