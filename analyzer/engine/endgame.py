@@ -39,7 +39,7 @@ from .bits import trailing_zeros
 from .codes import card_of, card_rank, card_suit, is_brisque, played_card
 from .games import game_value
 from .deals import deal_deck
-from .hand import apply, deal_into, is_over, legal_actions
+from .hand import apply_once, deal_into, is_over, legal_actions
 from .rng import below, stream_state
 from .layout import (
     E_W,
@@ -703,9 +703,9 @@ def final_value(rules, st, seat):
 
 @njit(cache=True, _nrt=False)
 def _step(rules, st, a):
-    """:func:`hand.apply` compiled once here: the state machine is inlined into its callers,
-    and the minimax and the random play would otherwise each compile their own copy."""
-    apply(rules, st, a)
+    """:func:`hand.apply_once`: the one compiled copy of the state machine, which the minimax
+    and the random play share with the replay and the training."""
+    apply_once(rules, st, a)
 
 
 @njit(cache=True, _nrt=False)

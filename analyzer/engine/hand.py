@@ -275,7 +275,7 @@ def can_exchange(rules, G, P, talon, s):
     return P[s, P_HAND + card_of(G[G_TRUMP], SEVEN)] > 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)          # not inlined: a few calls a trick; inlined, it doubled play_out's compile
 def _window_actions(rules, st):
     """R2.6/R2.16/R2.18, R3.7: what the trick winner may do in his declaration window, into
     ``st.legal``; A_STOP (end the window) last. Keeps the seat's set of combinations worth
@@ -552,7 +552,7 @@ def _exchange(rules, st, s):
     record_event(st.ev, G, E_EXCHANGE, s, seven, taken, rules[R_SEVEN_POINTS], 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)          # not inlined: a few calls a trick; inlined, it doubled play_out's compile
 def _draw_round(rules, st):
     """R2.8: the window is over; the winner draws first, then round the table; then the
     carte-blanche shows of the cards drawn (R3.5), the second stage once the talon is out."""
@@ -578,7 +578,7 @@ def _draw_round(rules, st):
         _after_draws(rules, st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)          # not inlined: a few calls a trick; inlined, it doubled play_out's compile
 def _after_draws(rules, st):
     """R2.18-R2.19: when the talon is out the second stage begins; then the next trick."""
     G = st.G

@@ -156,7 +156,7 @@ def combo_screen_mask(P, s, cand):
     return m & cand
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)          # not inlined: off the per-card path; inlined it cost 20 s of compile
 def types_check(rules, P, T, s, c, req_t, req_n, nreq):
     """(whether seat ``s`` may declare ``c`` made of ``req_n[i]`` copies of each type
     ``req_t[i]`` (all different), whether :func:`copies.select_copies` then takes a card from
@@ -199,7 +199,7 @@ def four_suits(c, req_t):
     return 4
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)          # not inlined: off the per-card path; inlined it cost 20 s of compile
 def combo_check(rules, G, P, T, s, c, req_t, req_n):
     """(whether seat ``s`` may declare ``c`` now, whether :func:`copies.select_copies` then
     takes a card from the hand); a four's suits are free. See :func:`types_check`.
@@ -230,7 +230,7 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
     return types_check(rules, P, T, s, c, req_t, req_n, nreq)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)          # not inlined: off the per-card path; inlined it cost 20 s of compile
 def combo_feasible(rules, G, P, T, s, c, req_t, req_n):
     """Whether seat ``s`` may declare ``c`` now (see :func:`combo_check`)."""
     return (combo_screen_mask(P, s, np.int64(1) << c) != 0

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.games import game_value
-from ..engine.hand import apply, legal_actions, to_act
+from ..engine.hand import apply_once, legal_actions, to_act
 from ..engine.play import next_move
 from ..engine.layout import P_BRISQ, P_SCORE
 from ..engine.rng import next_u64
@@ -20,8 +20,8 @@ from ..rules import R_BRISQUE_POINTS
 
 @njit(cache=True, _nrt=False)
 def act(rules, st, a):
-    """Apply action ``a`` (hand.apply)."""
-    apply(rules, st, a)
+    """Apply action ``a`` (hand.apply_once: one compiled copy of the state machine, shared)."""
+    apply_once(rules, st, a)
 
 
 @njit(cache=True, _nrt=False)

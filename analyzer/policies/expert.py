@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.endgame import POS_W, final_value, new_tail_pool, solver_in, state_value, tail_value
-from ..engine.hand import apply, is_over, to_act
+from ..engine.hand import apply, apply_once, is_over, to_act
 from ..engine.play import next_move
 from ..engine.layout import (
     A_CLAIM_GAME,
@@ -345,7 +345,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
                 copy_into(work, base)
                 for s in range(n):
                     work.rngs[s, 0] = stream_state(seed, 0, 1 + s)
-                apply(rules, work, legal[i])
+                apply_once(rules, work, legal[i])     # once a roll-out: no inlined copy needed
                 if tail:
                     vals[k, i] = float(_tail_world(rules, work, me, sw))
                 else:
