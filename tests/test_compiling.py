@@ -112,3 +112,37 @@ def test_the_search_loads_on_first_use():
     from analyzer.policies.registry import resolve_policy
     assert resolve_policy("expert").function is expert_policy
     assert resolve_policy("cheat-sees-hand").function is expert_policy
+
+
+def test_compile_profile_counts_a_callee_compiled_apart_once(monkeypatch):
+    """scripts/compile_profile.py: a function's own time leaves out a callee compiled apart, its
+    time with callees includes it, and each compile is counted."""
+    import importlib.util
+    from pathlib import Path
+    import analyzer.cli
+    from numba import njit
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "compile_profile.py"
+    spec = importlib.util.spec_from_file_location("compile_profile", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    def fake_main(args, standalone_mode=True):
+        @njit(cache=False)
+        def inner(x):
+            return x * 3
+
+        @njit(cache=False)
+        def outer(x):
+            return inner(x) + 1
+
+        assert outer(2) == 7 and args == ["fake"] and standalone_mode is False
+
+    monkeypatch.setattr(analyzer.cli, "main", fake_main)
+    seconds, own, total, count = module.profile(["fake"])
+    outer = next(n for n in count if n.endswith("fake_main.<locals>.outer"))
+    inner = next(n for n in count if n.endswith("fake_main.<locals>.inner"))
+    assert count[outer] == 1 and count[inner] == 1
+    assert total[outer] >= total[inner] > 0
+    assert abs(own[outer] - (total[outer] - total[inner])) < 1e-6
+    assert seconds >= total[outer]
