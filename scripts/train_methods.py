@@ -27,7 +27,7 @@ import pandas as pd
 from numba import njit
 
 from analyzer.engine.batch import deal_hand
-from analyzer.engine.hand import to_act
+from analyzer.engine.hand import apply_once, to_act
 from analyzer.engine.layout import MAX_TALON, OBS_SCORE
 from analyzer.engine.policy_data import SeatData, seat_work
 from analyzer.engine.rng import below
@@ -36,7 +36,7 @@ from analyzer.learning.rollouts import LabelRun, Samples
 from analyzer.learning.train import _label_task
 from analyzer.learning.selfplay import BOTH_SEATS, match_chunk
 from analyzer.learning.sgd import fit_epoch
-from analyzer.learning.steps import act, hand_result, next_choice, uniform
+from analyzer.learning.steps import hand_result, next_choice, uniform
 from analyzer.learning.train import DEFAULT_HINT_BONUS, EVAL_SEED_OFFSET, value_scale
 from analyzer.policies.features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from analyzer.policies.hints import hints_policy
@@ -113,7 +113,7 @@ def play_chunk(rules, run, w, who, teacher, out):
                 seats[n - first] = s
                 lead[n - first] = obs[OBS_SCORE] - obs[OBS_SCORE + 1]
                 n += 1
-            act(rules, st, a)
+            apply_once(rules, st, a)
         r0 = hand_result(rules, st, run.rubicon, 0)
         for j in range(first, n):
             r = r0 if seats[j - first] == 0 else -r0

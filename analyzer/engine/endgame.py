@@ -702,13 +702,6 @@ def final_value(rules, st, seat):
 
 
 @njit(cache=True, _nrt=False)
-def _step(rules, st, a):
-    """:func:`hand.apply_once`: the one compiled copy of the state machine, which the minimax
-    and the random play share with the replay and the training."""
-    apply_once(rules, st, a)
-
-
-@njit(cache=True, _nrt=False)
 def _legal(rules, st):
     """:func:`hand.legal_actions` compiled once (see :func:`_step`): how many."""
     return legal_actions(rules, st)[0]
@@ -738,7 +731,7 @@ def _minimax(rules, pool, d, seat, solve, sv, pos):
     child = _view(pool, d + 1)
     for k in range(n):
         copy_into(child, st)
-        _step(rules, child, st.legal[k])
+        apply_once(rules, child, st.legal[k])
         v = _minimax(rules, pool, d + 1, seat, solve, sv, pos)
         if maxi:
             best = max(best, v)
@@ -810,9 +803,9 @@ def random_position(rules, st, seed, hand, extra):
     rng = np.zeros(1, np.uint64)
     rng[0] = stream_state(np.uint64(seed), hand, 99)
     while not is_over(st) and not (st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY):
-        _step(rules, st, st.legal[below(rng, _legal(rules, st))])
+        apply_once(rules, st, st.legal[below(rng, _legal(rules, st))])
     for _k in range(extra):
         if is_over(st):
             break
-        _step(rules, st, st.legal[below(rng, _legal(rules, st))])
+        apply_once(rules, st, st.legal[below(rng, _legal(rules, st))])
     return not is_over(st)

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.batch import deal_hand
-from ..engine.hand import to_act
+from ..engine.hand import apply_once, to_act
 from ..engine.layout import G_STAGE, MAX_LEGAL, MAX_TALON
 from ..engine.policy_data import SeatData
 from ..engine.rng import below
@@ -29,7 +29,7 @@ from ..policies.features import CTX_W, MAX_ACTION_NZ, action_features, state_fea
 from ..policies.hints import hints_policy
 from ..policies.learned_net import best_action
 from .selfplay import BOTH_SEATS
-from .steps import act, hand_result, legal, next_choice, uniform
+from .steps import hand_result, legal, next_choice, uniform
 
 
 class LabelRun(NamedTuple):
@@ -87,7 +87,7 @@ def roll_out(rules, rubicon, st, seat, mine, theirs, teacher):
             a = st.legal[best_action(data.weights, obs, rules, st.legal, nleg, st.rngs[s], data)]
         else:
             a = hints_policy(obs, st.legal, nleg, rules, teacher, st.rngs[s], data)
-        act(rules, st, a)
+        apply_once(rules, st, a)
 
 
 @njit(cache=True, nogil=True)
@@ -126,7 +126,7 @@ def label_chunk(rules, run, who, out):
             s = to_act(st)
             obs = st.obs[s]
             if best_response and s != learner:
-                act(rules, st, st.legal[best_action(who.opponent.weights, obs, rules, st.legal, nleg,
+                apply_once(rules, st, st.legal[best_action(who.opponent.weights, obs, rules, st.legal, nleg,
                                                     st.rngs[s], who.opponent)])
                 continue
             if uniform(rs) < run.keep and nd < cap_d and nr + nleg <= cap_r:
@@ -140,7 +140,7 @@ def label_chunk(rules, run, who, out):
                 for k in range(nleg):
                     copy_into(work, st)
                     legal(rules, work)         # apply expects its decision's legal set
-                    act(rules, work, acts[k])
+                    apply_once(rules, work, acts[k])
                     values[k] = roll_out(rules, run.rubicon, work, s, who.roll, theirs, who.teacher)
                     mean += values[k]
                 mean /= nleg
@@ -159,5 +159,5 @@ def label_chunk(rules, run, who, out):
                 a = st.legal[best_action(who.behave.weights, obs, rules, st.legal, nleg, st.rngs[s], who.behave)]
             else:
                 a = hints_policy(obs, st.legal, nleg, rules, who.teacher, st.rngs[s], who.behave)
-            act(rules, st, a)
+            apply_once(rules, st, a)
     return nd, nr

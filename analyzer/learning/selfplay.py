@@ -4,13 +4,13 @@ import numpy as np
 from numba import njit
 
 from ..engine.batch import deal_hand
-from ..engine.hand import to_act
+from ..engine.hand import apply_once, to_act
 from ..engine.layout import MAX_TALON
 from ..engine.policy_data import SeatData, seat_work
 from ..engine.state import new_state
 from ..policies.hints import hints_policy
 from ..policies.learned_net import best_action
-from .steps import act, next_choice, result_difference
+from .steps import next_choice, result_difference
 
 BOTH_SEATS = 0b11            # the seats whose second stage next_choice solves exactly: both
 
@@ -40,7 +40,7 @@ def match_chunk(rules, rubicon, seed, start, count, w, opponent, out):
                     a = st.legal[best_action(w, obs, rules, st.legal, nleg, st.rngs[s], data)]
                 else:
                     a = hints_policy(obs, st.legal, nleg, rules, opponent, st.rngs[s], data)
-                act(rules, st, a)
+                apply_once(rules, st, a)
             total += result_difference(rules, st, rubicon, net_seat)
         out[i] = total / 2.0
     return 0

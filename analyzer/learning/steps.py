@@ -2,9 +2,10 @@
 carrying a hand to its next real decision (``engine.play.next_move``, as every loop does), a
 uniform draw, a hand's result.
 
-``apply`` and ``legal_actions`` are inlined wherever they are called (the batch kernel's speed
-depends on it), and the training's kernels call them from many places: through these wrappers
-each is compiled once, which keeps the training's compile time short.
+``legal_actions`` is inlined wherever it is called (the batch kernel's speed depends on it), and
+the training's kernels call it from many places: through the wrapper here it is compiled once,
+which keeps the training's compile time short; they apply actions with ``hand.apply_once``, the
+one compiled copy of ``apply`` that the replay and the endgame's minimax share.
 """
 import numpy as np
 from numba import njit
@@ -16,12 +17,6 @@ from ..engine.layout import P_BRISQ, P_SCORE
 from ..engine.rng import next_u64
 from ..policies.endgame import exact_endgame_action, is_exact_decision
 from ..rules import R_BRISQUE_POINTS
-
-
-@njit(cache=True, _nrt=False)
-def act(rules, st, a):
-    """Apply action ``a`` (hand.apply_once: one compiled copy of the state machine, shared)."""
-    apply_once(rules, st, a)
 
 
 @njit(cache=True, _nrt=False)
@@ -42,11 +37,11 @@ def next_choice(rules, st, exact_seats, data):
         if nleg <= 1:
             if nleg == 0:
                 return 0
-            act(rules, st, st.legal[0])
+            apply_once(rules, st, st.legal[0])
             continue
         s = to_act(st)
         if (exact_seats >> s) & 1 and is_exact_decision(st.obs[s]):
-            act(rules, st, exact_endgame_action(rules, st.obs[s], st.legal, nleg, data))
+            apply_once(rules, st, exact_endgame_action(rules, st.obs[s], st.legal, nleg, data))
             continue
         return nleg
 
