@@ -146,3 +146,41 @@ def test_compile_profile_counts_a_callee_compiled_apart_once(monkeypatch):
     assert total[outer] >= total[inner] > 0
     assert abs(own[outer] - (total[outer] - total[inner])) < 1e-6
     assert seconds >= total[outer]
+
+
+def test_compile_beside_imports_one_set_here_and_the_other_in_a_second_process(tmp_path, monkeypatch):
+    """run/compiling.compile_beside: the modules ``here`` load in this process, those ``beside``
+    in another one that has ended when it returns; a helper that fails costs nothing."""
+    import os
+    import sys
+    from analyzer.run.compiling import compile_beside
+
+    (tmp_path / "mod_here.py").write_text("import os\nPID = os.getpid()\n")
+    (tmp_path / "mod_beside.py").write_text(
+        f"import os, pathlib\npathlib.Path({str(tmp_path / 'beside.pid')!r}).write_text(str(os.getpid()))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    assert compile_beside(["mod_here"], ["mod_beside"]) is True
+    assert sys.modules["mod_here"].PID == os.getpid()
+    assert "mod_beside" not in sys.modules
+    assert int((tmp_path / "beside.pid").read_text()) != os.getpid()
+    assert compile_beside(["mod_here"], ["no_such_module_here"]) is False
+
+
+def test_the_policies_compiled_beside_compile_at_import_and_leave_the_batch_kernel_alone():
+    """What the cold start compiles in its second process (cli_options.POLICY_KERNEL_MODULES): policy
+    modules (spec.POLICY_MODULES) whose kernels have explicit signatures, so importing them
+    compiles them, and which do not import the batch kernel, which this process compiles
+    meanwhile (else both would compile it)."""
+    import subprocess
+    import sys
+    from analyzer.policies import spec
+    mods = cli_options.POLICY_KERNEL_MODULES
+    assert set(mods) <= set(spec.POLICY_MODULES)
+    code = (f"import sys, importlib; ms = [importlib.import_module(m) for m in {list(mods)!r}]; "
+            "print('analyzer.engine.batch' in sys.modules, "
+            "all(any(getattr(v, 'signatures', None) and v.py_func.__module__ == m.__name__ "
+            "for v in vars(m).values()) for m in ms))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True"]
+    assert cli_options.BATCH_MODULE == "analyzer.engine.batch"

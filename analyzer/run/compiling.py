@@ -7,9 +7,12 @@ numba's cache fires no compile event, so a warm run prints nothing.
 """
 from __future__ import annotations
 
+import importlib
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 
 def _short(name: str) -> str:
@@ -129,3 +132,26 @@ def duration_text(seconds: float) -> str:
     if s >= 3600:
         return f"{s // 3600} h {s % 3600 // 60} min"
     return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
+
+
+def compile_beside(here: Sequence[str], beside: Sequence[str], timeout: float = 600.0) -> bool:
+    """Compile two sets of kernels at once, on two cores: start a Python process that imports the
+    modules ``beside`` (their kernels compile when imported and land in numba's cache), import the
+    modules ``here`` in this process meanwhile, then wait for the other process (at most
+    ``timeout`` seconds), so that this process loads the others' kernels from the cache instead of
+    compiling them. numba has one compiler lock per process, so this is the only way a cold
+    start uses the second core. Whatever the other process did not cache compiles here later, as
+    it would have: a helper that fails or is slow costs only the wait. Whether it finished."""
+    code = "import " + ", ".join(beside)
+    helper = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for module in here:
+            importlib.import_module(module)
+        return helper.wait(timeout) == 0
+    except subprocess.TimeoutExpired:
+        return False
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
