@@ -23,7 +23,7 @@ EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batc
 MAX_SAMPLES = 100_000
 EXPERT_TEXT = (
     ("(none)", "the strongest search of the game (docs/search.md): in both games "
-               "prior=0,rollout=learned,samples=48,switch=2,late=12. Settings change it:"),
+               "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5. Settings change it:"),
     ("samples=N", "determinizations per decision (more is stronger and slower)"),
     ("rollout=P", "how each sample is played out: greedy, random, hints, learned (the learned player, both "
                   "seats) or a tuned preset (tuned-ordinary)"),
@@ -37,7 +37,7 @@ EXPERT_TEXT = (
                "points or more (Rubicon: game points, the winner's score)"),
     ("endgame=exact", "finish each rollout's second stage with the exact solver (slower)"),
     ("prune=Z", "drop an action Z standard errors behind the best after each 8 samples "
-                "(default 2; 0 = all actions get every sample)"),
+                "(expert: 0.5; plain: 2; 0 = all actions get every sample)"),
     ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
     ("tail=0", "roll out the last window of the first stage too, instead of solving each sample exactly"),
     ("plain", "start from the plain search instead (greedy roll-outs, 32 samples, every decision, anchored on "
@@ -60,8 +60,8 @@ DEFAULT_SWITCH_Z = 1.0      # the plain search's (with prior=K); the best search
 
 # the strongest search of each game (docs/search.md: chosen on deals of seeds 61 and 81): what
 # ``expert`` plays, and the base its settings change
-BEST_SEARCH = {"ordinary": "prior=0,rollout=learned,samples=48,switch=2,late=12",
-               "rubicon": "prior=0,rollout=learned,samples=48,switch=2,late=12"}
+BEST_SEARCH = {"ordinary": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5",
+               "rubicon": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5"}
 EXPERT_KEYS = "plain, samples, rollout, endgame, prune, exact, tail, prior, switch, guard, gate, late, h1..h8"
 
 
