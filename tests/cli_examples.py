@@ -60,7 +60,7 @@ def small(command: str, hands: int) -> list[str]:
             else:
                 args += [flag, value]
         return args
-    if any(a.startswith(("expert", "cheat")) for a in args):      # a search plays ~10 hands/s
+    if any(a.startswith(("expert", "cheat")) for a in args):      # a search plays tens of hands/s, not thousands
         hands = max(hands // 5, 2)
     if "--hands" in args:
         args[args.index("--hands") + 1] = str(hands)
