@@ -12,7 +12,7 @@ from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.endgame import solve_actions
 from analyzer.policies.expert import expert_policy, search
-from analyzer.policies.params import E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, P_ENDGAME
+from analyzer.policies.params import E_BLOCK, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, P_ENDGAME
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.run.records import as_structured, play_records, policy_arrays
 from analyzer.rules import preset
@@ -143,9 +143,12 @@ def test_hints_endgame_exact_plays_the_exact_second_stage():
 def test_expert_settings_parse_and_bad_ones_are_refused():
     spec = resolve_policy("expert:plain,samples=64,rollout=hints,prune=0")
     assert spec.params[E_SAMPLES] == 64 and spec.params[E_ROLLOUT] == 2 and spec.params[E_PRUNE_Z] == 0
+    assert spec.params[E_BLOCK] == 0                    # the plain search looks every PRUNE_BLOCK samples
+    assert resolve_policy("expert:plain,block=3").params[E_BLOCK] == 3
     assert spec.params[L.PARAM_FULL_OBS] == 1 and spec.hands_per_chunk
     for bad in ("expert:plain,samples=0", "expert:plain,samples=abc", "expert:rollout=smart", "expert:depth=3",
-                "expert:prune=-1", "expert:prune=nan", "expert:samples", "hints:endgame=maybe"):
+                "expert:prune=-1", "expert:prune=nan", "expert:samples", "hints:endgame=maybe",
+                "expert:block=-2", "expert:block=1.5"):
         with pytest.raises(PolicyError):
             resolve_policy(bad)
 

@@ -12,7 +12,7 @@ import numpy as np
 from ..engine.layout import SEE_HANDS, SEE_TALON
 from .learned import GAMES, learned_spec
 from .params import (
-    E_ENDGAME, E_EXACT, E_GATE, E_GUARD, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
+    E_BLOCK, E_ENDGAME, E_EXACT, E_GATE, E_GUARD, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
     HINT_NAMES, N_HINTS, PARAM_FULL_OBS, ROLLOUT_NAMES, search_defaults,
 )
 from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
@@ -23,7 +23,7 @@ EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batc
 MAX_SAMPLES = 100_000
 EXPERT_TEXT = (
     ("(none)", "the strongest search of the game (docs/search.md): in both games "
-               "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5. Settings change it:"),
+               "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4. Settings change it:"),
     ("samples=N", "determinizations per decision (more is stronger and slower)"),
     ("rollout=P", "how each sample is played out: greedy, random, hints, learned (the learned player, both "
                   "seats) or a tuned preset (tuned-ordinary)"),
@@ -38,6 +38,7 @@ EXPERT_TEXT = (
     ("endgame=exact", "finish each rollout's second stage with the exact solver (slower)"),
     ("prune=Z", "drop an action Z standard errors behind the best after each 8 samples "
                 "(expert: 0.5; plain: 2; 0 = all actions get every sample)"),
+    ("block=N", "look at the actions' differences (and prune) after every N samples (expert: 4; plain: 8)"),
     ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
     ("tail=0", "roll out the last window of the first stage too, instead of solving each sample exactly"),
     ("plain", "start from the plain search instead (greedy roll-outs, 32 samples, every decision, anchored on "
@@ -60,9 +61,9 @@ DEFAULT_SWITCH_Z = 1.0      # the plain search's (with prior=K); the best search
 
 # the strongest search of each game (docs/search.md: chosen on deals of seeds 61 and 81): what
 # ``expert`` plays, and the base its settings change
-BEST_SEARCH = {"ordinary": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5",
-               "rubicon": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5"}
-EXPERT_KEYS = "plain, samples, rollout, endgame, prune, exact, tail, prior, switch, guard, gate, late, h1..h8"
+BEST_SEARCH = {"ordinary": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4",
+               "rubicon": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4"}
+EXPERT_KEYS = "plain, samples, rollout, endgame, prune, block, exact, tail, prior, switch, guard, gate, late, h1..h8"
 
 
 def expert_spec(name: str, settings: str | None = None, base: str = "best") -> PolicySpec:
@@ -130,10 +131,11 @@ def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: st
         if value not in ("0", "1"):
             raise PolicyError(f"{name!r}: {key} is 0 or 1 (got {value!r})")
         params[{"exact": E_EXACT, "tail": E_TAIL, "guard": E_GUARD}[key]] = float(value)
-    elif key in ("prior", "late"):
+    elif key in ("prior", "late", "block"):
         if not value.isdigit():
-            raise PolicyError(f"{name!r}: {key} is a whole number >= 0 (0: off; got {value!r})")
-        params[E_PRIOR if key == "prior" else E_LATE] = int(value)
+            raise PolicyError(f"{name!r}: {key} is a whole number >= 0 (0: {'8' if key == 'block' else 'off'}; "
+                              f"got {value!r})")
+        params[{"prior": E_PRIOR, "late": E_LATE, "block": E_BLOCK}[key]] = int(value)
     elif key.upper() in HINT_NAMES:
         params[HINT_NAMES.index(key.upper())] = weight_of(name, value)
     else:
