@@ -36,7 +36,7 @@ EXPERT_TEXT = (
     ("gate=G", "with prior: do not search a decision whose best network value leads the second by G "
                "points or more (Rubicon: game points, the winner's score)"),
     ("endgame=exact", "finish each rollout's second stage with the exact solver (slower)"),
-    ("prune=Z", "drop an action Z standard errors behind the best after each 8 samples "
+    ("prune=Z", "drop an action Z standard errors behind the best at each look (block=N) "
                 "(expert: 0.5; plain: 2; 0 = all actions get every sample)"),
     ("block=N", "look at the actions' differences (and prune) after every N samples (expert: 4; plain: 8)"),
     ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
@@ -133,8 +133,8 @@ def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: st
         params[{"exact": E_EXACT, "tail": E_TAIL, "guard": E_GUARD}[key]] = float(value)
     elif key in ("prior", "late", "block"):
         if not value.isdigit():
-            raise PolicyError(f"{name!r}: {key} is a whole number >= 0 (0: {'8' if key == 'block' else 'off'}; "
-                              f"got {value!r})")
+            raise PolicyError(f"{name!r}: {key} is a whole number >= 0 (0: "
+                              f"{'every 8 samples' if key == 'block' else 'off'}; got {value!r})")
         params[{"prior": E_PRIOR, "late": E_LATE, "block": E_BLOCK}[key]] = int(value)
     elif key.upper() in HINT_NAMES:
         params[HINT_NAMES.index(key.upper())] = weight_of(name, value)
