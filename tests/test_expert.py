@@ -143,7 +143,7 @@ def test_hints_endgame_exact_plays_the_exact_second_stage():
 def test_expert_settings_parse_and_bad_ones_are_refused():
     spec = resolve_policy("expert:plain,samples=64,rollout=hints,prune=0")
     assert spec.params[E_SAMPLES] == 64 and spec.params[E_ROLLOUT] == 2 and spec.params[E_PRUNE_Z] == 0
-    assert spec.params[E_BLOCK] == 0                    # the plain search looks every PRUNE_BLOCK samples
+    assert spec.params[E_BLOCK] == 8                    # the plain search looks every 8 samples
     assert resolve_policy("expert:plain,block=3").params[E_BLOCK] == 3
     assert spec.params[L.PARAM_FULL_OBS] == 1 and spec.hands_per_chunk
     for bad in ("expert:plain,samples=0", "expert:plain,samples=abc", "expert:rollout=smart", "expert:depth=3",

@@ -20,7 +20,7 @@ Parameters (``params`` slots; the first 16 are the hints weights a ``hints`` rol
 E_SAMPLES samples per decision; E_ROLLOUT the rollout policy (0 greedy, 1 random, 2 hints);
 E_ENDGAME 1: a rollout that reaches the second stage is finished by the exact solver;
 E_EXACT 1: own second-stage decisions by the exact solver (else as the first stage);
-E_PRUNE_Z: after every PRUNE_BLOCK samples (E_BLOCK, if > 0) an action more than this many standard errors
+E_PRUNE_Z: after every E_BLOCK samples an action more than this many standard errors
 (of its paired difference) behind the best is dropped, so the samples go to the close calls
 (0: every action gets every sample);
 E_TAIL 1: at a decision of the first stage's last window (one card to draw and the turn-up)
@@ -78,6 +78,7 @@ from .hints import hints_policy
 from .learned_net import action_q, best_action
 from .network import value_unit
 from .params import (
+    DEFAULT_BLOCK,
     E_BLOCK,
     E_ENDGAME,
     E_EXACT,
@@ -95,7 +96,6 @@ from .params import (
     ROLLOUT_RANDOM,
 )
 
-PRUNE_BLOCK = 8            # samples between two looks at the actions' differences
 # fewer paired samples do not estimate a standard error: values come in steps of 10 points, so
 # a few samples often differ by the same amount (a spread of 0) and any lead looks sure; with 4
 # samples a search anchored on learned overruled it at 7 % of decisions and lost to it
@@ -306,7 +306,7 @@ def _keep_anchor(vals, k, alive, best, anchor, z):
 
 @njit(cache=True, _nrt=False)
 def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
-    """Up to ``sw.samples`` determinizations in blocks of PRUNE_BLOCK (E_BLOCK); after each block the
+    """Up to ``sw.samples`` determinizations in blocks of E_BLOCK; after each block the
     actions clearly worse than the best are dropped (``sw.z`` > 0; with ``z`` = 0 every
     action, even a forced one, gets every sample). ``sw.vals[k, i]``: the value of action i in
     sample k (a world of the last window solved exactly, E_TAIL). With E_PRIOR only the
@@ -331,7 +331,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     n_alive = 0
     for i in range(n_legal):
         n_alive += alive[i]
-    block = int(params[E_BLOCK]) if params[E_BLOCK] > 0 else PRUNE_BLOCK
+    block = int(params[E_BLOCK]) if params[E_BLOCK] > 0 else DEFAULT_BLOCK
     k = 0
     best = 0
     while k < samples and (n_alive > 1 or z <= 0):      # z = 0: every sample (analysis)

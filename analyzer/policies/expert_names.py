@@ -12,7 +12,7 @@ import numpy as np
 from ..engine.layout import SEE_HANDS, SEE_TALON
 from .learned import GAMES, learned_spec
 from .params import (
-    E_BLOCK, E_ENDGAME, E_EXACT, E_GATE, E_GUARD, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
+    DEFAULT_BLOCK, E_BLOCK, E_ENDGAME, E_EXACT, E_GATE, E_GUARD, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
     HINT_NAMES, N_HINTS, PARAM_FULL_OBS, ROLLOUT_NAMES, search_defaults,
 )
 from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
@@ -38,7 +38,8 @@ EXPERT_TEXT = (
     ("endgame=exact", "finish each rollout's second stage with the exact solver (slower)"),
     ("prune=Z", "drop an action Z standard errors behind the best at each look (block=N) "
                 "(expert: 0.5; plain: 2; 0 = all actions get every sample)"),
-    ("block=N", "look at the actions' differences (and prune) after every N samples (expert: 4; plain: 8)"),
+    ("block=N", f"look at the actions' differences (and prune) after every N samples (expert: 4; plain: "
+                f"{DEFAULT_BLOCK})"),
     ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
     ("tail=0", "roll out the last window of the first stage too, instead of solving each sample exactly"),
     ("plain", "start from the plain search instead (greedy roll-outs, 32 samples, every decision, anchored on "
@@ -134,7 +135,7 @@ def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: st
     elif key in ("prior", "late", "block"):
         if not value.isdigit():
             raise PolicyError(f"{name!r}: {key} is a whole number >= 0 (0: "
-                              f"{'every 8 samples' if key == 'block' else 'off'}; got {value!r})")
+                              f"{f'every {DEFAULT_BLOCK} samples' if key == 'block' else 'off'}; got {value!r})")
         params[{"prior": E_PRIOR, "late": E_LATE, "block": E_BLOCK}[key]] = int(value)
     elif key.upper() in HINT_NAMES:
         params[HINT_NAMES.index(key.upper())] = weight_of(name, value)

@@ -29,7 +29,7 @@ E_ROLLOUT = 17           # the roll-out policy: ROLLOUT_* below (greedy, random,
 E_ENDGAME = 18           # > 0: roll-outs solve a two-handed second stage exactly
 E_EXACT = 19             # > 0: the search's own second-stage decisions are solved exactly
 E_PRUNE_Z = 20           # drop an action this many standard errors below the best (0: never)
-E_BLOCK = 21             # N > 0: samples between two looks at the actions (0: expert.PRUNE_BLOCK)
+E_BLOCK = 21             # N > 0: samples between two looks at the actions (pruning)
 E_TAIL = 23              # > 0: a decision of the first stage's last window solves each world exactly
 E_PRIOR = 24             # K > 0: the learned network ranks the actions; only its K best are searched
 E_SWITCH_Z = 25          # ... and its choice stands unless beaten by this many standard errors
@@ -42,6 +42,7 @@ ROLLOUT_GREEDY, ROLLOUT_RANDOM, ROLLOUT_HINTS, ROLLOUT_LEARNED = 0, 1, 2, 3    #
 ROLLOUT_NAMES = ("greedy", "random", "hints", "learned")                      # ... by name
 DEFAULT_SAMPLES = 32
 DEFAULT_PRUNE_Z = 2.0
+DEFAULT_BLOCK = 8        # samples between two looks at the actions' differences
 
 # 22, 29-30: free (the learned player keeps its weights in its seat's data, not here);
 # 31: PARAM_FULL_OBS (the engine's)
@@ -58,7 +59,7 @@ SLOTS = {
     "E_ENDGAME": (E_ENDGAME, "expert", "> 0: roll-outs solve the second stage exactly"),
     "E_EXACT": (E_EXACT, "expert", "> 0: exact second-stage decisions"),
     "E_PRUNE_Z": (E_PRUNE_Z, "expert", "pruning threshold in standard errors"),
-    "E_BLOCK": (E_BLOCK, "expert", "samples between two looks at the actions (0: 8)"),
+    "E_BLOCK": (E_BLOCK, "expert", "samples between two looks at the actions"),
     "E_TAIL": (E_TAIL, "expert", "> 0: the last window's worlds solved exactly"),
     "E_PRIOR": (E_PRIOR, "expert", "actions the learned network lets the search try (0: all)"),
     "E_SWITCH_Z": (E_SWITCH_Z, "expert", "standard errors by which the search must beat the network's choice"),
@@ -95,6 +96,7 @@ def search_defaults() -> np.ndarray:
     p[E_ENDGAME] = 0
     p[E_EXACT] = 1
     p[E_PRUNE_Z] = DEFAULT_PRUNE_Z
+    p[E_BLOCK] = DEFAULT_BLOCK
     p[E_TAIL] = 1
     p[PARAM_FULL_OBS] = 1                  # the search needs the public record to sample
     return p
