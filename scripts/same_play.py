@@ -53,6 +53,8 @@ CASES = [
     ("rubicon-search-learned", "rubicon", {},
      ["expert:plain,prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12", "learned"], 20),
     ("ordinary-expert-learned-rollout", "ordinary", {}, ["expert:plain,rollout=learned,samples=8,guard=0", "learned"], 6),
+    ("ordinary-expert-by-name", "ordinary", {}, ["expert", "learned"], 60),
+    ("rubicon-expert-by-name", "rubicon", {}, ["expert", "learned"], 20),
 ]
 
 

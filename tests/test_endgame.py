@@ -24,6 +24,7 @@ from analyzer.engine.endgame import (
     solve_cards,
     solve_obs,
     solve_state,
+    solve_window,
 )
 from analyzer.engine.hand import apply, is_over, legal_actions, observe
 from analyzer.engine.state import add_hand, copy_into, new_state
@@ -298,3 +299,31 @@ def test_solve_cards_best_card_has_the_best_value():
             assert (v if seat == 0 else -v) == vals[:n].max()
             k = list(st.legal[:n]).index(best[0])
             assert vals[k] == vals[:n].max()
+
+
+def test_solve_window_is_exact_inside_its_window_and_a_bound_outside():
+    """Fail-soft alpha-beta at the root (what the last window's minimax asks of each leaf): with
+    the value v inside (alpha, beta) it returns v; with v <= alpha a bound in [v, alpha]; with
+    v >= beta a bound in [beta, v]. The windows are placed around v found with the full window;
+    each search starts from an empty table (a table of the same root would hold v itself)."""
+    best = np.zeros(1, np.int64)
+    outside = 0
+    for variant in ("ordinary", "rubicon"):
+        arr = ARR[variant]
+        for st in positions(arr, FULL[variant], 150, 7, 1, FULL[variant]):
+            hands = st.P[:2, L.P_HAND:L.P_HAND + 32].astype(np.int64)
+            lead = int(st.G[L.G_LEAD]) if st.G[L.G_TRICK_POS] == 1 else -1
+            at = Position(int(st.G[L.G_TRUMP]), hands, int(st.G[L.G_LEADER]), lead,
+                          st.P[:2, L.P_SCORE].astype(np.int64), st.P[:2, L.P_BRISQ].astype(np.int64))
+            v = int(solve_cards(arr, at, new_solver(12), best))
+            assert solve_window(arr, at, new_solver(12), best, v - 1, v + 1) == v
+            assert solve_window(arr, at, new_solver(12), best, v - 30, v + 5) == v
+            for lo, hi in ((v + 10, v + 40), (v + 100, v + 200), (v, v + 1), (v - 40, v - 10),
+                           (v - 200, v - 100), (v - 1, v)):
+                w = int(solve_window(arr, at, new_solver(12), best, lo, hi))
+                if v <= lo:
+                    assert v <= w <= lo, (variant, v, lo, hi, w)
+                else:
+                    assert hi <= w <= v, (variant, v, lo, hi, w)
+                outside += w != v
+    assert outside > 0          # some bound was not the value itself: the windows did cut

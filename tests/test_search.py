@@ -160,13 +160,15 @@ def _enumerate(arr, st, me):
     return max(values) if api.to_act(st) == me else min(values)
 
 
-def test_the_last_window_is_solved_exactly():
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_the_last_window_is_solved_exactly(variant):
     """At decisions of the first stage's last window (the last card to draw and the turn-up),
-    tail_value agrees with a plain enumeration of the moves to the second stage."""
-    rules, arr, players, _ = setup("ordinary", {}, ("hints", "greedy"))
+    tail_value (alpha-beta over the moves, each leaf solved within its window) agrees with a
+    plain enumeration of every move to the second stage."""
+    rules, arr, players, _ = setup(variant, {}, ("hints", "greedy"))
     sv, pos = new_solver(SOLVER_BITS), np.zeros(POS_W, np.int64)    # one solver for every window
     checked = 0
-    for hand in range(8):
+    for hand in range(8 if variant == "ordinary" else 4):
         st = deal(rules, arr, hand)
         while not is_over(st):
             left = st.G[L.G_TALON_LEN] - st.G[L.G_TALON_POS]

@@ -530,13 +530,21 @@ def solve_cards(rules, position, sv, out_best):
     ``position`` (a :class:`Position`), with ``sv`` a solver (:data:`SOLVER_TYPE`). Returns seat
     0's final margin (ordinary) or signed R3.9 game score (Rubicon) under best play; writes the
     best card of the seat to act into ``out_best[0]``."""
+    return solve_window(rules, position, sv, out_best, np.int64(-INF), np.int64(INF))
+
+
+@njit(cache=True, _nrt=False)
+def solve_window(rules, position, sv, out_best, alpha, beta):
+    """:func:`solve_cards` within the window (``alpha``, ``beta``) of seat 0's value: exact when
+    the value lies inside it, else a bound on the side it fell (fail-soft: at most ``alpha``, at
+    least ``beta``), found with fewer nodes. ``out_best[0]``: the best card among those searched."""
     trump, hands, leader, lead_card, scores, brisques = position
     mask, base, acc = _position(rules, trump, hands, lead_card, scores, brisques, sv)
     to_act = leader if lead_card < 0 else 1 - leader
     rest = _root_moves(sv, mask, leader, lead_card)
     maxi = to_act == 0
-    alpha = -INF
-    beta = INF
+    alpha = alpha - base              # the window on the value still to be made
+    beta = beta - base
     best = -INF if maxi else INF
     out_best[0] = -1
     while rest != 0:
@@ -545,12 +553,14 @@ def solve_cards(rules, position, sv, out_best):
         v = _play_value(sv, mask, leader, acc, lead_card, i, alpha, beta)
         if maxi and v > best:
             best = v
-            alpha = v
+            alpha = max(alpha, v)
             out_best[0] = sv[_O_CT + i]
         elif not maxi and v < best:
             best = v
-            beta = v
+            beta = min(beta, v)
             out_best[0] = sv[_O_CT + i]
+        if alpha >= beta:
+            break
     return base + best
 
 
@@ -571,6 +581,13 @@ def state_value(rules, st, seat, sv, pos):
     """The exact value for ``seat`` (see :func:`solve_cards`) of the HandState ``st`` at a
     second-stage play decision (G_STAGE 2, two seats), a trick possibly in progress, with the
     solver ``sv`` and ``pos`` int64[POS_W] scratch (no allocation)."""
+    return state_bound(rules, st, seat, sv, pos, np.int64(-INF), np.int64(INF))
+
+
+@njit(cache=True, _nrt=False)
+def state_bound(rules, st, seat, sv, pos, alpha, beta):
+    """:func:`state_value` within the window (``alpha``, ``beta``) of ``seat``'s value: exact
+    inside it, else a bound on the side it fell (:func:`solve_window`)."""
     hands = pos[:64].reshape((2, 32))
     _state_hands(st, hands)
     scores = pos[64:66]
@@ -578,9 +595,10 @@ def state_value(rules, st, seat, sv, pos):
     for r in range(2):
         scores[r] = st.P[r, P_SCORE]
         brisques[r] = st.P[r, P_BRISQ]
-    v = solve_cards(rules, Position(st.G[G_TRUMP], hands, st.G[G_LEADER], _state_lead(st), scores, brisques),
-                    sv, pos[68:69])
-    return v if seat == 0 else -v
+    at = Position(st.G[G_TRUMP], hands, st.G[G_LEADER], _state_lead(st), scores, brisques)
+    if seat == 0:
+        return solve_window(rules, at, sv, pos[68:69], alpha, beta)
+    return -solve_window(rules, at, sv, pos[68:69], -beta, -alpha)
 
 
 @njit(cache=True, nogil=True)
@@ -714,15 +732,17 @@ def _view(pool, d):
 
 
 @njit(cache=True, _nrt=False)
-def _minimax(rules, pool, d, seat, solve, sv, pos):
+def _minimax(rules, pool, d, seat, solve, sv, pos, alpha, beta, prune):
     """Minimax for ``seat`` over the engine's decisions from the state at depth ``d`` of
     ``pool`` (each child copied into the next depth): to the end of the hand, or with ``solve``
-    to the two-handed second stage, which the solver ``sv`` finishes (``pos``: its scratch)."""
+    to the two-handed second stage, which the solver ``sv`` finishes (``pos``: its scratch).
+    With ``prune``, fail-soft alpha-beta within (``alpha``, ``beta``): exact inside the
+    window, a bound outside it; without, every move is searched (the reference)."""
     st = _view(pool, d)
     if is_over(st):
         return final_value(rules, st, seat)
     if solve and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
-        return state_value(rules, st, seat, sv, pos)
+        return state_bound(rules, st, seat, sv, pos, alpha, beta)
     n = _legal(rules, st)
     maxi = st.G[G_TO_ACT] == seat
     best = -INF if maxi else INF
@@ -732,11 +752,17 @@ def _minimax(rules, pool, d, seat, solve, sv, pos):
     for k in range(n):
         copy_into(child, st)
         apply_once(rules, child, st.legal[k])
-        v = _minimax(rules, pool, d + 1, seat, solve, sv, pos)
+        v = _minimax(rules, pool, d + 1, seat, solve, sv, pos, alpha, beta, prune)
         if maxi:
             best = max(best, v)
+            if prune:
+                alpha = max(alpha, v)
         else:
             best = min(best, v)
+            if prune:
+                beta = min(beta, v)
+        if alpha >= beta:
+            break
     return best
 
 
@@ -763,7 +789,8 @@ def minimax_state(rules, st, seat):
     pool = new_pool(depth)
     top = np.int64(0)           # not a literal 0: see _search
     copy_into(_view(pool, top), st)
-    return _minimax(rules, pool, top, np.int64(seat), False, new_solver(1), np.zeros(POS_W, np.int64))
+    return _minimax(rules, pool, top, np.int64(seat), False, new_solver(1), np.zeros(POS_W, np.int64),
+                    np.int64(-INF), np.int64(INF), False)
 
 
 TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room to spare
@@ -784,7 +811,7 @@ def tail_value(rules, st, seat, pool, sv, pos):
     declaration and the draws before the second stage); ``pool`` from :func:`new_tail_pool`."""
     top = np.int64(0)           # not a literal 0: see _search
     copy_into(_view(pool, top), st)
-    return _minimax(rules, pool, top, np.int64(seat), True, sv, pos)
+    return _minimax(rules, pool, top, np.int64(seat), True, sv, pos, np.int64(-INF), np.int64(INF), True)
 
 
 # --- positions for tests and benchmarks -------------------------------------------------------
