@@ -612,7 +612,7 @@ def solve_actions(rules, st, values):
     """For the seat to act at a second-stage play decision of ``st``: the exact value for that
     seat of each of its legal actions, into ``values`` in the order
     :func:`hand.legal_actions` writes them (into ``st.legal``); returns how many."""
-    n = _legal(rules, st)
+    n = legal_count(rules, st)
     hands = np.zeros((2, 32), np.int64)
     _state_hands(st, hands)
     sv = new_solver(SOLVER_BITS)
@@ -720,46 +720,48 @@ def final_value(rules, st, seat):
 
 
 @njit(cache=True, _nrt=False)
-def _legal(rules, st):
-    """:func:`hand.legal_actions` compiled once (see :func:`_step`): how many."""
+def legal_count(rules, st):
+    """:func:`hand.legal_actions` compiled once (it is inlined wherever it is called): how many."""
     return legal_actions(rules, st)[0]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _view(pool, d):
+def pool_state(pool, d):
+    """The HandState at depth ``d`` of a pool of scratch states (:func:`new_pool`)."""
     G, P, T, obs, talon, rngs, ev, legal, work = pool
     return HandState(G[d], P[d], T[d], obs[d], talon[d], rngs[d], ev[d], legal[d], work[d])
 
 
+# 9 arguments: the rules, the pool and its depth, the seat, the solver and its scratch, the window
 @njit(cache=True, _nrt=False)
-def _minimax(rules, pool, d, seat, solve, sv, pos, alpha, beta, prune):
+def _minimax(rules, pool, d, seat, tail, sv, pos, alpha, beta):
     """Minimax for ``seat`` over the engine's decisions from the state at depth ``d`` of
-    ``pool`` (each child copied into the next depth): to the end of the hand, or with ``solve``
-    to the two-handed second stage, which the solver ``sv`` finishes (``pos``: its scratch).
-    With ``prune``, fail-soft alpha-beta within (``alpha``, ``beta``): exact inside the
-    window, a bound outside it; without, every move is searched (the reference)."""
-    st = _view(pool, d)
+    ``pool`` (each child copied into the next depth). Without ``tail``: to the end of the hand,
+    every move searched (the solver's reference). With ``tail``: to the two-handed second stage,
+    which the solver ``sv`` finishes (``pos``: its scratch), by fail-soft alpha-beta within
+    (``alpha``, ``beta``): exact inside the window, a bound outside it."""
+    st = pool_state(pool, d)
     if is_over(st):
         return final_value(rules, st, seat)
-    if solve and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
+    if tail and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
         return state_bound(rules, st, seat, sv, pos, alpha, beta)
-    n = _legal(rules, st)
+    n = legal_count(rules, st)
     maxi = st.G[G_TO_ACT] == seat
     best = -INF if maxi else INF
     if d + 1 >= pool[0].shape[0]:   # never reached from a last window: a guard, not a value
         return 0
-    child = _view(pool, d + 1)
+    child = pool_state(pool, d + 1)
     for k in range(n):
         copy_into(child, st)
         apply_once(rules, child, st.legal[k])
-        v = _minimax(rules, pool, d + 1, seat, solve, sv, pos, alpha, beta, prune)
+        v = _minimax(rules, pool, d + 1, seat, tail, sv, pos, alpha, beta)
         if maxi:
             best = max(best, v)
-            if prune:
+            if tail:
                 alpha = max(alpha, v)
         else:
             best = min(best, v)
-            if prune:
+            if tail:
                 beta = min(beta, v)
         if alpha >= beta:
             break
@@ -788,9 +790,9 @@ def minimax_state(rules, st, seat):
             depth += st.P[s, P_HAND + t]
     pool = new_pool(depth)
     top = np.int64(0)           # not a literal 0: see _search
-    copy_into(_view(pool, top), st)
+    copy_into(pool_state(pool, top), st)
     return _minimax(rules, pool, top, np.int64(seat), False, new_solver(1), np.zeros(POS_W, np.int64),
-                    np.int64(-INF), np.int64(INF), False)
+                    np.int64(-INF), np.int64(INF))
 
 
 TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room to spare
@@ -810,8 +812,8 @@ def tail_value(rules, st, seat, pool, sv, pos):
     Meant for the last window (one card to draw and the turn-up, at most a trick, a
     declaration and the draws before the second stage); ``pool`` from :func:`new_tail_pool`."""
     top = np.int64(0)           # not a literal 0: see _search
-    copy_into(_view(pool, top), st)
-    return _minimax(rules, pool, top, np.int64(seat), True, sv, pos, np.int64(-INF), np.int64(INF), True)
+    copy_into(pool_state(pool, top), st)
+    return _minimax(rules, pool, top, np.int64(seat), True, sv, pos, np.int64(-INF), np.int64(INF))
 
 
 # --- positions for tests and benchmarks -------------------------------------------------------
@@ -830,9 +832,9 @@ def random_position(rules, st, seed, hand, extra):
     rng = np.zeros(1, np.uint64)
     rng[0] = stream_state(np.uint64(seed), hand, 99)
     while not is_over(st) and not (st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY):
-        apply_once(rules, st, st.legal[below(rng, _legal(rules, st))])
+        apply_once(rules, st, st.legal[below(rng, legal_count(rules, st))])
     for _k in range(extra):
         if is_over(st):
             break
-        apply_once(rules, st, st.legal[below(rng, _legal(rules, st))])
+        apply_once(rules, st, st.legal[below(rng, legal_count(rules, st))])
     return not is_over(st)

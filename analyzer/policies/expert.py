@@ -46,7 +46,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.endgame import POS_W, final_value, new_tail_pool, solver_in, state_value, tail_value
+from ..engine.endgame import (
+    POS_W, final_value, legal_count, new_tail_pool, pool_state, solver_in, state_value, tail_value,
+)
 from ..engine.hand import apply, apply_once, is_over, to_act
 from ..engine.play import next_move
 from ..engine.layout import (
@@ -68,15 +70,16 @@ from ..engine.layout import (
     PH_PLAY,
     SEE_TALON,
 )
-from ..engine.policy_data import POLICY_SIG, SeatData, W_EXACT, W_SOLVER
+from ..engine.policy_data import POLICY_SIG, SCRATCH_WORDS, SeatData, W_EXACT, W_SCRATCH, W_SOLVER
 from ..engine.observe import rebuild, sample_world
 from ..engine.rng import below, next_u64, stream_state
 from ..engine.state import HandState, copy_into, new_state
 from .builtin import greedy_policy
 from .endgame import exact_endgame_action, is_exact_decision
 from .hints import hints_policy
-from .learned_net import action_q, best_action
-from .network import value_unit
+from .learned_net import SCRATCH_USED, action_q, best_action
+from .network import N_WEIGHTS, value_unit
+from .stage2_value import H_W, estimated_value, value_applies
 from .params import (
     DEFAULT_BLOCK,
     E_BLOCK,
@@ -85,6 +88,7 @@ from .params import (
     E_GATE,
     E_GUARD,
     E_LATE,
+    E_LEAF,
     E_PRIOR,
     E_PRUNE_Z,
     E_ROLLOUT,
@@ -101,13 +105,19 @@ from .params import (
 # samples a search anchored on learned overruled it at 7 % of decisions and lost to it
 MIN_SWITCH_SAMPLES = 16
 TAIL_TALON = 2             # the last window: the last card to draw and the turn-up
+assert SCRATCH_USED <= SCRATCH_WORDS - H_W // 2, "the value network's scratch overlaps the learned player's"
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _exact_rest(rules, st, me, data):
-    """The exact value for ``me`` of a two-handed second stage, with the seat's solver."""
+def _exact_rest(rules, st, me, params, data):
+    """The value for ``me`` of a two-handed second stage: exact, with the seat's solver; with
+    E_LEAF, where the value network applies (stage2_value.value_applies), its estimate (the
+    network's weights follow the learned model's in the seat's weights)."""
+    if params[E_LEAF] > 0 and value_applies(rules, st):
+        h = data.work[W_SCRATCH + SCRATCH_WORDS - H_W // 2:W_SCRATCH + SCRATCH_WORDS].view(np.float32)
+        return estimated_value(rules, st, me, data.weights[N_WEIGHTS:], h)
     pos = data.work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
-    return state_value(rules, st, me, solver_in(data.work, W_SOLVER), pos)
+    return np.float64(state_value(rules, st, me, solver_in(data.work, W_SOLVER), pos))
 
 
 @njit(cache=True, _nrt=False)
@@ -119,7 +129,7 @@ def rollout_value(rules, st, me, params, data):
     kind = params[E_ROLLOUT]
     while True:
         if params[E_ENDGAME] > 0 and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY and not is_over(st):
-            return _exact_rest(rules, st, me, data)
+            return _exact_rest(rules, st, me, params, data)
         nleg, _plays = next_move(rules, st)
         if nleg == 0:
             return final_value(rules, st, me)
@@ -133,7 +143,7 @@ def rollout_value(rules, st, me, params, data):
                 a = hints_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
             elif kind == ROLLOUT_LEARNED:
                 if st.G[G_STAGE] == 2 and st.G[G_NSEATS] == 2 and st.G[G_PHASE] == PH_PLAY:
-                    return _exact_rest(rules, st, me, data)      # the learned player's own second stage
+                    return _exact_rest(rules, st, me, params, data)      # the learned player's own second stage
                 a = st.legal[best_action(data.weights, st.obs[s], rules, st.legal, nleg, st.rngs[s], data)]
             else:
                 a = greedy_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
@@ -227,12 +237,57 @@ def new_search(samples, z, n_legal, data):
                       np.zeros(MAX_TALON, np.int32), np.zeros(4, np.int64), new_tail_pool(), data)
 
 
+@njit(cache=True, _nrt=False)
+def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
+    """endgame.tail_value with the second stage's value network at the leaves (E_LEAF): alpha-beta
+    for ``me`` over the moves from the state at depth ``d`` of ``pool`` to the second stage,
+    each reached second stage valued by :func:`_exact_rest`."""
+    st = pool_state(pool, d)
+    if is_over(st):
+        return np.float64(final_value(rules, st, me))
+    if st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
+        return _exact_rest(rules, st, me, params, data)
+    n = legal_count(rules, st)
+    maxi = to_act(st) == me
+    best = -np.inf if maxi else np.inf
+    if d + 1 >= pool[0].shape[0]:       # never reached from a last window: a guard, not a value
+        return 0.0
+    child = pool_state(pool, d + 1)
+    for k in range(n):
+        copy_into(child, st)
+        apply_once(rules, child, st.legal[k])
+        v = _tail_estimate(rules, pool, d + 1, me, params, data, alpha, beta)
+        if maxi:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def tail_estimate(rules, st, me, pool, params, data):
+    """The value for ``me`` of a two-handed HandState of the first stage's last window whose
+    talon order is known (a sampled world): as endgame.tail_value, with each second stage
+    reached valued as the roll-outs value it (:func:`_exact_rest`: the network under E_LEAF);
+    ``pool`` from endgame.new_tail_pool."""
+    top = np.int64(0)                   # typed values, not literals (see endgame._search)
+    copy_into(pool_state(pool, top), st)
+    return _tail_estimate(rules, pool, top, np.int64(me), params, data, -np.inf, np.inf)
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def _tail_world(rules, st, me, sw):
-    """A world of the last window, solved exactly (endgame.tail_value)."""
+def _tail_world(rules, st, me, params, sw):
+    """A world of the last window, solved exactly (endgame.tail_value); with E_LEAF, by alpha-beta
+    to the second stage and its value network (:func:`tail_estimate`)."""
     work = sw.data.work
+    if params[E_LEAF] > 0:
+        return tail_estimate(rules, st, me, sw.tail, params, sw.data)
     pos = work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
-    return tail_value(rules, st, me, sw.tail, solver_in(work, W_SOLVER), pos)
+    return np.float64(tail_value(rules, st, me, sw.tail, solver_in(work, W_SOLVER), pos))
 
 
 @njit(cache=True, _nrt=False)
@@ -349,7 +404,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
                     work.rngs[s, 0] = stream_state(seed, 0, 1 + s)
                 apply_once(rules, work, legal[i])     # once a roll-out: no inlined copy needed
                 if tail:
-                    vals[k, i] = float(_tail_world(rules, work, me, sw))
+                    vals[k, i] = _tail_world(rules, work, me, params, sw)
                 else:
                     vals[k, i] = float(rollout_value(rules, work, me, params, sw.data))
             k += 1

@@ -12,9 +12,10 @@ import numpy as np
 from ..engine.layout import SEE_HANDS, SEE_TALON
 from .learned import GAMES, learned_spec
 from .params import (
-    DEFAULT_BLOCK, E_BLOCK, E_ENDGAME, E_EXACT, E_GATE, E_GUARD, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
+    DEFAULT_BLOCK, E_BLOCK, E_ENDGAME, E_LEAF, E_EXACT, E_GATE, E_GUARD, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
     HINT_NAMES, N_HINTS, PARAM_FULL_OBS, ROLLOUT_NAMES, search_defaults,
 )
+from .stage2_value import load_value_model
 from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
 
 # the search's kernels take minutes to compile: loaded (and compiled) only when a run needs them
@@ -23,7 +24,8 @@ EXPERT_CHUNK = 16           # an expert hand costs ~10^4 greedy ones: small batc
 MAX_SAMPLES = 100_000
 EXPERT_TEXT = (
     ("(none)", "the strongest search of the game (docs/search.md): in both games "
-               "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4. Settings change it:"),
+               "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4, and in the ordinary "
+               "game leaf=net. Settings change it:"),
     ("samples=N", "determinizations per decision (more is stronger and slower)"),
     ("rollout=P", "how each sample is played out: greedy, random, hints, learned (the learned player, both "
                   "seats) or a tuned preset (tuned-ordinary)"),
@@ -40,8 +42,11 @@ EXPERT_TEXT = (
                 "(expert: 0.5; plain: 2; 0 = all actions get every sample)"),
     ("block=N", f"look at the actions' differences (and prune) after every N samples (expert: 4; plain: "
                 f"{DEFAULT_BLOCK})"),
+    ("leaf=net", "end each roll-out at the second stage with the value network's estimate instead of the "
+                 "exact solve (the ordinary game: faster; Rubicon keeps the exact solve; docs/search.md)"),
     ("exact=0", "decide its own second stage by sampling too, not by the exact solver"),
-    ("tail=0", "roll out the last window of the first stage too, instead of solving each sample exactly"),
+    ("tail=0", "roll out the last window of the first stage too, instead of searching each sample to the "
+               "second stage"),
     ("plain", "start from the plain search instead (greedy roll-outs, 32 samples, every decision, anchored on "
               "its roll-out policy's choice)"),
 )
@@ -62,9 +67,9 @@ DEFAULT_SWITCH_Z = 1.0      # the plain search's (with prior=K); the best search
 
 # the strongest search of each game (docs/search.md: chosen on deals of seeds 61 and 81): what
 # ``expert`` plays, and the base its settings change
-BEST_SEARCH = {"ordinary": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4",
+BEST_SEARCH = {"ordinary": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4,leaf=net",
                "rubicon": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4"}
-EXPERT_KEYS = "plain, samples, rollout, endgame, prune, block, exact, tail, prior, switch, guard, gate, late, h1..h8"
+EXPERT_KEYS = "plain, samples, rollout, endgame, leaf, prune, block, exact, tail, prior, switch, guard, gate, late, h1..h8"
 
 
 def expert_spec(name: str, settings: str | None = None, base: str = "best") -> PolicySpec:
@@ -99,9 +104,14 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
         "expert with custom search settings"
     spec = PolicySpec(name, EXPERT_KERNEL, params, description=described, hands_per_chunk=EXPERT_CHUNK,
                       max_players=2, solver=True, game_params=tuple(by_game))
-    if any(p[E_PRIOR] > 0 or p[E_ROLLOUT] == ROLLOUT_NAMES.index("learned") for _g, p in by_game):
+    if any(p[E_PRIOR] > 0 or p[E_ROLLOUT] == ROLLOUT_NAMES.index("learned") or p[E_LEAF] > 0
+           for _g, p in by_game):
         net = learned_spec("learned")              # the shipped networks, by game
-        spec = replace(spec, games=net.games, models=net.models)
+        models = net.models
+        if any(p[E_LEAF] > 0 for _g, p in by_game):  # the ordinary model, the value network after it
+            value, _info = load_value_model()
+            models = tuple((g, np.concatenate([w, value]) if g == "ordinary" else w) for g, w in models)
+        spec = replace(spec, games=net.games, models=models)
     return spec
 
 
@@ -128,6 +138,10 @@ def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: st
         if z < 0:
             raise PolicyError(f"{name!r}: {key} is a number >= 0 (got {value!r})")
         params[{"prune": E_PRUNE_Z, "switch": E_SWITCH_Z, "gate": E_GATE}[key]] = z
+    elif key == "leaf":
+        if value.lower() not in ("exact", "net"):
+            raise PolicyError(f"{name!r}: leaf is exact or net (got {value!r})")
+        params[E_LEAF] = float(value.lower() == "net")
     elif key in ("exact", "tail", "guard"):
         if value not in ("0", "1"):
             raise PolicyError(f"{name!r}: {key} is 0 or 1 (got {value!r})")
@@ -159,7 +173,8 @@ def ceiling_spec(name: str) -> PolicySpec:
 def _describe_expert() -> list[str]:
     """The lines of ``bezique policies`` for the search."""
     lines = [f"{'expert':<10} the strongest search (the late first stage searched with the learned player's "
-             "roll-outs, anchored on its choice; exact last window and second stage); per game: "
+             "roll-outs, anchored on its choice; the second stages they reach valued by a value network "
+             "in the ordinary game, solved in Rubicon; its own second stage exact); per game: "
              + "; ".join(f"{g} {v}" for g, v in BEST_SEARCH.items()),
              "expert settings (e.g. expert:samples=64,rollout=hints):"]
     return lines + [f"  {k:<14} {text}" for k, text in EXPERT_TEXT]
