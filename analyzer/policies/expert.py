@@ -109,7 +109,7 @@ assert SCRATCH_USED <= SCRATCH_WORDS - H_W // 2, "the value network's scratch ov
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _exact_rest(rules, st, me, params, data):
+def _second_stage_value(rules, st, me, params, data):
     """The value for ``me`` of a two-handed second stage: exact, with the seat's solver; with
     E_LEAF, where the value network applies (stage2_value.value_applies), its estimate (the
     network's weights follow the learned model's in the seat's weights)."""
@@ -129,7 +129,7 @@ def rollout_value(rules, st, me, params, data):
     kind = params[E_ROLLOUT]
     while True:
         if params[E_ENDGAME] > 0 and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY and not is_over(st):
-            return _exact_rest(rules, st, me, params, data)
+            return _second_stage_value(rules, st, me, params, data)
         nleg, _plays = next_move(rules, st)
         if nleg == 0:
             return final_value(rules, st, me)
@@ -143,7 +143,7 @@ def rollout_value(rules, st, me, params, data):
                 a = hints_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
             elif kind == ROLLOUT_LEARNED:
                 if st.G[G_STAGE] == 2 and st.G[G_NSEATS] == 2 and st.G[G_PHASE] == PH_PLAY:
-                    return _exact_rest(rules, st, me, params, data)      # the learned player's own second stage
+                    return _second_stage_value(rules, st, me, params, data)      # the learned player's own second stage
                 a = st.legal[best_action(data.weights, st.obs[s], rules, st.legal, nleg, st.rngs[s], data)]
             else:
                 a = greedy_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
@@ -241,12 +241,12 @@ def new_search(samples, z, n_legal, data):
 def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
     """endgame.tail_value with the second stage's value network at the leaves (E_LEAF): alpha-beta
     for ``me`` over the moves from the state at depth ``d`` of ``pool`` to the second stage,
-    each reached second stage valued by :func:`_exact_rest`."""
+    each reached second stage valued by :func:`_second_stage_value`."""
     st = pool_state(pool, d)
     if is_over(st):
         return np.float64(final_value(rules, st, me))
     if st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
-        return _exact_rest(rules, st, me, params, data)
+        return _second_stage_value(rules, st, me, params, data)
     n = legal_count(rules, st)
     maxi = to_act(st) == me
     best = -np.inf if maxi else np.inf
@@ -272,7 +272,7 @@ def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
 def tail_estimate(rules, st, me, pool, params, data):
     """The value for ``me`` of a two-handed HandState of the first stage's last window whose
     talon order is known (a sampled world): as endgame.tail_value, with each second stage
-    reached valued as the roll-outs value it (:func:`_exact_rest`: the network under E_LEAF);
+    reached valued as the roll-outs value it (:func:`_second_stage_value`: the network under E_LEAF);
     ``pool`` from endgame.new_tail_pool."""
     top = np.int64(0)                   # typed values, not literals (see endgame._search)
     copy_into(pool_state(pool, top), st)
