@@ -13,7 +13,7 @@ from test_state import deal, setup, step
 
 from analyzer.engine import api
 from analyzer.engine import layout as L
-from analyzer.engine.endgame import POS_W, SOLVER_BITS, new_solver, new_tail_pool, solve_state, tail_value
+from analyzer.engine.endgame import new_tail_pool, solve_state
 from analyzer.engine.hand import is_over, observe, to_act
 from analyzer.engine.observe import rebuild, sample_world
 from analyzer.engine.state import copy_into, new_state
@@ -142,41 +142,53 @@ def test_a_search_with_the_network_as_prior_plays_otherwise_when_it_searches():
     assert not np.array_equal(a, b)
 
 
-def _enumerate(arr, st, me):
-    """The exact value by plain recursion in Python over the engine's moves to the second
-    stage, then the solver: tail_value's definition, written independently."""
+def enumerate_last_window(arr, st, me, leaf):
+    """The value for ``me`` by plain recursion in Python over every engine move to the second
+    stage, each second stage reached valued by ``leaf(st, me)``: what the search's alpha-beta
+    over the last window (expert.tail_estimate) must return, written independently."""
     if api.is_over(st):
         p = st.P
         return (int(p[0, L.P_SCORE]) - int(p[1, L.P_SCORE])) * (1 if me == 0 else -1)
     if st.G[L.G_STAGE] == 2 and st.G[L.G_PHASE] == L.PH_PLAY:
-        return int(solve_state(arr, st, me))
+        return leaf(st, me)
     n, _ = api.legal_actions(arr, st)
     values = []
     for a in st.legal[:n].copy():
         child = new_state(False)
         copy_into(child, st)
         api.apply(arr, child, a)
-        values.append(_enumerate(arr, child, me))
+        values.append(enumerate_last_window(arr, child, me, leaf))
     return max(values) if api.to_act(st) == me else min(values)
 
 
-@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
-def test_the_last_window_is_solved_exactly(variant):
-    """At decisions of the first stage's last window (the last card to draw and the turn-up),
-    tail_value (alpha-beta over the moves, each leaf solved within its window) agrees with a
-    plain enumeration of every move to the second stage."""
+def last_window_decisions(variant, hands):
+    """(arr, state, seat to act) at each decision with a choice in the first stage's last window
+    (the last card to draw and the turn-up) of hands 0 .. ``hands``-1, hints against greedy."""
     rules, arr, players, _ = setup(variant, {}, ("hints", "greedy"))
-    sv, pos = new_solver(SOLVER_BITS), np.zeros(POS_W, np.int64)    # one solver for every window
-    checked = 0
-    for hand in range(8 if variant == "ordinary" else 4):
+    for hand in range(hands):
         st = deal(rules, arr, hand)
         while not is_over(st):
             left = st.G[L.G_TALON_LEN] - st.G[L.G_TALON_POS]
             if st.G[L.G_STAGE] == 1 and left <= 2 and api.legal_actions(arr, st)[0] > 1:
-                me = to_act(st)
-                assert tail_value(arr, st, me, new_tail_pool(), sv, pos) == _enumerate(arr, st, me), hand
-                checked += 1
+                yield arr, st, int(to_act(st))
             step(arr, st, players)
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_the_last_window_is_solved_exactly(variant):
+    """At decisions of the first stage's last window, the search's alpha-beta over the moves
+    (expert.tail_estimate, each second stage solved within its window; ``leaf=exact``) agrees
+    with a plain enumeration of every move to the second stage, each solved in full."""
+    from analyzer.policies.expert import tail_estimate
+    spec = resolve_policy("expert:leaf=exact")
+    arr0 = preset(variant).to_array()
+    params, data = spec.params_for(arr0), spec.new_seat(arr0)      # one solver for every window
+    pool = new_tail_pool()
+    checked = 0
+    for arr, st, me in last_window_decisions(variant, 8 if variant == "ordinary" else 4):
+        exact = enumerate_last_window(arr, st, me, lambda s, m: int(solve_state(arr, s, m)))
+        assert tail_estimate(arr, st, me, pool, params, data) == exact
+        checked += 1
     assert checked >= 8
 
 

@@ -152,44 +152,22 @@ def test_leaf_is_a_setting_and_the_ordinary_expert_uses_the_network():
         resolve_policy("expert:leaf=fast")
 
 
-def _enumerate(st, me, w, h):
-    """The last window by plain recursion in Python over every move to the second stage, each
-    second stage valued by the network: what the search's alpha-beta must return."""
-    if st.G[L.G_STAGE] == 2 and st.G[L.G_PHASE] == L.PH_PLAY:
-        return estimated_value(ORD, st, me, w, h)
-    n, _ = api.legal_actions(ORD, st)
-    values = []
-    for a in st.legal[:n].copy():
-        child = new_state(False)
-        copy_into(child, st)
-        api.apply(ORD, child, a)
-        values.append(_enumerate(child, me, w, h))
-    return max(values) if api.to_act(st) == me else min(values)
-
-
 def test_the_last_window_with_the_network_is_alpha_beta_of_its_leaves():
     """expert's last window under leaf=net (alpha-beta over the moves, the network at each
     second stage reached) returns what plain enumeration of every move returns."""
-    from test_state import deal, setup, step
+    from test_search import enumerate_last_window, last_window_decisions
     from analyzer.engine.endgame import new_tail_pool
     from analyzer.policies.expert import tail_estimate
-    rules, arr, players, _ = setup("ordinary", {}, ("hints", "greedy"))
     spec = resolve_policy("expert:leaf=net")
-    params, data = spec.params_for(arr), spec.new_seat(arr)
-    w = data.weights[resolve_policy("learned").weights_for(arr).shape[0]:]
+    params, data = spec.params_for(ORD), spec.new_seat(ORD)
+    w = data.weights[resolve_policy("learned").weights_for(ORD).shape[0]:]
     h = np.zeros(H_W, np.float32)
     pool = new_tail_pool()
     checked = 0
-    for hand in range(8):
-        st = deal(rules, arr, hand)
-        while not api.is_over(st):
-            left = st.G[L.G_TALON_LEN] - st.G[L.G_TALON_POS]
-            if st.G[L.G_STAGE] == 1 and left <= 2 and api.legal_actions(arr, st)[0] > 1:
-                me = int(api.to_act(st))
-                got = tail_estimate(arr, st, me, pool, params, data)
-                assert got == pytest.approx(_enumerate(st, me, w, h)), hand
-                checked += 1
-            step(arr, st, players)
+    for arr, st, me in last_window_decisions("ordinary", 8):
+        want = enumerate_last_window(arr, st, me, lambda s, m: estimated_value(ORD, s, m, w, h))
+        assert tail_estimate(arr, st, me, pool, params, data) == pytest.approx(want)
+        checked += 1
     assert checked >= 8
 
 

@@ -732,45 +732,34 @@ def pool_state(pool, d):
     return HandState(G[d], P[d], T[d], obs[d], talon[d], rngs[d], ev[d], legal[d], work[d])
 
 
-# 9 arguments: the rules, the pool and its depth, the seat, the solver and its scratch, the window
 @njit(cache=True, _nrt=False)
-def _minimax(rules, pool, d, seat, tail, sv, pos, alpha, beta):
-    """Minimax for ``seat`` over the engine's decisions from the state at depth ``d`` of
-    ``pool`` (each child copied into the next depth). Without ``tail``: to the end of the hand,
-    every move searched (the solver's reference). With ``tail``: to the two-handed second stage,
-    which the solver ``sv`` finishes (``pos``: its scratch), by fail-soft alpha-beta within
-    (``alpha``, ``beta``): exact inside the window, a bound outside it."""
+def _minimax(rules, pool, d, seat):
+    """Plain minimax for ``seat`` over the engine's decisions from the state at depth ``d`` of
+    ``pool`` (each child copied into the next depth) to the end of the hand, every move
+    searched: the solver's reference."""
     st = pool_state(pool, d)
     if is_over(st):
         return final_value(rules, st, seat)
-    if tail and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
-        return state_bound(rules, st, seat, sv, pos, alpha, beta)
     n = legal_count(rules, st)
     maxi = st.G[G_TO_ACT] == seat
     best = -INF if maxi else INF
-    if d + 1 >= pool[0].shape[0]:   # never reached from a last window: a guard, not a value
+    if d + 1 >= pool[0].shape[0]:   # the pool is sized to the cards left: a guard, not a value
         return 0
     child = pool_state(pool, d + 1)
     for k in range(n):
         copy_into(child, st)
         apply_once(rules, child, st.legal[k])
-        v = _minimax(rules, pool, d + 1, seat, tail, sv, pos, alpha, beta)
+        v = _minimax(rules, pool, d + 1, seat)
         if maxi:
             best = max(best, v)
-            if tail:
-                alpha = max(alpha, v)
         else:
             best = min(best, v)
-            if tail:
-                beta = min(beta, v)
-        if alpha >= beta:
-            break
     return best
 
 
 @njit(cache=True)
 def new_pool(depth):
-    """Scratch states for the minimax, one per depth (:func:`minimax_state`, :func:`tail_value`)."""
+    """Scratch states for a minimax, one per depth (:func:`minimax_state`, :func:`new_tail_pool`)."""
     return (np.zeros((depth, G_SIZE), np.int64), np.zeros((depth, MAX_SEATS, P_W), np.int32),
             np.zeros((depth, MAX_SEATS, MAX_TABLE, T_W), np.int32),
             np.zeros((depth, MAX_SEATS, OBS_SIZE), np.int32),
@@ -791,8 +780,7 @@ def minimax_state(rules, st, seat):
     pool = new_pool(depth)
     top = np.int64(0)           # not a literal 0: see _search
     copy_into(pool_state(pool, top), st)
-    return _minimax(rules, pool, top, np.int64(seat), False, new_solver(1), np.zeros(POS_W, np.int64),
-                    np.int64(-INF), np.int64(INF))
+    return _minimax(rules, pool, top, np.int64(seat))
 
 
 TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room to spare
@@ -800,20 +788,9 @@ TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room
 
 @njit(cache=True)
 def new_tail_pool():
-    """Scratch states for :func:`tail_value`, one per depth of a last window."""
+    """Scratch states for a search over a first stage's last window (the search player's,
+    policies/expert.tail_estimate), one per depth."""
     return new_pool(TAIL_DEPTH)
-
-
-@njit(cache=True, _nrt=False)
-def tail_value(rules, st, seat, pool, sv, pos):
-    """The exact value for ``seat`` of a two-handed HandState whose talon order is known (a
-    sampled world) late in the first stage: minimax over the engine's decisions to the second
-    stage, which :func:`state_value` solves with the solver ``sv`` (``pos``: its scratch).
-    Meant for the last window (one card to draw and the turn-up, at most a trick, a
-    declaration and the draws before the second stage); ``pool`` from :func:`new_tail_pool`."""
-    top = np.int64(0)           # not a literal 0: see _search
-    copy_into(pool_state(pool, top), st)
-    return _minimax(rules, pool, top, np.int64(seat), True, sv, pos, np.int64(-INF), np.int64(INF))
 
 
 # --- positions for tests and benchmarks -------------------------------------------------------

@@ -24,7 +24,7 @@ E_PRUNE_Z: after every E_BLOCK samples an action more than this many standard er
 (of its paired difference) behind the best is dropped, so the samples go to the close calls
 (0: every action gets every sample);
 E_TAIL 1: at a decision of the first stage's last window (one card to draw and the turn-up)
-each sampled world is solved exactly (endgame.tail_value) instead of rolled out;
+each sampled world is searched to the second stage (tail_estimate) instead of rolled out;
 E_PRIOR K > 0: the learned network ranks the actions first; only its K best are searched;
 E_GUARD > 0 (without a prior): the roll-out policy's own choice at the decision is ranked first.
 That choice, the anchor, stands unless another action's paired mean is E_SWITCH_Z standard
@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.endgame import (
-    POS_W, final_value, legal_count, new_tail_pool, pool_state, solver_in, state_value, tail_value,
+    INF, POS_W, final_value, legal_count, new_tail_pool, pool_state, solver_in, state_bound,
 )
 from ..engine.hand import apply, apply_once, is_over, to_act
 from ..engine.play import next_move
@@ -109,15 +109,19 @@ assert SCRATCH_USED <= SCRATCH_WORDS - H_W // 2, "the value network's scratch ov
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _second_stage_value(rules, st, me, params, data):
-    """The value for ``me`` of a two-handed second stage: exact, with the seat's solver; with
-    E_LEAF, where the value network applies (stage2_value.value_applies), its estimate (the
-    network's weights follow the learned model's in the seat's weights)."""
+def _second_stage_value(rules, st, me, params, data, alpha, beta):
+    """The value for ``me`` of a two-handed second stage: exact, with the seat's solver, within
+    the window (``alpha``, ``beta``) (floats, -inf and inf for none; outside it a bound on the
+    side it fell, endgame.state_bound); with E_LEAF, where the value network applies
+    (stage2_value.value_applies), its estimate (the network's weights follow the learned
+    model's in the seat's weights)."""
     if params[E_LEAF] > 0 and value_applies(rules, st):
         h = data.work[W_SCRATCH + SCRATCH_WORDS - H_W // 2:W_SCRATCH + SCRATCH_WORDS].view(np.float32)
         return estimated_value(rules, st, me, data.weights[N_WEIGHTS:], h)
     pos = data.work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
-    return np.float64(state_value(rules, st, me, solver_in(data.work, W_SOLVER), pos))
+    lo = np.int64(max(np.floor(alpha), -INF))     # exact values are whole: the window widened to them
+    hi = np.int64(min(np.ceil(beta), INF))
+    return np.float64(state_bound(rules, st, me, solver_in(data.work, W_SOLVER), pos, lo, hi))
 
 
 @njit(cache=True, _nrt=False)
@@ -129,7 +133,7 @@ def rollout_value(rules, st, me, params, data):
     kind = params[E_ROLLOUT]
     while True:
         if params[E_ENDGAME] > 0 and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY and not is_over(st):
-            return _second_stage_value(rules, st, me, params, data)
+            return _second_stage_value(rules, st, me, params, data, -np.inf, np.inf)
         nleg, _plays = next_move(rules, st)
         if nleg == 0:
             return final_value(rules, st, me)
@@ -143,7 +147,7 @@ def rollout_value(rules, st, me, params, data):
                 a = hints_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
             elif kind == ROLLOUT_LEARNED:
                 if st.G[G_STAGE] == 2 and st.G[G_NSEATS] == 2 and st.G[G_PHASE] == PH_PLAY:
-                    return _second_stage_value(rules, st, me, params, data)      # the learned player's own second stage
+                    return _second_stage_value(rules, st, me, params, data, -np.inf, np.inf)  # learned's own second stage
                 a = st.legal[best_action(data.weights, st.obs[s], rules, st.legal, nleg, st.rngs[s], data)]
             else:
                 a = greedy_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
@@ -239,14 +243,14 @@ def new_search(samples, z, n_legal, data):
 
 @njit(cache=True, _nrt=False)
 def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
-    """endgame.tail_value with the second stage's value network at the leaves (E_LEAF): alpha-beta
-    for ``me`` over the moves from the state at depth ``d`` of ``pool`` to the second stage,
-    each reached second stage valued by :func:`_second_stage_value`."""
+    """Fail-soft alpha-beta for ``me`` within (``alpha``, ``beta``) over the engine's moves from
+    the state at depth ``d`` of ``pool`` to the second stage, each second stage reached valued
+    by :func:`_second_stage_value` within the window left (exact, or the network under E_LEAF)."""
     st = pool_state(pool, d)
     if is_over(st):
         return np.float64(final_value(rules, st, me))
     if st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
-        return _second_stage_value(rules, st, me, params, data)
+        return _second_stage_value(rules, st, me, params, data, alpha, beta)
     n = legal_count(rules, st)
     maxi = to_act(st) == me
     best = -np.inf if maxi else np.inf
@@ -271,23 +275,12 @@ def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
 @njit(cache=True, _nrt=False)
 def tail_estimate(rules, st, me, pool, params, data):
     """The value for ``me`` of a two-handed HandState of the first stage's last window whose
-    talon order is known (a sampled world): as endgame.tail_value, with each second stage
-    reached valued as the roll-outs value it (:func:`_second_stage_value`: the network under E_LEAF);
-    ``pool`` from endgame.new_tail_pool."""
+    talon order is known (a sampled world): alpha-beta over the moves to the second stage
+    (:func:`_tail_estimate`), each second stage reached solved exactly within its window, or
+    under E_LEAF valued by the network; ``pool`` from endgame.new_tail_pool."""
     top = np.int64(0)                   # typed values, not literals (see endgame._search)
     copy_into(pool_state(pool, top), st)
     return _tail_estimate(rules, pool, top, np.int64(me), params, data, -np.inf, np.inf)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _tail_world(rules, st, me, params, sw):
-    """A world of the last window, solved exactly (endgame.tail_value); with E_LEAF, by alpha-beta
-    to the second stage and its value network (:func:`tail_estimate`)."""
-    work = sw.data.work
-    if params[E_LEAF] > 0:
-        return tail_estimate(rules, st, me, sw.tail, params, sw.data)
-    pos = work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
-    return np.float64(tail_value(rules, st, me, sw.tail, solver_in(work, W_SOLVER), pos))
 
 
 @njit(cache=True, _nrt=False)
@@ -404,7 +397,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
                     work.rngs[s, 0] = stream_state(seed, 0, 1 + s)
                 apply_once(rules, work, legal[i])     # once a roll-out: no inlined copy needed
                 if tail:
-                    vals[k, i] = _tail_world(rules, work, me, params, sw)
+                    vals[k, i] = tail_estimate(rules, work, me, sw.tail, params, sw.data)
                 else:
                     vals[k, i] = float(rollout_value(rules, work, me, params, sw.data))
             k += 1
