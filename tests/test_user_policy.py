@@ -43,6 +43,21 @@ def test_example_policy_on_the_command_line(tmp_path):
     assert (out / "pairs.csv").exists()
 
 
+def test_one_user_policy_at_every_seat_plays(tmp_path):
+    """The same file:function at both seats (each seat compiles it once: the kernel took a
+    tuple of two such compilations for no policy type and stopped the run)."""
+    path = write(tmp_path, """
+        @njit(POLICY_SIG)
+        def first(obs, legal, n_legal, rules, params, rng, data):
+            return legal[0]
+    """)
+    res = simulate(preset("ordinary"), [f"{path}:first", f"{path}:first"], 500, seed=1, threads=1)
+    assert res.tallies.hands == 500
+    res = CliRunner().invoke(main, ["simulate", "--policy", f"{EXAMPLE}:no_exchange", "--hands", "300",
+                                    "--threads", "1", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+
+
 def test_plain_python_function_is_compiled_once(tmp_path):
     """A function of the six arguments without the seat's data is taken too (wrapped)."""
     path = write(tmp_path, """

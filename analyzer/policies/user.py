@@ -117,7 +117,8 @@ def _compile_checked(py, ref: str, n_args: int):
         if n_args < len(POLICY_SIG.args):
             return _with_data(checked)
         if returns == numba.types.int64:
-            return checked
+            checked.disable_compile()    # typed as the policy function type, as an explicit signature is:
+            return checked               # a lazy dispatcher at every seat is a tuple the kernel does not take
         return numba.njit(POLICY_SIG, _nrt=False, boundscheck=True)(py)
     except UserPolicyError:
         raise
