@@ -10,7 +10,9 @@ Example:
 
 ``--floor`` also times scripts/minimal_hand.py (a minimal numba loop with the card flow of a
 two-pack hand and none of its rules beyond the tricks), on one thread, between the repeats of the
-policies' runs, and prints each one-thread rate as a share of it.
+policies' runs, and prints each one-thread rate of cards played as a share of its (64 cards a
+hand); then the engine alone, on one thread: the minimal loop's own policy (the first legal card,
+nothing declared; minimal_hand.floor_policy) at every seat.
 """
 from __future__ import annotations
 
@@ -20,10 +22,12 @@ import time
 from pathlib import Path
 
 from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import PolicySpec
 from analyzer.rules import preset
 from analyzer.studies.simulate import simulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+MINIMAL_CARDS = 64          # the minimal loop's hand: two packs, two players (a Rubicon game plays 128)
 
 
 def main() -> None:
@@ -54,12 +58,17 @@ def main() -> None:
         from minimal_hand import minimal_hands
         minimal_hands(args.seed, 100)                              # compile / load the cache
         floor = float("inf")
+    runs = [(" vs ".join(names), specs, threads) for threads in args.threads or [1, 2]]
+    if args.floor:
+        from minimal_hand import floor_policy
+        runs.append(("the engine alone (the minimal loop's policy at every seat)",
+                     [PolicySpec("floor", floor_policy)] * rules.players, 1))
     base = None
-    for threads in args.threads or [1, 2]:
+    for title, run_specs, threads in runs:
         best = float("inf")
         for _ in range(args.repeat):
             t0 = time.perf_counter()
-            simulate(rules, specs, args.hands, args.seed, threads=threads)
+            simulate(rules, run_specs, args.hands, args.seed, threads=threads)
             best = min(best, time.perf_counter() - t0)
             if floor is not None:                                  # in turn, so drift hits both
                 t0 = time.perf_counter()
@@ -68,8 +77,9 @@ def main() -> None:
         rate = args.hands / best
         base = base or rate
         label = " ".join([args.variant] + args.rule)
-        share = f"; {rate / threads / (args.hands / floor):.2f}x the minimal loop's rate per thread" if floor else ""
-        print(f"{label} {' vs '.join(names)}, {threads} thread(s): {rate:,.0f} hands/s "
+        share = (f"; {rate * rules.n_cards / threads / (args.hands * MINIMAL_CARDS / floor):.2f}x the minimal "
+                 "loop's cards played/s per thread" if floor else "")
+        print(f"{label} {title}, {threads} thread(s): {rate:,.0f} hands/s "
               f"({rate / threads:,.0f} per thread, {rate / base:.2f}x); "
               f"{rate * rules.n_cards:,.0f} cards played/s{share}")
     if floor is not None:

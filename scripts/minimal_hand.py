@@ -16,6 +16,8 @@ import numpy as np
 from numba import njit, types
 
 from analyzer.engine.deals import deal_deck
+from analyzer.engine.layout import A_STOP, D_MELD, OBS_DECISION
+from analyzer.engine.policy_data import POLICY_SIG
 
 
 @njit(cache=True, inline="always")
@@ -95,6 +97,16 @@ def _hands(seed, count, choose):
         score[leader] += 10
         total += score[0] - score[1]
     return total
+
+
+@njit(POLICY_SIG, cache=True, _nrt=False)
+def floor_policy(obs, legal, n_legal, rules, params, rng, data):
+    """The minimal loop's policy as a policy of the engine, to time the engine alone: the first
+    legal card (the engine lists a second-stage reply's legal cards, R2.20, lowest first), and
+    nothing declared (each declaration window ended at once)."""
+    if obs[OBS_DECISION] == D_MELD:
+        return A_STOP
+    return legal[0]
 
 
 def minimal_hands(seed: int, count: int) -> int:
