@@ -44,12 +44,12 @@ def test_example_policy_on_the_command_line(tmp_path):
 
 
 def test_one_user_policy_at_every_seat_plays(tmp_path):
-    """The same file:function at both seats (each seat compiles it once: the kernel took a
-    tuple of two such compilations for no policy type and stopped the run)."""
+    """The same file:function at both seats, one returning an int64 (kept as compiled, not
+    recompiled with the signature): a dispatcher still open to compiles is typed as itself, and
+    a tuple of those at every seat matched no kernel signature (the run stopped)."""
     path = write(tmp_path, """
-        @njit(POLICY_SIG)
         def first(obs, legal, n_legal, rules, params, rng, data):
-            return legal[0]
+            return legal[0] + 0 * n_legal
     """)
     res = simulate(preset("ordinary"), [f"{path}:first", f"{path}:first"], 500, seed=1, threads=1)
     assert res.tallies.hands == 500
