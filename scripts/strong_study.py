@@ -40,6 +40,7 @@ from ladder_study import statistics  # noqa: E402 (the ladder's self-play statis
 from analyzer.policies.learned import shipped_model  # noqa: E402
 from analyzer.policies.registry import resolve_policy  # noqa: E402
 from analyzer.rules import preset  # noqa: E402
+from analyzer.run.backends import check_threads  # noqa: E402
 from analyzer.run.output import update_marked_section, write_table  # noqa: E402
 from analyzer.studies.compare import compare_pair  # noqa: E402
 from analyzer.tables.stats import interval_text  # noqa: E402
@@ -91,11 +92,18 @@ def pair(game, label, a, b, deals, seed, threads, bar) -> dict:
     t0 = time.perf_counter()
     r = compare_pair(preset(game), resolve_policy(a), resolve_policy(b), deals, seed, threads,
                      progress=lambda d: bar.update(2 * d)).row()
-    return {"game": game, "player": label, **r, "seconds": round(time.perf_counter() - t0, 1)}
+    return {"game": game, "player": label, **r, "seconds": round(time.perf_counter() - t0, 1),
+            "threads": check_threads(threads)}
 
 
 def unit(game: str) -> str:
     return "net game points per game" if game == "rubicon" else "points per hand"
+
+
+def seconds_label(names: pd.DataFrame) -> str:
+    """The seconds column's heading: with the threads the comparisons ran on, when the table says."""
+    threads = names["threads"].dropna().unique() if "threads" in names else []
+    return f"seconds ({int(threads[0])} threads)" if len(threads) == 1 else "seconds"
 
 
 def markdown(names: pd.DataFrame, players: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
@@ -105,7 +113,8 @@ def markdown(names: pd.DataFrame, players: pd.DataFrame, stats: pd.DataFrame, co
              "training, tuning or choice of settings played), each deal played twice with the seats swapped; "
              "95 % intervals.", "", "**The names**: `expert` is the strongest search by name; a search that rolls "
              "out with `learned` keeps its choice unless it finds one clearly better.", "",
-             "| game | player | policy | against | deals | advantage | seconds |", "|---|---|---|---|---|---|---|"]
+             f"| game | player | policy | against | deals | advantage | {seconds_label(names)} |",
+             "|---|---|---|---|---|---|---|"]
     for _, r in names.iterrows():
         lines.append(f"| {r.game} | {r.player} | `{r.policy_a}` | `{r.policy_b}` | {int(r.deals):,} | "
                      f"{ci(r, 'mean_diff')} {unit(r.game)} | {r.seconds:.0f} |")
@@ -245,7 +254,8 @@ def measure(args, out: Path) -> None:
         if old.is_file():                 # the other games' rows of an earlier run stay
             kept = pd.read_csv(old, index_col=0)
             df = pd.concat([kept[~kept.game.isin(args.games)], df], ignore_index=True)
-            df = df.sort_values("game", key=lambda g: g.map({"ordinary": 0, "rubicon": 1}), kind="stable")
+            df = df.sort_values("game", key=lambda g: g.map({"ordinary": 0, "rubicon": 1}),
+                                kind="stable").reset_index(drop=True)
         write_table(df, out, name)
 
 
