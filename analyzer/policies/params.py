@@ -31,7 +31,7 @@ E_EXACT = 19             # > 0: the search's own second-stage decisions are solv
 E_PRUNE_Z = 20           # drop an action this many standard errors below the best (0: never)
 E_BLOCK = 21             # N > 0: samples between two looks at the actions (pruning)
 E_LEAF = 22              # > 0: roll-outs end at the ordinary second stage with its value network
-E_TAIL = 23              # > 0: a decision of the first stage's last window solves each world exactly
+E_TAIL = 23              # > 0: a decision of the first stage's last window searches each world to the second stage
 E_PRIOR = 24             # K > 0: the learned network ranks the actions; only its K best are searched
 E_SWITCH_Z = 25          # ... and its choice stands unless beaten by this many standard errors
 E_GATE = 26              # > 0: a decision whose best network value leads by this much is not searched
@@ -62,7 +62,7 @@ SLOTS = {
     "E_PRUNE_Z": (E_PRUNE_Z, "expert", "pruning threshold in standard errors"),
     "E_BLOCK": (E_BLOCK, "expert", "samples between two looks at the actions"),
     "E_LEAF": (E_LEAF, "expert", "> 0: roll-outs end at the second stage with the value network"),
-    "E_TAIL": (E_TAIL, "expert", "> 0: the last window's worlds solved exactly"),
+    "E_TAIL": (E_TAIL, "expert", "> 0: the last window's worlds searched to the second stage"),
     "E_PRIOR": (E_PRIOR, "expert", "actions the learned network lets the search try (0: all)"),
     "E_SWITCH_Z": (E_SWITCH_Z, "expert", "standard errors by which the search must beat the network's choice"),
     "E_GATE": (E_GATE, "expert", "network lead above which a decision is not searched (0: always search)"),
