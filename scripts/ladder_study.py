@@ -47,7 +47,8 @@ BEST_SEARCH = {"ordinary": "expert:plain,prior=3,rollout=tuned-ordinary,samples=
                "rubicon": "expert:plain,prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12"}
 # the ceilings: the best search shown the other hand (what reading the opponent is worth to it),
 # and the clairvoyant of the issue's construction (tuned roll-outs, exact second stage)
-CEILINGS = {g: (BEST_SEARCH[g].replace("expert:plain,", "cheat-sees-hand:"), f"cheat-clairvoyant:rollout=tuned-{g}")
+CEILINGS = {g: (BEST_SEARCH[g].replace("expert:plain,", "cheat-sees-hand:plain,guard=0,"),
+                f"cheat-clairvoyant:plain,guard=0,rollout=tuned-{g}")
             for g in BEST_SEARCH}
 # deals per rung: (fast policies, expert, best search, sees the hand, clairvoyant)
 DEALS = {"ordinary": (20_000, 600, 2_000, 2_000, 2_000), "rubicon": (5_000, 150, 600, 600, 600)}

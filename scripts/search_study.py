@@ -48,10 +48,10 @@ DIAGNOSIS = [
     ("ordinary", "expert:plain,rollout=tuned-ordinary", "the search as it was: 32 samples, tuned roll-outs", 300),
     ("ordinary", "expert:plain,rollout=tuned-ordinary,samples=128", "variance: 4x the samples", 300),
     ("ordinary", "expert:plain,rollout=tuned-ordinary,tail=0", "the last window rolled out, not solved", 300),
-    ("ordinary", "cheat-sees-hand:rollout=tuned-ordinary,samples=32", "inference: the other hand shown", 300),
+    ("ordinary", "cheat-sees-hand:plain,guard=0,prior=3,rollout=tuned-ordinary,samples=32,switch=2,late=12", "inference: the other hand shown", 300),
     ("rubicon", "expert:plain,rollout=tuned-rubicon", "the search as it was: 32 samples, tuned roll-outs", 100),
     ("rubicon", "expert:plain,rollout=tuned-rubicon,samples=128", "variance: 4x the samples", 60),
-    ("rubicon", "cheat-sees-hand:rollout=tuned-rubicon,samples=32", "inference: the other hand shown", 100),
+    ("rubicon", "cheat-sees-hand:plain,guard=0,prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12", "inference: the other hand shown", 100),
 ]
 # (game, search against learned, deals): the best (scripts/ladder_study.BEST_SEARCH), the last
 # window alone, and searches of every decision

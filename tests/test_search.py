@@ -123,6 +123,41 @@ def test_the_ceilings_are_named_as_cheats_and_only_by_their_full_names():
     assert any("CHEATS" in line for line in describe_policies())
 
 
+@pytest.mark.parametrize("game", ["ordinary", "rubicon"])
+def test_a_ceiling_searches_as_the_expert_does_and_only_sees_more(game):
+    """Each ceiling's parameters are ``expert``'s in every game but for what it sees
+    (PARAM_FULL_OBS), its settings included (``cheat-sees-hand:samples=16`` is
+    ``expert:samples=16`` seeing the hand); before, the ceilings started from the plain search
+    without the anchor, so with the expert's settings they searched every decision unanchored."""
+    arr = preset(game).to_array()
+    for name, (see, _text) in CEILINGS.items():
+        for settings in ("", ":samples=16", ":late=0,prune=2"):
+            fair = resolve_policy("expert" + settings).params_for(arr).copy()
+            cheat = resolve_policy(name + settings).params_for(arr).copy()
+            assert cheat[L.PARAM_FULL_OBS] == see and fair[L.PARAM_FULL_OBS] < L.SEE_HANDS
+            cheat[L.PARAM_FULL_OBS] = fair[L.PARAM_FULL_OBS]
+            assert np.array_equal(cheat, fair), (name, settings)
+
+
+# (game, deals): fixed deals of a seed no choice of settings played
+CEILING_DEALS = {"ordinary": 100, "rubicon": 40}
+
+
+@pytest.mark.parametrize("game", ["ordinary", "rubicon"])
+def test_each_ceiling_is_not_weaker_than_the_fair_search_it_extends(game):
+    """On fixed deals, seats swapped, each ceiling does at least as well as ``expert`` (its mean
+    difference is above zero) and the clairvoyant clearly better (its interval clear of zero).
+    With the expert's settings the ceiling that sees the other hand lost by 96 [68, 125] points
+    per ordinary hand to ``expert`` on 100 such deals: it searched every decision without the
+    anchor and without ``late`` (expert._sample_and_play)."""
+    from analyzer.studies.compare import compare_pair
+    rules, fair = preset(game), resolve_policy("expert")
+    rows = {name: compare_pair(rules, resolve_policy(name), fair, CEILING_DEALS[game], seed=20261221,
+                               threads=2).row() for name in CEILINGS}
+    assert rows["cheat-sees-hand"]["mean_diff"] > 0, rows["cheat-sees-hand"]
+    assert rows["cheat-clairvoyant"]["mean_diff_lo"] > 0, rows["cheat-clairvoyant"]
+
+
 @pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
 def test_a_search_that_keeps_only_the_networks_choice_plays_as_the_learned_player(variant):
     """expert:prior=1 searches nothing: its play is the learned player's, hand for hand."""
@@ -199,7 +234,7 @@ def test_the_clairvoyant_is_as_far_above_the_tuned_hints_as_first_measured():
     99 % interval holds that figure."""
     from analyzer.studies.compare import compare_pair
     from helpers import assert_margin
-    row = compare_pair(preset("ordinary"), resolve_policy("cheat-clairvoyant:rollout=tuned-ordinary"),
+    row = compare_pair(preset("ordinary"), resolve_policy("cheat-clairvoyant:plain,guard=0,rollout=tuned-ordinary"),
                        resolve_policy("hints:tuned-ordinary"), 150, seed=20261204, threads=2).row()
     assert_margin(row, 387)
 

@@ -32,13 +32,13 @@ errors above it, so a search is never weaker than the policy it anchors on where
 tell the actions apart; E_GATE > 0: a decision whose network values are this far apart (best
 to second) is not searched at all (in points; Rubicon: game points, the winner's score);
 E_LATE N > 0: only the decisions with at most N cards left to draw are searched, the anchor
-plays the others. The learned network (E_PRIOR,
+(without one, the roll-out policy) plays the others. The learned network (E_PRIOR,
 or the ``learned`` rollout) is the seat's model (``SeatData.weights``: the registry gives such a
 search the learned player's models), and the exact solver's table is the seat's too.
 
 A ceiling (PARAM_FULL_OBS of SEE_HANDS or SEE_TALON) draws its worlds with the true hands
-(observe.sample_world), and with the talon's order too plays one world: it cheats, and the
-registry names it so.
+(observe.sample_world), and with the talon's order too plays one world, whose best action is
+sure (no anchor holds it back): it cheats, and the registry names it so.
 """
 import math
 from typing import NamedTuple
@@ -373,8 +373,9 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
             return 0, -1 - anchor
     elif params[E_GUARD] > 0:
         anchor = _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
-    if anchor >= 0 and params[E_LATE] > 0 and obs[OBS_TALON_LEFT] > params[E_LATE]:
-        return 0, anchor
+    if params[E_LATE] > 0 and obs[OBS_TALON_LEFT] > params[E_LATE]:   # not searched: the anchor plays,
+        #                                                      without one (guard=0) the roll-out policy
+        return 0, anchor if anchor >= 0 else _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
     tail = in_last_window(obs, params)
     n_alive = 0
     for i in range(n_legal):
@@ -409,7 +410,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
         for i in range(n_legal):
             if alive[i]:
                 best = i
-    if anchor >= 0:
+    if anchor >= 0 and obs[OBS_TRUE] != SEE_TALON:     # the one true world's best is sure
         best = _keep_anchor(vals, k, alive, best, anchor, params[E_SWITCH_Z])
     return k, best
 

@@ -58,10 +58,8 @@ CEILINGS = {
     "cheat-sees-hand": (SEE_HANDS, "CHEATS: sees the other hand (not the talon's order); searches "
                                    "worlds of the talon only"),
 }
-# their default settings (before any given after the colon): learned roll-outs, which serve
-# both games; the one that samples searches as the best search does (docs/search.md)
-CEILING_DEFAULTS = {"cheat-clairvoyant": "rollout=learned",
-                    "cheat-sees-hand": "prior=3,rollout=learned,samples=16,switch=2,late=12"}
+# their settings are the expert's (BEST_SEARCH of the game, anchored on the learned player),
+# so that each extends the fair search by what it sees and by nothing else (docs/search.md)
 DEFAULT_SWITCH_Z = 1.0      # the plain search's (with prior=K); the best search's is 2
 
 
@@ -81,8 +79,7 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
     decision searched: the expert before it took the learned prior). Every search is anchored
     on its roll-out policy's choice (E_GUARD) unless ``guard=0`` is given, so that where it
     cannot tell the actions apart it plays as that policy would. ``settings`` replaces the part
-    after the colon; ``base`` "plain" starts from the plain search, "ceiling" from the plain
-    search without the anchor (the ceilings, which search the true hidden cards). The spec's
+    after the colon; ``base`` "plain" starts from the plain search. The spec's
     parameters depend on the game (``PolicySpec.params_for``)."""
     items = list(settings_of(name if settings is None else ":" + settings))
     if any(key == "plain" and not sep for key, sep, _v, _i in items):
@@ -95,7 +92,7 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
         if base == "best":
             for item in settings_of(":" + BEST_SEARCH[game]):
                 _expert_setting(name, params, *item)
-        params[E_GUARD] = 0 if base == "ceiling" else 1
+        params[E_GUARD] = 1
         for item in items:
             _expert_setting(name, params, *item)
         by_game.append((game, params))
@@ -158,11 +155,11 @@ def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: st
 
 
 def ceiling_spec(name: str) -> PolicySpec:
-    """A ceiling by its full name (CEILINGS), with expert settings after a colon
-    (``cheat-sees-hand:samples=64``): the expert's search given the hidden cards."""
-    base, _, own = name.partition(":")
-    see, text = CEILINGS[base]
-    spec = expert_spec(name, ",".join(filter(None, (CEILING_DEFAULTS[base], own))), base="ceiling")
+    """A ceiling by its full name (CEILINGS): ``expert``'s search given the hidden cards, its
+    settings changed as the expert's are after a colon (``cheat-sees-hand:samples=64``,
+    ``cheat-clairvoyant:late=0``)."""
+    see, text = CEILINGS[name.partition(":")[0]]
+    spec = expert_spec(name)
     for _game, params in spec.game_params:
         params[PARAM_FULL_OBS] = see
     return replace(spec, description=text, cheats=True)
@@ -182,9 +179,9 @@ def _describe_expert() -> list[str]:
 
 def _describe_ceilings() -> list[str]:
     """The lines of ``bezique policies`` for the ceilings."""
-    lines = ["ceilings (study tools that CHEAT: they read hidden cards; full names only, with expert "
-             "settings after a colon):"]
-    return lines + [f"  {k:<18} {text} (default {CEILING_DEFAULTS[k]})" for k, (_see, text) in CEILINGS.items()]
+    lines = ["ceilings (study tools that CHEAT: they read hidden cards; full names only): expert's search and "
+             "settings, which change after a colon as expert's do:"]
+    return lines + [f"  {k:<18} {text}" for k, (_see, text) in CEILINGS.items()]
 
 
 def _refuse_partial_cheat(name: str) -> PolicySpec:
