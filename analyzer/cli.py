@@ -443,8 +443,12 @@ def odds(variant, rule_items, hands, seed, threads, out, as_json):
 @click.option("--ablation-deals", default=StrongPlay.ablation_deals, show_default=True, metavar="N",
               help="Deals on which hints, and hints without each hint in turn, play the learned player: "
                    "each hint's worth against strong play (0: not measured).")
+@click.option("--band/--no-band", default=True, show_default=True,
+              help="Also play the package's other strong players (learned:player=2 …, trained apart) in "
+                   "self-play on the same deals, and give the headline figures as the band over them: "
+                   "which the strong players agree on (the game's) and which they do not (the players').")
 def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned_hands, learned_deals,
-           ablation_deals):
+           ablation_deals, band):
     """Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.
 
     Exact and simulated deal-time odds; double bézique over the play (by trick,
@@ -459,6 +463,7 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned
         bezique report --variant rubicon --hands 200000 --seed 1 --out results/rubicon
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .policies.learned import game_of, shipped_players
     from .studies.report import format_study, hands_played, strong_refusal, study, write_report
 
     if min(expert_hands, learned_hands, learned_deals, ablation_deals) < 0:
@@ -466,7 +471,8 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned
                                    "0 or more")
     rules = rules_from(variant, rule_items)
     extra = tuple((name, name, n) for name, n in (("expert", expert_hands),) if n)
-    strong = StrongPlay("learned", learned_hands, learned_deals, ablation_deals) if learned_hands else None
+    others = tuple(f"learned:player={p}" for p in shipped_players(game_of(rules)) if p > 1) if band else ()
+    strong = StrongPlay("learned", learned_hands, learned_deals, ablation_deals, others) if learned_hands else None
     if strong:
         why = strong_refusal(rules)
         if why:
@@ -474,7 +480,7 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned
             strong = None
     defaults = StrongPlay()
     command = command_text("report", ("--variant", variant), ("--hands", hands), ("--seed", seed), ("--out", out),
-                           ("--expert-hands", expert_hands or None),
+                           ("--expert-hands", expert_hands or None), ("--no-band", None if band else True),
                            *((f"--{k.replace('_', '-')}", v) for k, v, d in (
                                ("learned_hands", learned_hands, defaults.hands),
                                ("learned_deals", learned_deals, defaults.deals),
@@ -623,6 +629,10 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
 @click.option("--opponent", default=None, metavar="MODEL",
               help="A best response: MODEL, frozen, holds one seat of every hand (the seats alternate "
                    "with the hand) and only the other seat's decisions are learned.")
+@click.option("--search", default=None, metavar="EXPERT",
+              help="Expert iteration: with --round-of MODEL, the search EXPERT (expert, or expert:SETTINGS) "
+                   "over MODEL's network labels the decisions it searches by its action values and plays "
+                   "its choice there; the other decisions are labelled by roll-outs as before.")
 @click.option("--no-teacher-input", is_flag=True,
               help="The network never sees the teacher's choice (no such input, no bonus).")
 @click.option("--eval-every", default=5, show_default=True, help="Steps between two learning-curve points.")
@@ -631,7 +641,7 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
 @click.option("--install", is_flag=True,
               help="At the end, copy model.npz into the package as the `learned` model of this game.")
 def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_rows, window, lr, net_rollouts,
-          hint_bonus, round_of, start, opponent, no_teacher_input, eval_every, eval_deals, install):
+          hint_bonus, round_of, start, opponent, search, no_teacher_input, eval_every, eval_deals, install):
     """Train the learned player by self-play (one model per game: ordinary, Rubicon).
 
     Each step plays hands with the network at both seats (at first the tuned
@@ -666,7 +676,7 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
               (("start", round_of or start), ("opponent", opponent))}
     config = TrainConfig(steps=steps, hands=hands, keep=keep, eps=eps, fit_rows=fit_rows, window=window, lr=lr,
                          net_rollouts=net_rollouts, hint_bonus=hint_bonus, eval_every=eval_every,
-                         eval_deals=eval_deals, seed=seed, rollout_start=bool(round_of),
+                         eval_deals=eval_deals, seed=seed, rollout_start=bool(round_of), search=search,
                          teacher_input=not no_teacher_input, **models)
     try:
         with progress_bar(steps, "step", "train") as advance:

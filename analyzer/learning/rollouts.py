@@ -13,6 +13,13 @@ teacher), the roll-out policy (the teacher, or a frozen network: a round of poli
 over it, its second stage exact as the learned player's is), and for a best response a frozen
 opponent that holds one seat throughout (the learner's seat alternates with the hand, and only
 its decisions are labelled).
+
+With a search (expert iteration, :class:`Search`: ``expert``'s parameters and a seat whose
+network is the round's model) the decisions it searches — those with at most its E_LATE cards
+left to draw — are labelled instead by the search's action values, each action's mean over
+the worlds it was played in (policies.expert.search, which sees only the seat's observation
+and samples the unseen cards), and the search's choice is played there: the hands are the
+expert's games.
 """
 from typing import NamedTuple
 
@@ -21,13 +28,15 @@ from numba import njit
 
 from ..engine.batch import deal_hand
 from ..engine.hand import apply_once, to_act
-from ..engine.layout import G_STAGE, MAX_LEGAL, MAX_TALON
+from ..engine.layout import G_FULL_OBS, G_STAGE, MAX_LEGAL, MAX_TALON, OBS_TALON_LEFT
 from ..engine.policy_data import SeatData
 from ..engine.rng import below
 from ..engine.state import copy_into, new_state
 from ..policies.features import CTX_W, MAX_ACTION_NZ, action_features, state_features
+from ..policies.expert import search
 from ..policies.hints import hints_policy
 from ..policies.learned_net import best_action
+from ..policies.params import E_LATE, E_PRUNE_Z, E_SAMPLES
 from .selfplay import BOTH_SEATS
 from .steps import hand_result, legal, next_choice, uniform
 
@@ -52,6 +61,13 @@ class Players(NamedTuple):
     roll: SeatData       # the roll-outs of the learner's seat(s): a frozen network, or the teacher
     opponent: SeatData   # a frozen opponent at the other seat (a best response), or none
     teacher: np.ndarray  # hints' parameter vector: the teacher
+
+
+class Search(NamedTuple):
+    """The search that labels the late decisions (none when ``params[E_SAMPLES]`` is 0)."""
+
+    params: np.ndarray   # float64[POLICY_PARAMS]: an ``expert``'s parameter vector
+    data: SeatData       # its seat: the round's network (and the value network after it), the solver
 
 
 class Samples(NamedTuple):
@@ -91,14 +107,60 @@ def roll_out(rules, rubicon, st, seat, mine, theirs, teacher):
 
 
 @njit(cache=True, nogil=True)
-def label_chunk(rules, run, who, out):
+def _write_rows(obs, rules, ctx, acts, nleg, hint, values, nd, nr, scale, idx, val, out):
+    """A row per action ``acts[k]`` of decision ``nd`` from row ``nr`` on: its features and its
+    advantage, ``values[k]`` less the mean over the actions, in units of ``scale`` (an action
+    without a value, NaN, gets no row); returns the next row."""
+    mean = 0.0
+    n = 0
+    for k in range(nleg):
+        if not np.isnan(values[k]):
+            mean += values[k]
+            n += 1
+    mean /= n
+    for k in range(nleg):
+        if np.isnan(values[k]):
+            continue
+        nz = action_features(obs, rules, ctx, acts[k], hint, idx, val)
+        for j in range(MAX_ACTION_NZ):
+            out.row_ai[nr, j] = idx[j] if j < nz else -1
+            out.row_av[nr, j] = val[j] if j < nz else 0.0
+        out.row_dec[nr] = nd
+        out.row_y[nr] = (values[k] - mean) / scale
+        nr += 1
+    return nr
+
+
+@njit(cache=True, nogil=True)
+def _searched_values(rules, obs, legal, nleg, srch, srng, values):
+    """The search's value of each legal action at this decision (its mean over the worlds it
+    was played in: a pruned action's over fewer) into ``values``; returns the search's choice
+    (an index into ``legal``)."""
+    best, vals = search(rules, obs, legal, nleg, srch.params, srng, max(1, int(srch.params[E_SAMPLES])),
+                        srch.params[E_PRUNE_Z], srch.data)
+    for k in range(nleg):
+        total = 0.0
+        n = 0
+        for j in range(vals.shape[0]):
+            if not np.isnan(vals[j, k]):
+                total += vals[j, k]
+                n += 1
+        values[k] = total / n if n > 0 else np.nan
+    return best
+
+
+@njit(cache=True, nogil=True)
+def label_chunk(rules, run, who, srch, out, picks):
     """Play the hands of ``run`` (a LabelRun) with ``who`` (Players: the learner's seats by the
     behaviour's network, or by hints with the teacher's weights; a random action with
     probability ``eps``; with an opponent, seat 1 - hand % 2 by it) and label each first-stage
     decision of a learner's seat with a choice, with probability ``keep``, into ``out``
     (Samples): its state features, a row per legal action with the action's features and its
     advantage under roll-outs (the learner's seat by ``who.roll``, the other by the opponent or
-    ``who.roll``). Returns (decisions, rows); the arrays' capacity bounds them."""
+    ``who.roll``). With a search (``srch``, a Search whose E_SAMPLES > 0) every decision it
+    searches is labelled by its action values instead and played by its choice, whose row
+    (from the decision's first) goes to ``picks[decision]`` (-1 for a decision labelled by
+    roll-outs). Returns (decisions, rows); the arrays' capacity bounds them."""
     st = new_state(False)
     work = new_state(False)
     deck = np.zeros(MAX_TALON, np.int32)
@@ -109,6 +171,9 @@ def label_chunk(rules, run, who, out):
     acts = np.zeros(MAX_LEGAL, np.int32)
     values = np.zeros(MAX_LEGAL, np.float64)
     rs = np.zeros(1, np.uint64)
+    srng = np.zeros(1, np.uint64)
+    searching = srch.params[E_SAMPLES] > 0
+    late = srch.params[E_LATE]
     best_response = _has_net(who.opponent)
     cap_d = out.dec_xs.shape[0]
     cap_r = out.row_y.shape[0]
@@ -118,6 +183,9 @@ def label_chunk(rules, run, who, out):
         hand = run.start + i
         deal_hand(rules, st, run.seed, hand, deck, dstate)
         rs[0] = st.rngs[0, 0] ^ np.uint64(0x9E3779B97F4A7C15)    # the sampling's own stream
+        srng[0] = st.rngs[1, 0] ^ np.uint64(0xD1B54A32D192ED03)  # the search's worlds
+        if searching:
+            st.G[G_FULL_OBS] = BOTH_SEATS      # the search samples worlds from the public record
         learner = hand % 2 if best_response else -1
         while True:
             nleg = next_choice(rules, st, BOTH_SEATS, who.behave)
@@ -129,32 +197,40 @@ def label_chunk(rules, run, who, out):
                 apply_once(rules, st, st.legal[best_action(who.opponent.weights, obs, rules, st.legal, nleg,
                                                     st.rngs[s], who.opponent)])
                 continue
-            if uniform(rs) < run.keep and nd < cap_d and nr + nleg <= cap_r:
+            chosen = -1
+            if searching and (late <= 0 or obs[OBS_TALON_LEFT] <= late):
+                chosen = _searched_values(rules, obs, st.legal, nleg, srch, srng, values)
+                valued = 0
+                for k in range(nleg):
+                    valued += not np.isnan(values[k])
+                if valued > 1 and nd < cap_d and nr + nleg <= cap_r:
+                    hint = hints_policy(obs, st.legal, nleg, rules, who.teacher, st.rngs[s], who.behave) \
+                        if run.teacher_input else -1
+                    state_features(obs, rules, out.dec_xs[nd], ctx)
+                    picks[nd] = 0
+                    for k in range(chosen):
+                        picks[nd] += not np.isnan(values[k])
+                    nr = _write_rows(obs, rules, ctx, st.legal, nleg, hint, values, nd, nr, run.scale, idx, val, out)
+                    nd += 1
+            elif uniform(rs) < run.keep and nd < cap_d and nr + nleg <= cap_r:
                 for k in range(nleg):
                     acts[k] = st.legal[k]
                 state_features(obs, rules, out.dec_xs[nd], ctx)
                 hint = hints_policy(obs, st.legal, nleg, rules, who.teacher, st.rngs[s], who.behave) \
                     if run.teacher_input else -1
                 theirs = who.opponent if best_response else who.roll
-                mean = 0.0
                 for k in range(nleg):
                     copy_into(work, st)
                     legal(rules, work)         # apply expects its decision's legal set
                     apply_once(rules, work, acts[k])
                     values[k] = roll_out(rules, run.rubicon, work, s, who.roll, theirs, who.teacher)
-                    mean += values[k]
-                mean /= nleg
-                for k in range(nleg):
-                    nz = action_features(obs, rules, ctx, acts[k], hint, idx, val)
-                    for j in range(MAX_ACTION_NZ):
-                        out.row_ai[nr, j] = idx[j] if j < nz else -1
-                        out.row_av[nr, j] = val[j] if j < nz else 0.0
-                    out.row_dec[nr] = nd
-                    out.row_y[nr] = (values[k] - mean) / run.scale
-                    nr += 1
+                nr = _write_rows(obs, rules, ctx, acts, nleg, hint, values, nd, nr, run.scale, idx, val, out)
+                picks[nd] = -1
                 nd += 1
             if run.eps > 0 and uniform(rs) < run.eps:
                 a = st.legal[below(rs, nleg)]
+            elif chosen >= 0:
+                a = st.legal[chosen]
             elif _has_net(who.behave):
                 a = st.legal[best_action(who.behave.weights, obs, rules, st.legal, nleg, st.rngs[s], who.behave)]
             else:

@@ -36,14 +36,19 @@ from ..engine.policy_data import NO_WEIGHTS, SeatData, seat_work
 from ..policies.features import MAX_ACTION_NZ, N_STATE, X_HINT
 from ..policies.learned import ModelError, game_of, load_model, save_model
 from ..policies.network import N_H1, O_HINT_BONUS, O_W1, UNIT_ORDINARY, UNIT_RUBICON, init_weights
+from ..engine.layout import POLICY_PARAMS
+from ..policies.expert_names import EXPERT_KERNEL
+from ..policies.params import E_LEAF, E_PRUNE_Z
 from ..policies.registry import resolve_policy
+from ..policies.spec import PolicyError
+from ..policies.stage2_value import load_value_model
 from ..rules import RuleSet
 from ..run.backends import open_backend, wait_for
 from ..run.output import atomic_write
 from ..stop import check_stop
-from .rollouts import LabelRun, Players, Samples, label_chunk
+from .rollouts import LabelRun, Players, Samples, Search, label_chunk
 from .selfplay import match_chunk
-from .sgd import fit_epoch
+from .sgd import decision_regret, fit_epoch
 
 CHECKPOINT = "checkpoint.npz"
 MODEL = "model.npz"
@@ -51,6 +56,7 @@ CURVE = "curve.csv"
 STATE_VERSION = 1
 EVAL_SEED_OFFSET = 1_000_003        # held-out deals: another seed than the training's
 ROWS_PER_DECISION = 24              # buffer sizing: actions per labelled decision, at most on average
+HELD_SHARE = 8                      # the search's held-out hands: one per this many eval deals
 
 
 class TrainError(ValueError):
@@ -74,6 +80,8 @@ class TrainConfig:
     start: str | None = None     # a model file: the run starts from its weights
     rollout_start: bool = False  # the roll-outs play the start model from the first step
     opponent: str | None = None  # a model file: a frozen opponent at one seat (a best response)
+    search: str | None = None    # an expert (``expert``, ``expert:samples=32`` …) over the start model:
+    #                              it labels and plays the decisions it searches (expert iteration)
     teacher_input: bool = True   # the network sees the teacher's choice (X_HINT) and its bonus
     eval_every: int = 5          # learning-curve points: every this many steps, and the last
     eval_deals: int = 2000       # held-out deals per point (each played twice, seats swapped)
@@ -98,6 +106,10 @@ class TrainConfig:
             raise TrainError("roll-outs by the start model need a start model")
         if self.net_rollouts and self.rollout_start:
             raise TrainError("roll-outs play either the start model or the network from a step, not both")
+        if self.search and not self.rollout_start:
+            raise TrainError("the search's labels need a round over a model (--round-of MODEL): its network")
+        if self.search and self.opponent:
+            raise TrainError("the search labels self-play; a best response (--opponent) is labelled by roll-outs")
 
 
 DEFAULT_HINT_BONUS = {"ordinary": 0.0, "rubicon": 100.0}   # points; see docs/learned.md
@@ -148,6 +160,8 @@ class Trainer:
         self.teacher = resolve_policy(f"hints:tuned-{self.game}").params.astype(np.float32).astype(np.float64)
         self.start_w = self._model(config.start, "start")
         self.opponent_w = self._model(config.opponent, "opponent")
+        self.search = self._search(config.search)
+        self.held = None             # the search's labels of held-out decisions (the curve's regret)
         self.window: list = []       # per step of the window: (dec_xs, row_dec, row_ai, row_av, row_y)
 
     def _model(self, path: str | None, role: str) -> np.ndarray | None:
@@ -159,6 +173,24 @@ class Trainer:
             return load_model(path, self.game)[0]
         except ModelError as e:
             raise TrainError(f"{role} model: {e}") from None
+
+    def _search(self, name: str | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """The labelling search's (parameters, seat weights): ``name``, an ``expert``, whose
+        network is the start model (the value network after it where the search ends its
+        roll-outs with it); TrainError for another policy."""
+        if name is None:
+            return None
+        try:
+            spec = resolve_policy(name)
+        except PolicyError as e:
+            raise TrainError(f"search: {e}") from None
+        if spec.kernel != EXPERT_KERNEL or spec.cheats:
+            raise TrainError(f"search: {name!r} is not a fair search; give expert or expert:SETTINGS")
+        params = spec.params_for(self.rules_arr).copy()
+        weights = self.start_w
+        if params[E_LEAF] > 0:
+            weights = np.concatenate([weights, load_value_model()[0]])
+        return params, weights
 
     # --- the run's identity, for --resume ----------------------------------------------------
     def identity(self) -> dict:
@@ -198,7 +230,7 @@ class Trainer:
             futures = [backend.submit(_label_task, self.rules_arr,
                                       LabelRun(self.rules.is_rubicon, np.uint64(c.seed), s, n, c.eps, c.keep,
                                                self.scale, c.teacher_input),
-                                      behaviour, roll, self.opponent_w, self.teacher)
+                                      behaviour, roll, self.opponent_w, self.teacher, self.search)
                        for s, n in chunks]
             parts = [wait_for(f) for f in futures]
         finally:
@@ -235,6 +267,27 @@ class Trainer:
         half = 1.96 * float(diffs.std(ddof=1)) / np.sqrt(diffs.size) if diffs.size > 1 else float("nan")
         return mean, mean - half, mean + half
 
+    def search_gain(self, w: np.ndarray) -> tuple[float, float]:
+        """At the decisions the search labels in held-out hands (the eval's deals played by the
+        search over the round's model, every action given every sample so that no label is
+        biased by pruning; labelled once a run): how much more the search values the network's
+        choice than the round's model's, in points (Rubicon: game points) per decision, and the
+        share of decisions where the network makes the search's choice."""
+        if self.held is None:
+            c = self.config
+            run = LabelRun(self.rules.is_rubicon, np.uint64(c.seed + EVAL_SEED_OFFSET), 0,
+                           max(c.eval_deals // HELD_SHARE, 1), 0.0, 0.0, self.scale, c.teacher_input)
+            params, weights = self.search
+            params = params.copy()
+            params[E_PRUNE_Z] = 0.0
+            samples, picks = _labelled(self.rules_arr, run, self.start_w, self.start_w, None, self.teacher,
+                                       (params, weights))
+            gaps = np.zeros(picks.shape[0])
+            self.held = (Samples(*samples), picks, decision_regret(self.start_w, Samples(*samples), picks, gaps)[0])
+        samples, picks, start_regret = self.held
+        regret, agree = decision_regret(w, samples, picks, np.zeros(picks.shape[0]))
+        return float(start_regret - regret) * self.scale, float(agree)
+
     def run(self, resume: bool = False) -> TrainState:
         """Train to ``config.steps`` steps (from the checkpoint in ``out`` with ``resume``)."""
         c = self.config
@@ -261,6 +314,9 @@ class Trainer:
             if c.eval_deals > 0 and (state.step % c.eval_every == 0 or state.step == c.steps):
                 mean, lo, hi = self.evaluate(state.w)
                 row.update(vs_teacher=mean, vs_teacher_lo=lo, vs_teacher_hi=hi)
+                if self.search is not None:
+                    gain, agree = self.search_gain(state.w)
+                    row.update(search_gain=gain, search_agree=agree)
             state.seconds += time.monotonic() - t0
             row["seconds"] = round(state.seconds, 1)
             state.curve.append(row)
@@ -340,6 +396,9 @@ def _step_text(row: dict, steps: int, game: str) -> str:
     if "vs_teacher" in row:
         text += (f"; against hints:tuned-{game} {row['vs_teacher']:+.1f} "
                  f"[{row['vs_teacher_lo']:+.1f}, {row['vs_teacher_hi']:+.1f}]")
+    if "search_gain" in row:
+        text += (f"; at the search's held-out decisions {row['search_gain']:+.2f} points a decision over the "
+                 f"round's model by the search's values, its choice {row['search_agree']:.1%} of the time")
     return text
 
 
@@ -353,19 +412,30 @@ def _seat(weights: np.ndarray | None) -> SeatData:
     return SeatData(NO_WEIGHTS if weights is None else weights, seat_work(True))
 
 
-def _label_task(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher):
+def _label_task(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher, search=None):
     """One chunk of labelled hands (learning/rollouts.label_chunk), trimmed: the learner's seats
     play ``behaviour`` (None: the teacher), its roll-outs ``roll`` (None: the teacher), the other
-    seat ``opponent`` (None: none, self-play)."""
+    seat ``opponent`` (None: none, self-play); ``search`` (parameters, seat weights) labels and
+    plays the decisions it searches (None: none)."""
+    return _labelled(rules_arr, run, behaviour, roll, opponent, teacher, search)[0]
+
+
+def _labelled(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher, search):
+    """:func:`_label_task`'s samples, and each decision's row of the search's choice (-1: a
+    decision labelled by roll-outs)."""
     cap_d = run.count * 64 if not run.rubicon else run.count * 160
-    cap_d = max(int(cap_d * run.keep * 1.5) + 64, 64)
+    cap_d = max(int(cap_d * (1.0 if search is not None else run.keep) * 1.5) + 64, 64)
     cap_r = cap_d * ROWS_PER_DECISION
     out = Samples(np.zeros((cap_d, N_STATE), np.float32), np.zeros(cap_r, np.int64),
                   np.zeros((cap_r, MAX_ACTION_NZ), np.int8), np.zeros((cap_r, MAX_ACTION_NZ), np.float32),
                   np.zeros(cap_r, np.float32))
-    nd, nr = label_chunk(rules_arr, run, Players(_seat(behaviour), _seat(roll), _seat(opponent), teacher), out)
+    srch = Search(np.zeros(POLICY_PARAMS), _seat(None)) if search is None else \
+        Search(search[0], SeatData(search[1], seat_work(True)))
+    picks = np.full(cap_d, -1, np.int64)
+    nd, nr = label_chunk(rules_arr, run, Players(_seat(behaviour), _seat(roll), _seat(opponent), teacher), srch, out,
+                         picks)
     return (out.dec_xs[:nd].copy(), out.row_dec[:nr].copy(), out.row_ai[:nr].copy(), out.row_av[:nr].copy(),
-            out.row_y[:nr].copy())
+            out.row_y[:nr].copy()), picks[:nd].copy()
 
 
 def _match_task(rules_arr, rubicon, seed, start, count, w, opponent):

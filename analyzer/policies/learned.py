@@ -103,42 +103,60 @@ def load_model(path, game: str | None = None) -> tuple[np.ndarray, dict]:
     return weights, meta
 
 
-def shipped_model(game: str) -> Path:
-    """The package's model file of ``game``."""
-    return MODEL_DIR / f"{game}.npz"
+def shipped_model(game: str, player: int = 1) -> Path:
+    """The package's model file of ``game``: the strongest (``player`` 1, what ``learned``
+    plays), or another strong player trained apart from it (``learned:player=N``)."""
+    return MODEL_DIR / (f"{game}.npz" if player == 1 else f"{game}-{player}.npz")
+
+
+def shipped_players(game: str) -> list[int]:
+    """The numbers of the package's strong players of ``game`` (1 first: ``learned``)."""
+    return [p for p in range(1, MAX_PLAYERS + 1) if shipped_model(game, p).is_file()]
 
 
 # --- the names: learned, learned:SETTINGS -----------------------------------------------------
 
 LEARNED_CHUNK = 1024        # the learned player: a network per decision and an exact second stage
+MAX_PLAYERS = 9             # shipped strong players per game: learned, learned:player=2 …
 
 
 def learned_spec(name: str) -> PolicySpec:
-    """Parse ``learned`` (the package's models, one per game), ``learned:weights=FILE`` (one
-    model file, e.g. a checkpoint of ``bezique train``, for the game it was made for) and
+    """Parse ``learned`` (the package's strongest models, one per game), ``learned:player=N``
+    (the package's N-th strong player, trained apart from the first), ``learned:weights=FILE``
+    (one model file, e.g. a checkpoint of ``bezique train``, for the game it was made for) and
     ``learned:rules=any`` (play rule sets it was not trained for and does not play well)."""
     given = None                         # (game, weights, meta) of weights=FILE
+    player = 1
     refuses = untrained_reason
     try:
         for key, sep, value, item in settings_of(name):
             if key == "rules" and value == "any":
                 refuses = None
                 continue
+            if key == "player" and sep:
+                if not value.isdigit() or not 1 <= int(value) <= MAX_PLAYERS:
+                    raise PolicyError(f"{name!r}: player is a number from 1 to {MAX_PLAYERS} (got {value!r})")
+                player = int(value)
+                continue
             if key != "weights" or not sep or not value:
-                raise PolicyError(f"{name!r}: settings are weights=FILE and rules=any (got {item!r})")
+                raise PolicyError(f"{name!r}: settings are player=N, weights=FILE and rules=any (got {item!r})")
             w, meta = load_model(value)
             given = (meta["game"], w, meta)
             name = name.replace(item, f"weights={Path(value).resolve()}")
+        if given and player != 1:
+            raise PolicyError(f"{name!r}: give player=N or weights=FILE, not both")
         # the shipped models: a game without one is refused by check_rules
-        models = [given] if given else [(g, *load_model(shipped_model(g), g))
-                                        for g in GAMES if shipped_model(g).is_file()]
+        models = [given] if given else [(g, *load_model(shipped_model(g, player), g))
+                                        for g in GAMES if shipped_model(g, player).is_file()]
     except ModelError as e:
         raise PolicyError(str(e)) from None
     games = tuple(game for game, _w, _meta in models)
     runs = [f"{game}: {meta.get('training', {}).get('summary', 'trained by bezique train')}"
             for game, _w, meta in models]
     if not games:
-        raise PolicyError(f"{name!r}: no learned model is installed (expected {shipped_model(GAMES[0])})")
+        have = ", ".join(f"{g}: {', '.join(map(str, shipped_players(g))) or 'none'}" for g in GAMES)
+        raise PolicyError(f"{name!r}: no learned model {shipped_model(GAMES[0], player).name} is installed "
+                          f"(the package's strong players by game: {have})")
     return PolicySpec(name, learned_policy, new_params(),
                       description="learned by self-play (" + "; ".join(runs) + ")",
                       hands_per_chunk=LEARNED_CHUNK, max_players=2, games=games,
@@ -157,6 +175,12 @@ def _describe() -> list[str]:
             lines.append(f"  {game:<12} {meta.get('training', {}).get('summary', '')} ({path.name})")
         except ModelError:
             lines.append(f"  {game:<12} no model installed")
+    others = [(g, p) for g in GAMES for p in shipped_players(g) if p > 1]
+    if others:
+        lines.append("  player=N       another strong player trained apart from the first (the report's band):")
+        for game, p in others:
+            meta = load_model(shipped_model(game, p), game)[1]
+            lines.append(f"    {game} {p}: {meta.get('training', {}).get('summary', '')}")
     lines.append("  weights=FILE   play with the model in FILE (a checkpoint of bezique train)")
     lines.append("  rules=any      also play the rule sets it plays no better than the tuned hints (three packs, "
                  "Rubicon redeclare=same_or_higher)")
