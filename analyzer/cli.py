@@ -633,6 +633,10 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
               help="Expert iteration: with --round-of MODEL, the search EXPERT (expert, or expert:SETTINGS) "
                    "over MODEL's network labels the decisions it searches by its action values and plays "
                    "its choice there; the other decisions are labelled by roll-outs as before.")
+@click.option("--late-net", default=0, show_default=True, metavar="CARDS",
+              help="With --search: fit only a late network (a larger network of the same inputs) for the "
+                   "decisions with at most CARDS cards left to draw, to the search's labels of them; the model "
+                   "gets one if it has none (docs/learned.md, \"The late network\").")
 @click.option("--no-teacher-input", is_flag=True,
               help="The network never sees the teacher's choice (no such input, no bonus).")
 @click.option("--eval-every", default=5, show_default=True, help="Steps between two learning-curve points.")
@@ -641,7 +645,8 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
 @click.option("--install", is_flag=True,
               help="At the end, copy model.npz into the package as the `learned` model of this game.")
 def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_rows, window, lr, net_rollouts,
-          hint_bonus, round_of, start, opponent, search, no_teacher_input, eval_every, eval_deals, install):
+          hint_bonus, round_of, start, opponent, search, late_net, no_teacher_input, eval_every, eval_deals,
+          install):
     """Train the learned player by self-play (one model per game: ordinary, Rubicon).
 
     Each step plays hands with the network at both seats (at first the tuned
@@ -677,6 +682,7 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
     config = TrainConfig(steps=steps, hands=hands, keep=keep, eps=eps, fit_rows=fit_rows, window=window, lr=lr,
                          net_rollouts=net_rollouts, hint_bonus=hint_bonus, eval_every=eval_every,
                          eval_deals=eval_deals, seed=seed, rollout_start=bool(round_of), search=search,
+                         late_net=late_net,
                          teacher_input=not no_teacher_input, **models)
     try:
         with progress_bar(steps, "step", "train") as advance:

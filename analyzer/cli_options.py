@@ -194,8 +194,10 @@ def _command_identity(kw: dict) -> dict:
 
 def command_text(name: str, *options: tuple[str, object]) -> str:
     """The line that runs ``bezique NAME`` again, as a report or a tuned preset records it: the
-    ``(flag, value)`` options in their order, those whose value is None left out."""
-    return " ".join(["bezique", name, *(f"{flag} {value}" for flag, value in options if value is not None)])
+    ``(flag, value)`` options in their order, those whose value is None left out (a value of
+    True: the flag alone)."""
+    return " ".join(["bezique", name, *(flag if value is True else f"{flag} {value}"
+                                        for flag, value in options if value is not None)])
 
 
 def _typed_args(ctx) -> list[str]:

@@ -61,7 +61,7 @@ def _time_parts(part, w, rules, obs, legal, nleg, data, repeat):
                 state_features(o, rules, xs, ctx)
                 total += xs[0]
             elif part == 1:
-                hidden_state(w, xs, h0)
+                hidden_state(w, 0, N_H1, xs, h0)
                 total += h0[0]
             elif part == 2:
                 total += teacher_action(w, o, rules, lg, n, rng, data)
@@ -70,7 +70,7 @@ def _time_parts(part, w, rules, obs, legal, nleg, data, repeat):
                     nb = min(BLOCK, n - b0)
                     for a in range(nb):
                         nz[a] = action_features(o, rules, ctx, lg[b0 + a], -1, idx[a], val[a])
-                    action_values(w, h0, idx, val, nz, nb, hidden, out)
+                    action_values(w, 0, N_H1, N_H2, h0, idx, val, nz, nb, hidden, out)
                     total += out[0]
             else:
                 total += best_action(w, o, rules, lg, n, rng, data)

@@ -33,7 +33,7 @@ from analyzer.engine.policy_data import SeatData, seat_work
 from analyzer.engine.rng import below
 from analyzer.engine.state import new_state
 from analyzer.learning.rollouts import LabelRun, Samples
-from analyzer.learning.train import _label_task
+from analyzer.learning.train import _label_task, talon_at_deal
 from analyzer.learning.selfplay import BOTH_SEATS, match_chunk
 from analyzer.learning.sgd import fit_epoch
 from analyzer.learning.steps import hand_result, next_choice, uniform
@@ -160,7 +160,7 @@ def run(method: str, game: str, steps: int, hands: int, window: int, eval_every:
         rd = np.concatenate([p[1] + o for p, o in zip(parts, offsets)])
         ai, av, y = (np.concatenate([p[k] for p in parts]) for k in (2, 3, 4))
         order = np.random.default_rng([seed, step, 1]).permutation(y.size)[:3_000_000]
-        t, loss = fit_epoch(w, m, v, t, Samples(xs, rd, ai, av, y), order, 256, 1e-3)
+        t, loss = fit_epoch(w, m, v, t, Samples(xs, rd, ai, av, y), order, 256, 1e-3, talon_at_deal(rules))
         seconds += time.monotonic() - t0
         samples += part[4].size
         row = {"method": method, "game": game, "step": step + 1, "hands": (step + 1) * hands, "samples": samples,

@@ -8,7 +8,7 @@ import pytest
 
 from analyzer.learning.rollouts import LabelRun, Samples
 from analyzer.learning.sgd import decision_regret
-from analyzer.learning.train import Trainer, TrainConfig, TrainError, _labelled, value_scale
+from analyzer.learning.train import Trainer, TrainConfig, TrainError, _labelled, talon_at_deal, value_scale
 from analyzer.policies.features import S_TALON
 from analyzer.policies.learned import load_model, shipped_model
 from analyzer.rules import R_HAND, R_N_CARDS, preset
@@ -51,7 +51,8 @@ def test_the_search_leaves_its_networks_choice_only_for_a_higher_value(game):
     network that values every action alike (and so takes the first) falls further behind."""
     trainer, s, picks = _labels(game, 8 if game == "ordinary" else 8, 1e-9)
     gaps = np.zeros(len(picks))
-    regret, agree = decision_regret(trainer.start_w, s, picks, gaps)
+    dealt = talon_at_deal(trainer.rules)
+    regret, agree = decision_regret(trainer.start_w, s, picks, gaps, dealt)
     searched = picks >= 0
     assert searched.all() and searched.sum() > 20
     assert 0.5 < agree < 1 and regret > 0
@@ -59,7 +60,7 @@ def test_the_search_leaves_its_networks_choice_only_for_a_higher_value(game):
     assert regret == pytest.approx(gaps.mean())
     flat = trainer.start_w.copy()
     flat[:] = 0.0
-    assert decision_regret(flat, s, picks, gaps)[0] > regret
+    assert decision_regret(flat, s, picks, gaps, dealt)[0] > regret
 
 
 def test_expert_iteration_needs_a_model_and_a_fair_search(tmp_path):

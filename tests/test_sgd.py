@@ -23,8 +23,11 @@ def _sample(rng):
     return w, xs, ai, av, 0.3
 
 
-def _loss(w, xs, ai, av, y):
-    return forward_backward(w, xs, ai, av, y, np.zeros_like(w), np.zeros(SCRATCH_FIT))
+MAIN = (0, N.N_H1, N.N_H2)
+
+
+def _loss(w, xs, ai, av, y, net=MAIN):
+    return forward_backward(w, net, xs, ai, av, y, np.zeros_like(w), np.zeros(SCRATCH_FIT))
 
 
 def test_the_gradient_is_the_losss_by_finite_differences():
@@ -34,7 +37,7 @@ def test_the_gradient_is_the_losss_by_finite_differences():
     rng = np.random.default_rng(3)
     w, xs, ai, av, y = _sample(rng)
     g = np.zeros_like(w)
-    forward_backward(w, xs, ai, av, y, g, np.zeros(SCRATCH_FIT))
+    forward_backward(w, MAIN, xs, ai, av, y, g, np.zeros(SCRATCH_FIT))
     live_state = np.flatnonzero(xs)
     picks = [N.O_W1 + i * N.N_H1 + j for i in rng.choice(live_state, 6) for j in rng.choice(N.N_H1, 3)]
     picks += [N.O_W1 + (N_STATE + int(a)) * N.N_H1 + j for a in ai[:6] for j in rng.choice(N.N_H1, 3)]
@@ -68,7 +71,7 @@ def test_a_pass_of_adam_lowers_the_loss():
     y = rng.normal(0, 1, n).astype(np.float32)
     m, v = np.zeros_like(w), np.zeros_like(w)
     samples = Samples(xs, row_dec, ai, av, y)
-    t, first = fit_epoch(w, m, v, 0, samples, np.arange(n), 32, 1e-3)
+    t, first = fit_epoch(w, m, v, 0, samples, np.arange(n), 32, 1e-3, 48)
     for _ in range(30):
-        t, last = fit_epoch(w, m, v, t, samples, np.arange(n), 32, 1e-3)
+        t, last = fit_epoch(w, m, v, t, samples, np.arange(n), 32, 1e-3, 48)
     assert last < 0.7 * first

@@ -35,10 +35,12 @@ import numpy as np
 from ..engine.policy_data import NO_WEIGHTS, SeatData, seat_work
 from ..policies.features import MAX_ACTION_NZ, N_STATE, X_HINT
 from ..policies.learned import ModelError, game_of, load_model, save_model
-from ..policies.network import N_H1, O_HINT_BONUS, O_W1, UNIT_ORDINARY, UNIT_RUBICON, init_weights
+from ..policies.network import (
+    N_H1, N_WEIGHTS, O_HINT_BONUS, O_W1, UNIT_ORDINARY, UNIT_RUBICON, init_weights, late_block, with_late_net,
+)
 from ..engine.layout import POLICY_PARAMS
 from ..policies.expert_names import EXPERT_KERNEL
-from ..policies.params import E_LEAF, E_PRUNE_Z
+from ..policies.params import E_LATE, E_LEAF, E_PRUNE_Z
 from ..policies.registry import resolve_policy
 from ..policies.spec import PolicyError
 from ..policies.stage2_value import load_value_model
@@ -57,6 +59,7 @@ STATE_VERSION = 1
 EVAL_SEED_OFFSET = 1_000_003        # held-out deals: another seed than the training's
 ROWS_PER_DECISION = 24              # buffer sizing: actions per labelled decision, at most on average
 HELD_SHARE = 8                      # the search's held-out hands: one per this many eval deals
+MAX_LATE_CARDS = 24                 # a late network plays the decisions with at most this many cards left
 
 
 class TrainError(ValueError):
@@ -82,6 +85,8 @@ class TrainConfig:
     opponent: str | None = None  # a model file: a frozen opponent at one seat (a best response)
     search: str | None = None    # an expert (``expert``, ``expert:samples=32`` …) over the start model:
     #                              it labels and plays the decisions it searches (expert iteration)
+    late_net: int = 0            # > 0: fit only a late network, for the decisions with at most this many
+    #                              cards left to draw, to the search's labels of them (added if the start has none)
     teacher_input: bool = True   # the network sees the teacher's choice (X_HINT) and its bonus
     eval_every: int = 5          # learning-curve points: every this many steps, and the last
     eval_deals: int = 2000       # held-out deals per point (each played twice, seats swapped)
@@ -110,9 +115,19 @@ class TrainConfig:
             raise TrainError("the search's labels need a round over a model (--round-of MODEL): its network")
         if self.search and self.opponent:
             raise TrainError("the search labels self-play; a best response (--opponent) is labelled by roll-outs")
+        if self.late_net and not self.search:
+            raise TrainError("a late network learns from the search's labels: give --search")
+        if not 0 <= self.late_net <= MAX_LATE_CARDS:
+            raise TrainError(f"late_net is a number of cards left to draw from 0 to {MAX_LATE_CARDS} (got {self.late_net})")
 
 
 DEFAULT_HINT_BONUS = {"ordinary": 0.0, "rubicon": 100.0}   # points; see docs/learned.md
+
+
+def talon_at_deal(rules: RuleSet) -> int:
+    """The cards of the talon at the deal (turn-up included): the share S_TALON of the state
+    features is of these."""
+    return rules.n_cards - 2 * rules.hand_size
 
 
 def value_scale(rules: RuleSet) -> float:
@@ -155,6 +170,7 @@ class Trainer:
         self.advance = advance or (lambda steps: None)     # steps done (a progress bar)
         self.game = game_of(rules)
         self.rules_arr = rules.to_array()
+        self.dealt = talon_at_deal(rules)
         self.scale = value_scale(rules)
         # float32 as the model file keeps it: the teacher's choice is the same in training and play
         self.teacher = resolve_policy(f"hints:tuned-{self.game}").params.astype(np.float32).astype(np.float64)
@@ -187,6 +203,8 @@ class Trainer:
         if spec.kernel != EXPERT_KERNEL or spec.cheats:
             raise TrainError(f"search: {name!r} is not a fair search; give expert or expert:SETTINGS")
         params = spec.params_for(self.rules_arr).copy()
+        if self.config.late_net:
+            params[E_LATE] = self.config.late_net       # it labels exactly the late network's decisions
         weights = self.start_w
         if params[E_LEAF] > 0:
             weights = np.concatenate([weights, load_value_model()[0]])
@@ -216,6 +234,10 @@ class Trainer:
             row = O_W1 + (N_STATE + X_HINT) * N_H1
             w[row:row + N_H1] = 0.0
             w[O_HINT_BONUS] = 0.0
+        if c.late_net and late_block(w)[0] < 0:
+            w = with_late_net(w, c.late_net, np.random.default_rng([c.seed, 2]))
+        elif c.late_net:
+            w[N_WEIGHTS + 1] = c.late_net            # the start's late network, for these decisions
         rollout = self.start_w.copy() if c.rollout_start else None
         return TrainState(0, w, np.zeros_like(w), np.zeros_like(w), 0, [], rollout, [], 0.0, 0, 0)
 
@@ -227,8 +249,9 @@ class Trainer:
         chunks = _chunks(step * c.hands, c.hands, 250)
         backend = open_backend(self.threads)
         try:
+            keep = 0.0 if c.late_net else c.keep      # a late network's run labels only its decisions
             futures = [backend.submit(_label_task, self.rules_arr,
-                                      LabelRun(self.rules.is_rubicon, np.uint64(c.seed), s, n, c.eps, c.keep,
+                                      LabelRun(self.rules.is_rubicon, np.uint64(c.seed), s, n, c.eps, keep,
                                                self.scale, c.teacher_input),
                                       behaviour, roll, self.opponent_w, self.teacher, self.search)
                        for s, n in chunks]
@@ -248,7 +271,7 @@ class Trainer:
         y = np.concatenate([p[4] for p in self.window])
         order = np.random.default_rng([c.seed, step, 1]).permutation(y.shape[0])[:c.fit_rows]
         state.t, loss = fit_epoch(state.w, state.m, state.v, state.t, Samples(xs, row_dec, ai, av, y), order,
-                                  c.batch, c.lr)
+                                  c.batch, c.lr, self.dealt)
         return float(loss)
 
     def evaluate(self, w: np.ndarray) -> tuple[float, float, float]:
@@ -283,9 +306,10 @@ class Trainer:
             samples, picks = _labelled(self.rules_arr, run, self.start_w, self.start_w, None, self.teacher,
                                        (params, weights))
             gaps = np.zeros(picks.shape[0])
-            self.held = (Samples(*samples), picks, decision_regret(self.start_w, Samples(*samples), picks, gaps)[0])
+            self.held = (Samples(*samples), picks,
+                         decision_regret(self.start_w, Samples(*samples), picks, gaps, self.dealt)[0])
         samples, picks, start_regret = self.held
-        regret, agree = decision_regret(w, samples, picks, np.zeros(picks.shape[0]))
+        regret, agree = decision_regret(w, samples, picks, np.zeros(picks.shape[0]), self.dealt)
         return float(start_regret - regret) * self.scale, float(agree)
 
     def run(self, resume: bool = False) -> TrainState:

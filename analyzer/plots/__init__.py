@@ -6,8 +6,9 @@ with :func:`save_chart`; :func:`rules_title` names the rule set for a title. Mod
 :mod:`.figure` (making and saving figures, shared marks, percentage axes, legends of what
 was drawn), :mod:`.scores` (score distributions), :mod:`.rates` (rates and odds with their
 intervals), :mod:`.pairs` (head to head and the hint ablation), :mod:`.learning` (the
-learned player's learning curve).
+learned player's learning curve), :mod:`.band` (the headline figures over the strong players).
 """
+from .band import band_chart
 from .figure import rules_title, save_chart
 from .learning import learning_curve_chart
 from .pairs import ablation_chart, pairs_heatmap, pairwise_chart
@@ -29,7 +30,7 @@ from .scores import (
 )
 
 __all__ = [
-    "ablation_chart", "bezique_by_trick_chart", "brisque_chart", "combinations_chart", "game_length_chart",
+    "ablation_chart", "band_chart", "bezique_by_trick_chart", "brisque_chart", "combinations_chart", "game_length_chart",
     "game_score_chart", "learning_curve_chart", "loser_total_chart", "odds_chart", "pairs_heatmap", "pairwise_chart",
     "rubicon_rate_chart", "rules_title", "save_chart", "score_at_least_chart", "score_chart", "score_distribution_chart",
     "win_chance_chart",

@@ -78,8 +78,8 @@ from .builtin import greedy_policy
 from .endgame import exact_endgame_action, is_exact_decision
 from .hints import hints_policy
 from .learned_net import SCRATCH_USED, action_q, best_action
-from .network import N_WEIGHTS, value_unit
-from .stage2_value import H_W, estimated_value, value_applies
+from .network import value_unit
+from .stage2_value import H_W, V_WEIGHTS, estimated_value, value_applies
 from .params import (
     DEFAULT_BLOCK,
     E_BLOCK,
@@ -114,10 +114,10 @@ def _second_stage_value(rules, st, me, params, data, alpha, beta):
     the window (``alpha``, ``beta``) (floats, -inf and inf for none; outside it a bound on the
     side it fell, endgame.state_bound); with E_LEAF, where the value network applies
     (stage2_value.value_applies), its estimate (the network's weights follow the learned
-    model's in the seat's weights)."""
+    model's in the seat's weights: the last V_WEIGHTS of them)."""
     if params[E_LEAF] > 0 and value_applies(rules, st):
         h = data.work[W_SCRATCH + SCRATCH_WORDS - H_W // 2:W_SCRATCH + SCRATCH_WORDS].view(np.float32)
-        return estimated_value(rules, st, me, data.weights[N_WEIGHTS:], h)
+        return estimated_value(rules, st, me, data.weights[data.weights.shape[0] - V_WEIGHTS:], h)
     pos = data.work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
     lo = np.int64(max(np.floor(alpha), -INF))     # exact values are whole: the window widened to them
     hi = np.int64(min(np.ceil(beta), INF))

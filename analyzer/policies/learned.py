@@ -22,7 +22,7 @@ from ..engine.policy_data import POLICY_SIG
 from .endgame import exact_endgame_action, is_exact_decision
 from .features import N_ACTION, N_STATE
 from .learned_net import best_action
-from .network import FORMAT_VERSION, N_H1, N_H2, N_WEIGHTS
+from .network import FORMAT_VERSION, LATE_HEADER, N_H1, N_H2, N_WEIGHTS, late_block, net_size
 from .params import new_params
 from .spec import PolicyError, PolicySpec, register, settings_of
 
@@ -41,7 +41,7 @@ def learned_policy(obs, legal, n_legal, rules, params, rng, data):
     first legal action (the registry refuses such a rule set before play)."""
     if is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
-    if data.weights.shape[0] != N_WEIGHTS:
+    if data.weights.shape[0] < N_WEIGHTS:
         return legal[0]
     return legal[best_action(data.weights, obs, rules, legal, n_legal, rng, data)]
 
@@ -70,6 +70,9 @@ def save_model(path, weights: np.ndarray, game: str, training: dict) -> None:
     (the facts of the run that made it)."""
     meta = {"format": FORMAT_VERSION, "game": game, "n_state": N_STATE, "n_action": N_ACTION,
             "n_h1": N_H1, "n_h2": N_H2, "training": training}
+    o, cards, h1, h2 = late_block(np.asarray(weights, np.float32))
+    if o >= 0:
+        meta["late"] = {"cards": cards, "n_h1": h1, "n_h2": h2}
     with open(path, "wb") as f:
         np.savez(f, weights=np.asarray(weights, np.float32), meta=np.array(json.dumps(meta)))
 
@@ -91,9 +94,15 @@ def load_model(path, game: str | None = None) -> tuple[np.ndarray, dict]:
         raise ModelError(f"{path}: weights of format {meta.get('format')!r}; this version reads "
                          f"format {FORMAT_VERSION}")
     sizes = (meta.get("n_state"), meta.get("n_action"), meta.get("n_h1"), meta.get("n_h2"))
-    if sizes != (N_STATE, N_ACTION, N_H1, N_H2) or weights.shape != (N_WEIGHTS,):
+    late = meta.get("late")
+    want = N_WEIGHTS if late is None else N_WEIGHTS + LATE_HEADER + net_size(late.get("n_h1", 0), late.get("n_h2", 0))
+    if sizes != (N_STATE, N_ACTION, N_H1, N_H2) or weights.shape != (want,):
         raise ModelError(f"{path}: a network of sizes {sizes} and {weights.size} weights; this "
-                         f"version has {(N_STATE, N_ACTION, N_H1, N_H2)} and {N_WEIGHTS}")
+                         f"version has {(N_STATE, N_ACTION, N_H1, N_H2)} and {want}"
+                         + (" with its late network" if late else ""))
+    if late is not None and tuple(late_block(weights)) != (N_WEIGHTS + LATE_HEADER, late["cards"], late["n_h1"],
+                                                            late["n_h2"]):
+        raise ModelError(f"{path}: its late network's block does not match what the file says of it ({late})")
     if meta.get("game") not in GAMES:
         raise ModelError(f"{path}: made for an unknown game {meta.get('game')!r}")
     if game is not None and meta["game"] != game:

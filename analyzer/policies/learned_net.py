@@ -10,17 +10,19 @@ search's prior reads them.
 import numpy as np
 from numba import njit
 
-from ..engine.layout import MAX_LEGAL, POLICY_PARAMS
+from ..engine.layout import MAX_LEGAL, OBS_STAGE, OBS_TALON_LEFT, POLICY_PARAMS
 from ..engine.policy_data import SCRATCH_WORDS, W_SCRATCH
 from .features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from .hints import hints_policy
-from .network import BLOCK, N_H1, N_H2, O_HINT_BONUS, O_TEACHER, action_values, hidden_state
+from .network import (
+    BLOCK, LATE_MAX_H1, LATE_MAX_H2, O_HINT_BONUS, O_TEACHER, action_values, hidden_state, net_of, plays_late,
+)
 
-# the float32 regions (in floats from the scratch's start)
+# the float32 regions (in floats from the scratch's start), sized for the larger of the two networks
 F_XS = 0
 F_H0 = F_XS + N_STATE + 6                    # (8-float aligned)
-F_HIDDEN = F_H0 + N_H1                       # [BLOCK, N_H1 + N_H2]: each action's hidden layers
-F_VAL = F_HIDDEN + BLOCK * (N_H1 + N_H2)     # [BLOCK, MAX_ACTION_NZ]
+F_HIDDEN = F_H0 + LATE_MAX_H1                # [BLOCK, h1 + h2]: each action's hidden layers
+F_VAL = F_HIDDEN + BLOCK * (LATE_MAX_H1 + LATE_MAX_H2)     # [BLOCK, MAX_ACTION_NZ]
 F_OUT = F_VAL + BLOCK * MAX_ACTION_NZ        # [BLOCK]
 F_Q = F_OUT + BLOCK                          # [MAX_LEGAL]: every legal action's value
 F_END = F_Q + MAX_LEGAL
@@ -56,14 +58,16 @@ def teacher_action(w, obs, rules, legal, n_legal, rng, data):
 
 @njit(cache=True, _nrt=False)
 def best_action(w, obs, rules, legal, n_legal, rng, data):
-    """The index in ``legal`` of the action of highest Q under the network ``w`` (the first of
-    equals), every action's Q left at :func:`action_q` (the teacher's choice with its bonus);
-    ``rng`` is the seat's stream (for the teacher's call), ``data`` the seat's SeatData whose
-    scratch the decision works in."""
+    """The index in ``legal`` of the action of highest Q under the model ``w`` (the first of
+    equals; its late network at the first stage's last decisions, if it has one), every
+    action's Q left at :func:`action_q` (the teacher's choice with its bonus); ``rng`` is the
+    seat's stream (for the teacher's call), ``data`` the seat's SeatData whose scratch the
+    decision works in."""
+    o, n1, n2 = net_of(w, obs[OBS_STAGE] == 1 and plays_late(w, obs[OBS_TALON_LEFT]))
     f = _floats(data)
     xs = f[F_XS:F_XS + N_STATE]
-    h0 = f[F_H0:F_H0 + N_H1]
-    hidden = f[F_HIDDEN:F_HIDDEN + BLOCK * (N_H1 + N_H2)].reshape((BLOCK, N_H1 + N_H2))
+    h0 = f[F_H0:F_H0 + n1]
+    hidden = f[F_HIDDEN:F_HIDDEN + BLOCK * (n1 + n2)].reshape((BLOCK, n1 + n2))
     val = f[F_VAL:F_VAL + BLOCK * MAX_ACTION_NZ].reshape((BLOCK, MAX_ACTION_NZ))
     out = f[F_OUT:F_OUT + BLOCK]
     q = f[F_Q:F_Q + MAX_LEGAL]
@@ -72,7 +76,7 @@ def best_action(w, obs, rules, legal, n_legal, rng, data):
     nz = ints[I_NZ:I_NZ + BLOCK]
     ctx = ints[I_CTX:I_CTX + CTX_W]
     state_features(obs, rules, xs, ctx)
-    hidden_state(w, xs, h0)
+    hidden_state(w, o, n1, xs, h0)
     hint = teacher_action(w, obs, rules, legal, n_legal, rng, data)
     best = 0
     best_q = -1e30
@@ -80,7 +84,7 @@ def best_action(w, obs, rules, legal, n_legal, rng, data):
         nb = min(BLOCK, n_legal - b0)
         for a in range(nb):
             nz[a] = action_features(obs, rules, ctx, legal[b0 + a], hint, idx[a], val[a])
-        action_values(w, h0, idx, val, nz, nb, hidden, out)
+        action_values(w, o, n1, n2, h0, idx, val, nz, nb, hidden, out)
         for a in range(nb):
             i = b0 + a
             qa = out[a]

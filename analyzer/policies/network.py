@@ -7,6 +7,13 @@ hand (points per hand / 100; Rubicon: the game score / 1000). Every weight lives
 float32 vector (offsets ``O_*``), followed by the teacher's parameter vector and the bonus of its
 choice, so a model file is one array and training updates it in place.
 
+A model may end with a **late network** (from N_WEIGHTS: LATE_MAGIC, the cards left to draw at
+or below which it plays, its two hidden sizes, then its weights laid out as the main network's):
+a larger network of the same inputs for the last decisions of the first stage, where the search
+gains most (docs/learned.md, "The late network"). A network is addressed by its offset in the
+vector and its two hidden sizes (:func:`net_of`); a model without the late block plays every
+decision with the main network, as before.
+
 The state's share of the first layer (:func:`hidden_state`) is computed once per decision; the
 actions of a decision are then valued together (:func:`action_values`), BLOCK at a time, the
 second layer's rows read once per block. Every sum runs in the same order as a plain loop over
@@ -34,6 +41,12 @@ O_HINT_BONUS = O_TEACHER + POLICY_PARAMS   # added to the teacher's choice: devi
 N_WEIGHTS = O_HINT_BONUS + 1
 FORMAT_VERSION = 1
 BLOCK = 16                        # actions valued together
+# the late network's block, after N_WEIGHTS: a marker no weight takes, the cards left to draw at
+# or below which it plays, its hidden sizes (at most LATE_MAX_H1, LATE_MAX_H2), then its weights
+LATE_MAGIC = -7777.0
+LATE_HEADER = 4
+LATE_MAX_H1, LATE_MAX_H2 = 128, 64
+LATE_H1, LATE_H2 = 128, 64        # the size bezique train gives a new late network
 
 # the unit of the network's values: 100 points per hand, in Rubicon 1000 game points (the
 # winner's game score, R3.9: half of compare's net game points)
@@ -46,87 +59,124 @@ def value_unit(packs):
     return UNIT_RUBICON if packs == 4 else UNIT_ORDINARY
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def net_size(h1, h2):
+    """The weights of a network of hidden sizes ``h1``, ``h2``."""
+    return N_IN * h1 + h1 + h1 * h2 + h2 + h2 + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def late_block(w):
+    """(offset of the late network's weights, cards left at or below which it plays, its hidden
+    sizes) of the model ``w``; (-1, -1, 0, 0) when it has none."""
+    if w.shape[0] >= N_WEIGHTS + LATE_HEADER and w[N_WEIGHTS] == LATE_MAGIC:
+        return N_WEIGHTS + LATE_HEADER, int(w[N_WEIGHTS + 1]), int(w[N_WEIGHTS + 2]), int(w[N_WEIGHTS + 3])
+    return -1, -1, 0, 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def net_of(w, late):
+    """(offset, h1, h2) of the network that plays a decision: the late network where ``late``
+    (the decision has at most its cards left to draw) and the model has one, else the main."""
+    o, _cards, h1, h2 = late_block(w)
+    if late and o >= 0:
+        return o, h1, h2
+    return 0, N_H1, N_H2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def plays_late(w, talon_left):
+    """Whether the late network of ``w`` plays a first-stage decision with ``talon_left`` cards
+    left to draw."""
+    _o, cards, _h1, _h2 = late_block(w)
+    return talon_left <= cards
+
+
 @njit(cache=True, _nrt=False)
-def hidden_state(w, xs, h0):
-    """``h0`` = the first layer's input sum of the state features (bias included): shared by
-    every action of a decision."""
-    for j in range(N_H1):
-        h0[j] = w[O_B1 + j]
-    w1 = w[O_W1:O_W1 + N_STATE * N_H1].reshape((N_STATE, N_H1))
+def hidden_state(w, o, n1, xs, h0):
+    """``h0`` = the first layer's input sum of the state features (bias included) of the
+    network at ``o`` with ``n1`` first hidden units: shared by every action of a decision."""
+    for j in range(n1):
+        h0[j] = w[o + N_IN * n1 + j]
+    w1 = w[o:o + N_STATE * n1].reshape((N_STATE, n1))
     for i in range(N_STATE):
         v = xs[i]
         if v != 0.0:
             row = w1[i]
-            for j in range(N_H1):
+            for j in range(n1):
                 h0[j] += v * row[j]
 
 
 @njit(cache=True, _nrt=False)
-def q_value(w, h0, idx, val, nz, h1, h2):
-    """Q of one action from the shared ``h0`` and its nonzero features (``nz`` of them);
-    ``h1``/``h2`` are scratch, left holding the hidden layers' activations (training's
-    backward pass reads them)."""
-    w1a = w[O_W1 + N_STATE * N_H1:O_W1 + N_IN * N_H1].reshape((N_ACTION, N_H1))
-    w2 = w[O_W2:O_W2 + N_H1 * N_H2].reshape((N_H1, N_H2))
-    for j in range(N_H1):
+def q_value(w, o, n1, n2, h0, idx, val, nz, h1, h2):
+    """Q of one action under the network at ``o`` (hidden sizes ``n1``, ``n2``) from the shared
+    ``h0`` and its nonzero features (``nz`` of them); ``h1``/``h2`` are scratch, left holding
+    the hidden layers' activations (training's backward pass reads them)."""
+    b1 = o + N_IN * n1
+    w1a = w[o + N_STATE * n1:b1].reshape((N_ACTION, n1))
+    w2 = w[b1 + n1:b1 + n1 + n1 * n2].reshape((n1, n2))
+    b2 = b1 + n1 + n1 * n2
+    w3 = b2 + n2
+    for j in range(n1):
         h1[j] = h0[j]
     for k in range(nz):
         row = w1a[idx[k]]
         v = val[k]
-        for j in range(N_H1):
+        for j in range(n1):
             h1[j] += v * row[j]
-    for j in range(N_H1):
+    for j in range(n1):
         if h1[j] < 0.0:
             h1[j] = 0.0
-    for m in range(N_H2):
-        h2[m] = w[O_B2 + m]
-    for j in range(N_H1):
+    for m in range(n2):
+        h2[m] = w[b2 + m]
+    for j in range(n1):
         v = h1[j]
         if v != 0.0:
             row = w2[j]
-            for m in range(N_H2):
+            for m in range(n2):
                 h2[m] += v * row[m]
-    q = w[O_B3]
-    for m in range(N_H2):
+    q = w[w3 + n2]
+    for m in range(n2):
         if h2[m] < 0.0:
             h2[m] = 0.0
-        q += h2[m] * w[O_W3 + m]
+        q += h2[m] * w[w3 + m]
     return q
 
 
 @njit(cache=True, _nrt=False)
-def action_values(w, h0, idx, val, nz, n, hidden, out):
-    """Q of ``n`` (at most BLOCK) actions at once: action ``a``'s nonzero features are
-    ``idx[a, :nz[a]]``/``val[a, :nz[a]]``; ``hidden`` [BLOCK, N_H1 + N_H2] is scratch (each
-    action's two hidden layers); ``out[a]`` gets its Q, the same float as :func:`q_value`
-    gives (the same sums in the same order)."""
-    w1a = w[O_W1 + N_STATE * N_H1:O_W1 + N_IN * N_H1].reshape((N_ACTION, N_H1))
-    w2 = w[O_W2:O_W2 + N_H1 * N_H2].reshape((N_H1, N_H2))
+def action_values(w, o, n1, n2, h0, idx, val, nz, n, hidden, out):
+    """Q of ``n`` (at most BLOCK) actions at once under the network at ``o`` (hidden sizes
+    ``n1``, ``n2``): action ``a``'s nonzero features are ``idx[a, :nz[a]]``/``val[a, :nz[a]]``;
+    ``hidden`` [BLOCK, at least n1 + n2] is scratch (each action's two hidden layers); ``out[a]``
+    gets its Q, the same float as :func:`q_value` gives (the same sums in the same order)."""
+    b1 = o + N_IN * n1
+    w1a = w[o + N_STATE * n1:b1].reshape((N_ACTION, n1))
+    w2 = w[b1 + n1:b1 + n1 + n1 * n2].reshape((n1, n2))
+    b2 = b1 + n1 + n1 * n2
+    w3 = b2 + n2
     for a in range(n):
-        x = hidden[a, :N_H1]
-        y = hidden[a, N_H1:]
-        n2 = y.shape[0]     # N_H2, read at run time: a constant trip count of 32 gets the loop
-        #                     unrolled into scalar code instead of vectorized (0.84x the time a decision)
-        for j in range(N_H1):
+        x = hidden[a, :n1]
+        y = hidden[a, n1:n1 + n2]
+        for j in range(n1):
             x[j] = h0[j]
         for k in range(nz[a]):
             row = w1a[idx[a, k]]
             v = val[a, k]
-            for j in range(N_H1):
+            for j in range(n1):
                 x[j] += v * row[j]
         for m in range(n2):
-            y[m] = w[O_B2 + m]
-        for j in range(N_H1):
+            y[m] = w[b2 + m]
+        for j in range(n1):
             v = x[j]
             if v > 0.0:                  # ReLU: the units at or below zero add nothing
                 row = w2[j]
                 for m in range(n2):
                     y[m] += v * row[m]
-        q = w[O_B3]
-        for m in range(N_H2):
+        q = w[w3 + n2]
+        for m in range(n2):
             if y[m] < 0.0:
                 y[m] = 0.0
-            q += y[m] * w[O_W3 + m]
+            q += y[m] * w[w3 + m]
         out[a] = q
 
 
@@ -141,3 +191,36 @@ def init_weights(rng: np.random.Generator, teacher: np.ndarray, hint_bonus: floa
     w[O_W3:O_B3] = rng.normal(0, 0.1 / np.sqrt(N_H2), N_H2)
     return w
 
+
+
+def with_late_net(w: np.ndarray, cards: int, rng: np.random.Generator, h1: int = LATE_H1,
+                  h2: int = LATE_H2) -> np.ndarray:
+    """The model ``w`` (without a late network) with one added for the decisions with at most
+    ``cards`` left to draw: the main network widened to ``h1``, ``h2`` hidden units (its own
+    weights kept in the first units; the new units' incoming weights small and random, their
+    outgoing weights zero), so that the late network starts out valuing every action as the
+    main network does and its new units learn from there."""
+    if late_block(w)[0] >= 0:
+        raise ValueError("the model has a late network already")
+    if not (N_H1 <= h1 <= LATE_MAX_H1 and N_H2 <= h2 <= LATE_MAX_H2):
+        raise ValueError(f"a late network has {N_H1} to {LATE_MAX_H1} and {N_H2} to {LATE_MAX_H2} hidden units")
+    w1 = np.zeros((N_IN, h1), np.float32)
+    w1[:, :N_H1] = w[O_W1:O_B1].reshape(N_IN, N_H1)
+    w1[:, N_H1:] = rng.normal(0, 0.1 * np.sqrt(2.0 / 40.0), (N_IN, h1 - N_H1))
+    b1 = np.zeros(h1, np.float32)
+    b1[:N_H1] = w[O_B1:O_W2]
+    w2 = np.zeros((h1, h2), np.float32)
+    w2[:N_H1, :N_H2] = w[O_W2:O_B2].reshape(N_H1, N_H2)
+    w2[:, N_H2:] = rng.normal(0, 0.1 * np.sqrt(2.0 / h1), (h1, h2 - N_H2))
+    b2 = np.zeros(h2, np.float32)
+    b2[:N_H2] = w[O_B2:O_W3]
+    w3 = np.zeros(h2, np.float32)
+    w3[:N_H2] = w[O_W3:O_B3]
+    late = np.concatenate([[LATE_MAGIC, cards, h1, h2], w1.ravel(), b1, w2.ravel(), b2, w3, w[O_B3:O_B3 + 1]])
+    return np.concatenate([w[:N_WEIGHTS], late]).astype(np.float32)
+
+
+def model_size(w: np.ndarray) -> int:
+    """The length of the model at the start of ``w`` (its late network included, if any)."""
+    o, _cards, h1, h2 = late_block(w)
+    return N_WEIGHTS if o < 0 else o + net_size(h1, h2)

@@ -15,6 +15,7 @@ from ..run.output import command_line, finish_output, write_run_record, write_ta
 from ..run.tallies import score_bin
 from ..run.task import RunTask, check_run
 from ..tables import study_tables as tables_of
+from ..tables.band_table import band_table
 from ..tables.stats import wilson_ci
 from ..policies.params import HINT_NAMES
 from ..policies.registry import PolicyError, check_rules, resolve_policy
@@ -39,7 +40,7 @@ REPORT_FILES = tuple(
     f"{stem}.{ext}"
     for stem in ("odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
                  "brisque_value", "score_distribution", "score_at_least", "seat_advantage", "pairwise",
-                 "hint_worth", "sevens",
+                 "hint_worth", "sevens", "strong_band",
                  "game_length", "rubicon", "rubicon_rates", "loser_totals", "game_scores")
     for ext in ("csv", "parquet", "png", "svg")) + ("report.md", "run.json")
 
@@ -64,7 +65,7 @@ def hands_played(hands: int, extra=(), players: int = 2, pairings=PAIRINGS, head
     plays = len(seatings(players))
     total = hands * len(pairings) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
     if strong is not None:
-        total += strong.hands + plays * strong.deals * n
+        total += strong.hands * len(strong.players) + plays * strong.deals * n
         total += plays * strong.ablation_deals * (len(HINT_NAMES) + 1)
     return total
 
@@ -117,10 +118,10 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     :class:`Study`. ``progress`` is called with the hands just played
     (:func:`hands_played` in all). ``extra``: (a, b, hands) pairings with their own number of
     hands (a costly policy such as ``expert``), on the first of the same deals. ``strong``: the
-    headline player (:class:`StrongPlay`): its self-play first, it against each head-to-head
-    policy, the hints' worth against it. The rules, seed and every policy are checked once,
-    here."""
-    lead = [(strong.policy, strong.policy, strong.hands)] if strong else []
+    headline player (:class:`StrongPlay`): its self-play first (then its band's, each), it
+    against each head-to-head policy, the hints' worth against it. The rules, seed and every
+    policy are checked once, here."""
+    lead = [(p, p, strong.hands) for p in strong.players] if strong else []
     runs = lead + [(a, b, hands) for a, b in pairings] + list(extra)
     for n in {n for _a, _b, n in runs}:
         check_hands(n)
@@ -192,6 +193,8 @@ def build_tables(st: Study) -> dict:
     else:
         tables["sevens"] = tables_of.sevens_table(st.by_policy)
         tables["game_length"] = tables_of.game_length_table(st.by_policy)
+    if st.strong is not None and st.strong.band:
+        tables["strong_band"] = band_table(tables, list(st.strong.players), rubicon)
     return tables
 
 
@@ -261,6 +264,10 @@ def build_charts(st: Study, out_dir) -> dict[str, list[Path]]:
             "games" if rubicon else "hands",
             f"{name}: head to head\n({' or '.join(f'{d:,}' for d in deals)} deals per pair, each played in "
             f"every seating; seed {st.seed})")
+    if "strong_band" in tables:
+        figures["strong_band"] = plots.band_chart(
+            tables["strong_band"], f"{name}: the headline figures over {len(st.strong.players)} strong players "
+                                   f"trained apart\n(each in self-play, {st.strong.hands:,} hands, seed {st.seed})")
     if "hint_worth" in tables:
         figures["hint_worth"] = plots.ablation_chart(
             tables["hint_worth"], points_unit(st.rules),

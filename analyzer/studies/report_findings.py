@@ -58,8 +58,39 @@ def _head_to_head(st, pairs, unit: str) -> list[str]:
 
 def _self_play(st) -> str | None:
     """The label of the study's first self-play pairing of the heuristics ("hints vs hints"),
-    if any (the strong player's headline pairing apart)."""
-    return next((k for k in st.results if k.split(" vs ")[0] == k.split(" vs ")[1] and k != st.headline), None)
+    if any (the strong players' pairings apart)."""
+    strong = st.strong.players if st.strong else ()
+    return next((k for k in st.results if k.split(" vs ")[0] == k.split(" vs ")[1] and k.split(" vs ")[0]
+                 not in strong), None)
+
+
+def figure_text(value: float, unit: str, lo: float | None = None, hi: float | None = None) -> str:
+    """A band figure's value in its unit (band_table's), with its interval when ``lo`` and
+    ``hi`` are given: shares in per cent ("4.12 % [3.64, 4.65]"), the rest to 4 digits."""
+    share = unit.startswith("share")
+    text = (lambda v: f"{100 * v:.2f}") if share else (lambda v: f"{v:,.4g}")
+    ci = f" [{text(lo)}, {text(hi)}]" if lo is not None else ""
+    return text(value) + (" %" if share else "") + ci
+
+
+def band_sentences(st) -> list[str]:
+    """A sentence per headline figure over the strong players (the ``strong_band`` table):
+    each player's estimate with its interval, the band, and whether the figure is the game's
+    (they agree within 5 %), the players' (two surely differ by more) or not settled yet."""
+    band = st.tables["strong_band"]
+    players = list(dict.fromkeys(band.player))
+    out = [f"Strong play is {len(players)} players trained apart ({', '.join(f'**{p}**' for p in players)}; "
+           f"{st.strong.hands:,} hands of self-play each, the same deals). A figure on which they agree within "
+           "5 % (every two players' difference, with its interval) is **the game's**; one on which two of them "
+           "surely differ by more is **the players'**; the rest are not settled by these hands."]
+    for key in dict.fromkeys(band.figure):
+        g = band[band.figure == key]
+        unit = g.unit.iloc[0]
+        each = "; ".join(f"{r.player} {figure_text(r.value, unit, r.value_lo, r.value_hi)}" for _, r in g.iterrows())
+        out.append(f"{g.what.iloc[0][0].upper() + g.what.iloc[0][1:]} ({unit}) under strong play: "
+                   f"{figure_text(g.band_lo.iloc[0], unit)} to {figure_text(g.band_hi.iloc[0], unit)} over "
+                   f"the strong players, **{g.verdict_text.iloc[0]}** ({each}).")
+    return out
 
 
 def _pairing_figures(st, label: str, under: str) -> list[str]:
@@ -122,13 +153,16 @@ def _hint_worth(st, unit: str) -> list[str]:
 def findings(st) -> list[str]:
     """The headline figures of the study ``st`` (a :class:`~analyzer.studies.report.Study`),
     one sentence each with its 95 % interval and the pairing it comes from: first under strong
-    play (the strong player's self-play, it against each heuristic, the hints' worth against
-    it), then the heuristics among themselves and in self-play, then the deal-time odds."""
+    play (the headline figures over the strong players, the strong player's self-play, it
+    against each heuristic, the hints' worth against it), then the heuristics among themselves
+    and in self-play, then the deal-time odds."""
     unit = points_unit(st.rules)
     out = []
     pw = st.pairwise
     if st.strong is not None:
         strong = st.strong.policy
+        if "strong_band" in st.tables:
+            out += band_sentences(st)
         out += _pairing_figures(st, st.headline, f"Under strong play (**{st.headline}**, "
                                                  f"{st.results[st.headline].hands:,} hands)")
         if pw is not None:

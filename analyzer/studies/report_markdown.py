@@ -6,7 +6,7 @@ from pathlib import Path
 from ..plots import rules_title
 from ..run.output import atomic_write
 from .compare import points_unit, seatings
-from .report_findings import findings, percent, policy_lines, rules_command, rules_rows, sample_text
+from .report_findings import figure_text, findings, percent, policy_lines, rules_command, rules_rows, sample_text
 
 
 def _cell(v, fmt: str) -> str:
@@ -63,6 +63,12 @@ def _summary(st) -> list[str]:
             + ".", "", md_table(df, cols), ""]
 
 
+def _band_cell(band, figure: str, player: str) -> str:
+    """One strong player's estimate of one band figure with its interval."""
+    r = band[(band.figure == figure) & (band.player == player)].iloc[0]
+    return figure_text(r.value, r.unit, r.value_lo, r.value_hi)
+
+
 def _ci(r, key, scale=1.0, digits=4) -> str:
     return (f"{scale * r[key]:.{digits}g} [{scale * r[key + '_lo']:.{digits}g}, "
             f"{scale * r[key + '_hi']:.{digits}g}]")
@@ -91,6 +97,20 @@ def write_markdown(st, chart_paths: dict, out_dir, command: str) -> Path:
               "repository); the tables in this directory (CSV, Parquet) hold shares as fractions (0 to 1), "
               "shown here in percent", ""]
     lines += _summary(st)
+    if "strong_band" in tables:
+        band = tables["strong_band"]
+        lines += ["## Strong play as a band", "", f"![strong band]({Path(chart_paths['strong_band'][0]).name})", "",
+                  f"Each strong player in self-play on the same {st.strong.hands:,} deals; per figure each one's "
+                  "estimate with its 95 % interval, the band from the lowest to the highest estimate, and the "
+                  "verdict: the game's when every two players agree within 5 % of the figure (their difference's "
+                  "interval inside it), the players' when two of them surely differ by more, else not settled by "
+                  "these hands.", "",
+                  shown_table(band.drop_duplicates("figure"), [
+                      ("figure", lambda r: f"{r.what} ({r.unit})"),
+                      *((p, (lambda p: lambda r: _band_cell(band, r.figure, p))(p))
+                        for p in dict.fromkeys(band.player)),
+                      ("band", lambda r: f"{figure_text(r.band_lo, r.unit)} to {figure_text(r.band_hi, r.unit)}"),
+                      ("verdict", lambda r: r.verdict_text)]), ""]
     lines += ["## Deal-time odds: exact and simulated", "", f"![odds]({Path(chart_paths['odds'][0]).name})", "",
               "In a dealt hand (every seat's hand of each deal counted; the turn-up, 'some player' and "
               "the partners' events once per deal or partnership) and, "

@@ -1,0 +1,84 @@
+"""The headline figures under strong play as a band: each figure per strong player (their
+self-play) and the band over them, with a verdict on whether the figure is the game's (the
+players agree) or the players' (they differ), built from a study's tables."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import pandas as pd
+
+NEAR = 0.05      # "agree": every two players' difference within ±5 % of the figure
+# (key, what it is, unit, game: "both" / "ordinary" / "rubicon")
+FIGURES = (
+    ("mean_total", "mean total per seat", "points", "both"),
+    ("received_double", "receives the cards of a double bézique", "share of seat-hands", "both"),
+    ("scored_double", "scores a double bézique", "share of seat-hands", "both"),
+    ("margin_per_brisque", "margin per brisque won", "points", "both"),
+    ("hands_to_1000", "hands to reach 1,000 points", "hands", "ordinary"),
+    ("rubicon_rate", "games ending in a rubicon", "share of games", "rubicon"),
+    ("winner_game_score", "the winner's game score", "game points", "rubicon"),
+)
+VERDICTS = {"game": "the game's", "players": "the players'", "open": "not settled by these hands"}
+
+
+def band_figures(rubicon: bool) -> list[tuple[str, str, str]]:
+    """(key, what, unit) of the band's figures for a game."""
+    game = "rubicon" if rubicon else "ordinary"
+    return [(k, what, unit) for k, what, unit, g in FIGURES if g in ("both", game)]
+
+
+def _estimates(tables: dict, player: str, rubicon: bool) -> dict[str, tuple[float, float, float]]:
+    """(value, lo, hi) of each band figure for ``player``'s self-play, from a study's tables."""
+    pairing = f"{player} vs {player}"
+    summary = tables["summary"][tables["summary"].pairing == pairing]
+    # both seats of one self-play: their mean, its interval the mean of theirs (which allows
+    # for any correlation between the seats)
+    out = {"mean_total": tuple(float(summary[c].mean()) for c in ("mean_score", "mean_score_lo", "mean_score_hi"))}
+    db = tables["double_bezique"].set_index("policy").loc[player]
+    for key in ("received_double", "scored_double"):
+        out[key] = (float(db[key]), float(db[key + "_lo"]), float(db[key + "_hi"]))
+    b = tables["brisques"].set_index("pairing").loc[pairing]
+    out["margin_per_brisque"] = tuple(float(b[c]) for c in ("margin_per_brisque", "margin_per_brisque_lo",
+                                                           "margin_per_brisque_hi"))
+    if rubicon:
+        r = tables["rubicon"].set_index("pairing").loc[pairing]
+        for key in ("rubicon_rate", "winner_game_score"):
+            out[key] = (float(r[key]), float(r[key + "_lo"]), float(r[key + "_hi"]))
+    else:
+        gl = tables["game_length"]
+        r = gl[(gl.policy == player) & (gl.target == 1000)].iloc[0]
+        out["hands_to_1000"] = (float(r.mean_hands), float(r.mean_hands_lo), float(r.mean_hands_hi))
+    return out
+
+
+def verdict(estimates: list[tuple[float, float, float]], near: float = NEAR) -> str:
+    """Whether players' estimates (value, lo, hi) of one figure agree: "game" when every two
+    players' difference has its 95 % interval (the half-widths added in quadrature) inside
+    ±``near`` of the figure's mean, "players" when some two differ surely by more than that
+    (the interval of their difference outside it), else "open" (more hands would tell)."""
+    scale = near * abs(sum(v for v, _lo, _hi in estimates) / len(estimates))
+    inside, outside = True, False
+    for (a, alo, ahi), (b, blo, bhi) in itertools.combinations(estimates, 2):
+        d = a - b
+        half = math.hypot((ahi - alo) / 2, (bhi - blo) / 2)
+        inside &= abs(d) + half <= scale
+        outside |= abs(d) - half > scale
+    return "game" if inside else "players" if outside else "open"
+
+
+def band_table(tables: dict, players: list[str], rubicon: bool, near: float = NEAR) -> pd.DataFrame:
+    """Per band figure: each strong player's estimate with its 95 % interval (columns
+    ``<player>``, ``<player>_lo``, ``<player>_hi`` in long form: one row per figure and
+    player), the band (the lowest and highest estimate) and the verdict (:func:`verdict`)."""
+    est = {p: _estimates(tables, p, rubicon) for p in players}
+    rows = []
+    for key, what, unit in band_figures(rubicon):
+        values = [est[p][key] for p in players]
+        v = verdict(values, near)
+        lo, hi = min(x[0] for x in values), max(x[0] for x in values)
+        for p, (value, vlo, vhi) in zip(players, values):
+            rows.append({"figure": key, "what": what, "unit": unit, "player": p, "value": value,
+                         "value_lo": vlo, "value_hi": vhi, "band_lo": lo, "band_hi": hi, "verdict": v,
+                         "verdict_text": VERDICTS[v]})
+    return pd.DataFrame(rows)
