@@ -106,6 +106,8 @@ def roll_out(rules, rubicon, st, seat, mine, theirs, teacher):
         apply_once(rules, st, a)
 
 
+# 13 arguments: one decision (its view, rules, context, legal actions, hint, values) and the
+# sample arrays its rows go to; a bundle would be built and torn down once per decision
 @njit(cache=True, nogil=True)
 def _write_rows(obs, rules, ctx, acts, nleg, hint, values, nd, nr, scale, idx, val, out):
     """A row per action ``acts[k]`` of decision ``nd`` from row ``nr`` on: its features and its

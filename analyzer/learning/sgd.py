@@ -84,6 +84,8 @@ def forward_backward(w, net, xs, ai, av, y, g, scratch):
     return 0.5 * dq * dq
 
 
+# 11 arguments: the weights and Adam's two moments, the gradient, the slice it updates and
+# Adam's constants; inlined, so they cost nothing
 @njit(cache=True, _nrt=False, inline="always")
 def _adam(w, m, v, g, lo, hi, scale, step, b1, b2, eps):
     """Adam's update of ``w[lo:hi]`` from the gradient ``g`` (times ``scale``)."""
@@ -94,6 +96,8 @@ def _adam(w, m, v, g, lo, hi, scale, step, b1, b2, eps):
         w[k] -= step * m[k] / (np.sqrt(v[k]) + eps)
 
 
+# 9 arguments: the weights with Adam's state (w, m, v, t), the rows and their order, the batch,
+# the rate, and each row's cards at deal (which network the row trains)
 @njit(cache=True, nogil=True)
 def fit_epoch(w, m, v, t, samples, order, batch, lr, dealt):
     """One pass of minibatch Adam over the rows in ``order`` of ``samples`` (a

@@ -92,6 +92,16 @@ def plays_late(w, talon_left):
     return talon_left <= cards
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _layers(w, o, n1, n2):
+    """The network at ``o``'s first-layer rows of the action features [N_ACTION, n1], its
+    second layer [n1, n2], and the offsets of its second bias and its output weights (the output
+    bias follows them)."""
+    b1 = o + N_IN * n1
+    b2 = b1 + n1 + n1 * n2
+    return (w[o + N_STATE * n1:b1].reshape((N_ACTION, n1)), w[b1 + n1:b2].reshape((n1, n2)), b2, b2 + n2)
+
+
 @njit(cache=True, _nrt=False)
 def hidden_state(w, o, n1, xs, h0):
     """``h0`` = the first layer's input sum of the state features (bias included) of the
@@ -107,16 +117,14 @@ def hidden_state(w, o, n1, xs, h0):
                 h0[j] += v * row[j]
 
 
+# 10 arguments: the network's place and sizes (w, o, n1, n2), the decision's shared sum, one
+# action's sparse features and the caller's scratch, kept apart so the hot path allocates nothing
 @njit(cache=True, _nrt=False)
 def q_value(w, o, n1, n2, h0, idx, val, nz, h1, h2):
     """Q of one action under the network at ``o`` (hidden sizes ``n1``, ``n2``) from the shared
     ``h0`` and its nonzero features (``nz`` of them); ``h1``/``h2`` are scratch, left holding
     the hidden layers' activations (training's backward pass reads them)."""
-    b1 = o + N_IN * n1
-    w1a = w[o + N_STATE * n1:b1].reshape((N_ACTION, n1))
-    w2 = w[b1 + n1:b1 + n1 + n1 * n2].reshape((n1, n2))
-    b2 = b1 + n1 + n1 * n2
-    w3 = b2 + n2
+    w1a, w2, b2, w3 = _layers(w, o, n1, n2)
     for j in range(n1):
         h1[j] = h0[j]
     for k in range(nz):
@@ -143,17 +151,14 @@ def q_value(w, o, n1, n2, h0, idx, val, nz, h1, h2):
     return q
 
 
+# 11 arguments: as q_value's, for every action of the decision at once, with its output array
 @njit(cache=True, _nrt=False)
 def action_values(w, o, n1, n2, h0, idx, val, nz, n, hidden, out):
     """Q of ``n`` (at most BLOCK) actions at once under the network at ``o`` (hidden sizes
     ``n1``, ``n2``): action ``a``'s nonzero features are ``idx[a, :nz[a]]``/``val[a, :nz[a]]``;
     ``hidden`` [BLOCK, at least n1 + n2] is scratch (each action's two hidden layers); ``out[a]``
     gets its Q, the same float as :func:`q_value` gives (the same sums in the same order)."""
-    b1 = o + N_IN * n1
-    w1a = w[o + N_STATE * n1:b1].reshape((N_ACTION, n1))
-    w2 = w[b1 + n1:b1 + n1 + n1 * n2].reshape((n1, n2))
-    b2 = b1 + n1 + n1 * n2
-    w3 = b2 + n2
+    w1a, w2, b2, w3 = _layers(w, o, n1, n2)
     for a in range(n):
         x = hidden[a, :n1]
         y = hidden[a, n1:n1 + n2]

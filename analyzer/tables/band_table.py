@@ -28,7 +28,7 @@ def band_figures(rubicon: bool) -> list[tuple[str, str, str]]:
     return [(k, what, unit) for k, what, unit, g in FIGURES if g in ("both", game)]
 
 
-def _estimates(tables: dict, player: str, rubicon: bool) -> dict[str, tuple[float, float, float]]:
+def player_figures(tables: dict, player: str, rubicon: bool) -> dict[str, tuple[float, float, float]]:
     """(value, lo, hi) of each band figure for ``player``'s self-play, from a study's tables."""
     pairing = f"{player} vs {player}"
     summary = tables["summary"][tables["summary"].pairing == pairing]
@@ -71,7 +71,7 @@ def band_table(tables: dict, players: list[str], rubicon: bool, near: float = NE
     """Per band figure: each strong player's estimate with its 95 % interval (columns
     ``<player>``, ``<player>_lo``, ``<player>_hi`` in long form: one row per figure and
     player), the band (the lowest and highest estimate) and the verdict (:func:`verdict`)."""
-    est = {p: _estimates(tables, p, rubicon) for p in players}
+    est = {p: player_figures(tables, p, rubicon) for p in players}
     rows = []
     for key, what, unit in band_figures(rubicon):
         values = [est[p][key] for p in players]
