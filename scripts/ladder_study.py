@@ -41,16 +41,13 @@ from analyzer.studies.report import study
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "ladder"
-# the search this project plays best with (docs/search.md, results/search/configs.csv): the
-# learned network as prior, tuned roll-outs, only the late first stage searched
-BEST_SEARCH = {"ordinary": "expert:plain,prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12",
-               "rubicon": "expert:plain,prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12"}
-# the ceilings: the best search shown the other hand (what reading the opponent is worth to it),
-# and the clairvoyant of the construction (tuned roll-outs, exact second stage)
-CEILINGS = {g: (BEST_SEARCH[g].replace("expert:plain,", "cheat-sees-hand:plain,guard=0,"),
-                f"cheat-clairvoyant:plain,guard=0,rollout=tuned-{g}")
-            for g in BEST_SEARCH}
-# deals per rung: (fast policies, expert, best search, sees the hand, clairvoyant)
+# one search setting for the fair player and both ceilings: ``expert`` (the strongest search of
+# each game, docs/search.md) and the ceilings, which are that search given the other hand, or the
+# other hand and the talon's order (expert_names.CEILINGS); so the distance from each rung to the
+# next is what seeing more is worth to the same search
+BEST_SEARCH = {"ordinary": "expert", "rubicon": "expert"}
+CEILINGS = {g: ("cheat-sees-hand", "cheat-clairvoyant") for g in BEST_SEARCH}
+# deals per rung: (fast policies, expert:plain, expert, sees the hand, clairvoyant)
 DEALS = {"ordinary": (20_000, 600, 2_000, 2_000, 2_000), "rubicon": (5_000, 150, 600, 600, 600)}
 
 
@@ -60,7 +57,7 @@ def ladder(game: str) -> list[tuple[str, str, int]]:
     fast, expert, best, n_sees, n_clair = DEALS[game]
     return [("random", "random", fast), ("greedy", "greedy", fast), ("hints", "hints", fast),
             (f"hints:tuned-{game}", f"hints:tuned-{game}", 0), ("expert:plain", "expert:plain", expert),
-            ("learned", "learned", fast), ("best search", BEST_SEARCH[game], best),
+            ("learned", "learned", fast), ("expert", BEST_SEARCH[game], best),
             ("ceiling: sees the other hand", sees, n_sees), ("ceiling: clairvoyant", clair, n_clair)]
 
 
@@ -213,7 +210,8 @@ def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
              "CHEAT (they read hidden cards): they say how far the best play the game allows is from ours.", ""]
     for game in lad.game.unique():
         g = lad[lad.game == game]
-        lines += [f"**{game}** ({unit_of(game)}; `best search` is `{BEST_SEARCH[game]}`)", "",
+        lines += [f"**{game}** ({unit_of(game)}; `expert` and both ceilings with the same search settings, "
+                  "the expert's)", "",
                   "| player | deals | against the tuned hints | share of the gap to the ceiling that sees the hand | "
                   "share of the gap to the clairvoyant |", "|---|---|---|---|---|"]
         for _, r in g.iterrows():
