@@ -77,3 +77,16 @@ def test_expert_iteration_needs_a_model_and_a_fair_search(tmp_path):
         Trainer(rules, TrainConfig(start=w, rollout_start=True, search="expert:samples=x"), tmp_path / "c")
     assert load_model(w)[0].shape == Trainer(rules, TrainConfig(start=w, rollout_start=True, search="expert"),
                                             tmp_path / "d").start_w.shape
+
+
+def test_a_model_says_it_was_made_by_expert_iteration(tmp_path):
+    """The model's summary (``bezique policies`` prints it) names the method, the search and the
+    late network, and a round without the search stays a round of policy iteration."""
+    rules = preset("ordinary")
+    w = str(shipped_model("ordinary"))
+    for config, said in ((TrainConfig(start=w, rollout_start=True, search="expert:prune=0", late_net=4),
+                          "expert iteration over learned/ordinary.npz (labels by expert:prune=0 for a late "
+                          "network of 4 cards)"),
+                         (TrainConfig(start=w, rollout_start=True), "a round of policy iteration over learned/")):
+        trainer = Trainer(rules, config, tmp_path / str(len(said)))
+        assert trainer.training_facts(trainer.new_state())["summary"].startswith(said)

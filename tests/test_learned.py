@@ -4,6 +4,7 @@ process by name."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -184,3 +185,20 @@ def test_suits_rotate_so_that_trumps_are_suit_0():
         for c in range(8, len(COMBO_NAMES)):
             assert rotate_combo(c, trump) == c
     assert rotate(card_id(3, 5), -1) == card_id(3, 5) and rotate_combo(3, -1) == 3
+
+
+# the model each shipped player replaced (the shipped model before expert iteration), and fixed
+# deals of a seed no training or choice played
+REPLACED = {"ordinary": "results/train/ordinary-round2/model.npz", "rubicon": "results/train/rubicon-round2/model.npz"}
+
+
+@pytest.mark.parametrize("game, deals", [("ordinary", 3000), ("rubicon", 3000)])
+def test_the_shipped_player_beats_the_one_it_replaced(game, deals):
+    """On fixed deals, seats swapped, ``learned`` beats the model it replaced with its interval
+    clear of zero: a shipped model weaker than the one before it fails here."""
+    from analyzer.studies.compare import compare_pair
+    old = Path(__file__).resolve().parent.parent / REPLACED[game]
+    assert shipped_model(game).read_bytes() != old.read_bytes()
+    row = compare_pair(preset(game), resolve_policy("learned"), resolve_policy(f"learned:weights={old}"), deals,
+                       seed=20261232, threads=2).row()
+    assert row["mean_diff_lo"] > 0, row

@@ -6,7 +6,9 @@ from click.testing import CliRunner
 from PIL import Image
 
 from analyzer.tables import study_tables
+from analyzer.tables.band_table import verdict
 from analyzer.cli import main
+from analyzer.policies.learned import shipped_players
 from cli_examples import examples
 from analyzer.run.tallies import Tallies
 
@@ -143,9 +145,19 @@ def test_small_report_writes_every_file(tmp_path, args):
     assert strong.sum() == 3 and (pairs[strong].deals == 300).all() and (pairs[strong].games == 600).all()
     assert len(pairs) == 6 and (pairs[~strong].deals == 1500).all() and (pairs[~strong].games == 3000).all()
     summary = pd.read_csv(out / "summary.csv")
-    assert summary.pairing.iloc[0] == "learned vs learned"            # the headline pairing comes first
-    found = report.split("## What this study found")[1].split("##")[0]
-    assert found.splitlines()[4].startswith("- Under strong play (**learned vs learned**")
+    players = ["learned"] + [f"learned:player={p}" for p in shipped_players(variant) if p > 1]
+    assert len(players) >= 3                                          # the package's strong players
+    assert list(dict.fromkeys(summary.pairing))[:len(players)] == [f"{p} vs {p}" for p in players]
+    found = report.split("## What this study found")[1].split("##")[0].splitlines()
+    # by default the headline figures come first, as a band over the strong players
+    assert found[4].startswith(f"- Strong play is {len(players)} players trained apart")
+    band = pd.read_csv(out / "strong_band.csv")
+    assert list(dict.fromkeys(band.player)) == players and "## Strong play as a band" in report
+    assert len(band.figure.unique()) == (6 if variant == "rubicon" else 5)
+    assert all(any(line.startswith(f"- {what[0].upper() + what[1:]}") for line in found)
+               for what in band.what.unique())
+    assert "(strong_band.png)" in report and (out / "strong_band.svg").stat().st_size > 5000
+    assert any(line.startswith("- Under strong play (**learned vs learned**") for line in found)
     assert len(pd.read_csv(out / "hint_worth.csv")) == 8 and "## The hints' worth against learned" in report
 
 
@@ -187,3 +199,15 @@ def test_wilson_bounds_at_0_and_1_print_exactly():
     assert _ci(row, "x", 100).startswith("0 [0, ")
     share, lo, hi = wilson_ci(np.array([0, 5, 10]), np.array([10, 10, 10]))
     assert lo[0] == 0.0 and hi[2] == 1.0 and 0 < lo[1] < 0.5 < hi[1] < 1
+
+
+def test_a_band_figure_is_the_games_only_when_every_two_players_surely_agree_within_5_percent():
+    """band_table.verdict: the game's when every two players' difference, with its interval (the
+    half-widths in quadrature), lies inside ±5 % of the figure; the players' when two surely
+    differ by more; else not settled."""
+    assert verdict([(100, 99, 101), (100.5, 99.5, 101.5), (99.8, 98.8, 100.8)]) == "game"
+    assert verdict([(100, 99.5, 100.5), (110, 109.5, 110.5)]) == "players"
+    assert verdict([(100, 95, 105), (104, 99, 109)]) == "open"          # 4 apart, but ±7: more hands would tell
+    assert verdict([(100, 97, 103), (103, 100, 106)]) == "open"         # inside ±5 only by the estimate
+    assert verdict([(100, 99.9, 100.1), (100.3, 100.2, 100.4)]) == "game"   # differ, but by under 5 %
+    assert verdict([(0.04, 0.039, 0.041), (0.044, 0.043, 0.045)]) == "players"    # shares: 10 % apart

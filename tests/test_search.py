@@ -240,13 +240,14 @@ def test_the_clairvoyant_is_as_far_above_the_tuned_hints_as_first_measured():
 
 
 def test_the_study_scripts_run_at_a_small_scale(tmp_path):
-    """scripts/ladder_study.py and search_study.py at a tiny scale: every table written, the
-    clairvoyant's share of its own gap 100 %, the reference's advantage 0."""
+    """scripts/ladder_study.py, search_study.py and generations_study.py at a tiny scale: every
+    table written, the clairvoyant's share of its own gap 100 %, the reference's advantage 0."""
     import importlib.util
     import pandas as pd
     root = Path(__file__).resolve().parent.parent / "scripts"
     for name, args in (("ladder_study", ["--scale", "0.0005", "--games", "ordinary"]),
-                       ("search_study", ["--scale", "0.002", "--games", "rubicon", "--samples", "8"])):
+                       ("search_study", ["--scale", "0.002", "--games", "rubicon", "--samples", "8"]),
+                       ("generations_study", ["--scale", "0.0005", "--games", "ordinary"])):
         spec = importlib.util.spec_from_file_location(name, root / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
@@ -259,3 +260,12 @@ def test_the_study_scripts_run_at_a_small_scale(tmp_path):
     assert len(stats) == len(lad) and (stats.mean_total > 0).all()
     for table in ("variance", "diagnosis", "configs"):
         assert len(pd.read_csv(tmp_path / "search_study" / f"{table}.csv")) > 0
+    gens = pd.read_csv(tmp_path / "generations_study" / "generations.csv")
+    assert {"learned (shipped)", "expert (the search over learned)"} <= set(gens.player)
+    best = pd.read_csv(tmp_path / "generations_study" / "best_by_name.csv")
+    assert (best.policy_a == "learned").all() and len(best) >= 5       # every network trained for the game
+    figs = pd.read_csv(tmp_path / "generations_study" / "figures_by_strength.csv")
+    assert set(figs.figure) == {"mean_total", "received_double", "scored_double", "margin_per_brisque",
+                                "hands_to_1000"}
+    for chart in ("generations_ordinary", "figures_by_strength_ordinary"):
+        assert (tmp_path / "generations_study" / f"{chart}.png").exists()

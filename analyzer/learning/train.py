@@ -404,8 +404,11 @@ class Trainer:
         """What a model file says about the run that made it."""
         c = self.config
         last = next((r for r in reversed(state.curve) if "vs_teacher" in r), None)
-        how = (f"a round of policy iteration over {Path(c.start).parent.name}/{Path(c.start).name}, "
-               if c.rollout_start else f"from {Path(c.start).parent.name}/{Path(c.start).name}, " if c.start else "")
+        start = f"{Path(c.start).parent.name}/{Path(c.start).name}" if c.start else ""
+        late = f" for a late network of {c.late_net} cards" if c.late_net else ""
+        how = (f"expert iteration over {start} (labels by {c.search}{late}), " if c.rollout_start and c.search
+               else f"a round of policy iteration over {start}, " if c.rollout_start
+               else f"from {start}, " if c.start else "")
         how += f"best response to {Path(c.opponent).parent.name}/{Path(c.opponent).name}, " if c.opponent else ""
         how += "no teacher input, " if not c.teacher_input else ""
         summary = (f"{how}seed {c.seed}, {state.step} steps, {state.hands_played:,} hands"

@@ -47,8 +47,10 @@ def player_figures(tables: dict, player: str, rubicon: bool) -> dict[str, tuple[
             out[key] = (float(r[key]), float(r[key + "_lo"]), float(r[key + "_hi"]))
     else:
         gl = tables["game_length"]
-        r = gl[(gl.policy == player) & (gl.target == 1000)].iloc[0]
-        out["hands_to_1000"] = (float(r.mean_hands), float(r.mean_hands_lo), float(r.mean_hands_hi))
+        r = gl[(gl.policy == player) & (gl.target == 1000)]
+        # too few hands to finish one game to 1,000: no estimate (the verdict then says "open")
+        out["hands_to_1000"] = ((float(r.mean_hands.iloc[0]), float(r.mean_hands_lo.iloc[0]),
+                                 float(r.mean_hands_hi.iloc[0])) if len(r) else (math.nan,) * 3)
     return out
 
 

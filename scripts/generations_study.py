@@ -1,0 +1,278 @@
+"""The learned player's generations and whether its name means the best (issue 44): writes
+results/learned/generations.csv, best_by_name.csv, generations_GAME.png and the ``generations``
+section of results/README.md.
+
+- ``generations.csv``: each network of a game's lineage (GENERATIONS: policy iteration's rounds,
+  then expert iteration's generations) against the tuned hints on deals no training played, and
+  against the generation before it, head to head; both seats swapped, 95 % intervals;
+- ``best_by_name.csv``: ``learned`` (the shipped model) against every network the project has
+  trained for the game (every ``results/train/*/model.npz``), head to head: the name means the
+  best when each interval is clear of zero or a tie is said as such;
+- ``generations_GAME.png``: the lineage's strength against the tuned hints, generation by
+  generation, with the search (``expert`` over the shipped model) beside it;
+- ``figures_by_strength.csv`` and ``figures_by_strength_GAME.png``: the report's headline figures
+  (analyzer.tables.band_table) in each player's self-play — the tuned hints, each generation,
+  ``expert`` — against its strength, so that a reader sees whether a figure settles as play gets
+  stronger.
+
+Example:
+    python scripts/generations_study.py                       # the committed figures
+    python scripts/generations_study.py --scale 0.02 --no-readme --out /tmp/gen
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from tqdm import tqdm
+
+from analyzer.plots.figure import new_figure, save_chart
+from analyzer.policies.learned import load_model, shipped_model
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules import preset
+from analyzer.run.backends import check_threads
+from analyzer.run.output import update_marked_section, write_table
+from analyzer.studies.compare import compare_pair
+from analyzer.studies.report import study
+from analyzer.tables.band_table import band_figures, player_figures
+from analyzer.tables.stats import interval_text
+
+ROOT = Path(__file__).resolve().parent.parent
+TRAIN = ROOT / "results" / "train"
+MARK = "generations"
+SEED = 20261230            # deals no training, tuning or choice of settings played
+APART = "trained apart:"   # the label of a run of the lineage trained apart (its own line in the chart)
+# (label, run directory under results/train, the run it was trained from), oldest first
+GENERATIONS = {
+    "ordinary": [("round 1 (roll-outs by the tuned hints)", "ordinary", None),
+                 ("round 2 (roll-outs by round 1)", "ordinary-round2", "ordinary"),
+                 ("generation 1 (the search's labels)", "ordinary-gen1", "ordinary-round2"),
+                 ("generation 1 + late network", "ordinary-gen1-late", "ordinary-gen1"),
+                 ("generation 2 (late network over generation 1's)", "ordinary-gen2-late", "ordinary-gen1-late"),
+                 (f"{APART} round 1", "ordinary-independent", None),
+                 (f"{APART} round 2", "ordinary-independent-round2", "ordinary-independent"),
+                 (f"{APART} round 2 + late network", "ordinary-independent-late", "ordinary-independent-round2"),
+                 (f"{APART} late network, second run", "ordinary-independent-late2", "ordinary-independent-late")],
+    "rubicon": [("round 1 (roll-outs by the tuned hints)", "rubicon", None),
+                ("round 2 (roll-outs by round 1)", "rubicon-round2", "rubicon"),
+                ("generation 1 (the search's labels)", "rubicon-gen1", "rubicon-round2"),
+                ("generation 1 + late network", "rubicon-gen1-late", "rubicon-gen1"),
+                (f"{APART} round 1", "rubicon-independent", None),
+                (f"{APART} round 2", "rubicon-independent-round2", "rubicon-independent"),
+                (f"{APART} round 2 + late network", "rubicon-independent-late", "rubicon-independent-round2")],
+}
+# deals: against the hints, head to head, expert against the hints, expert against its prior
+DEALS = {"ordinary": (20_000, 5_000, 1_000, 4_000), "rubicon": (10_000, 10_000, 1_000, 2_000)}
+SELF_PLAY = {"ordinary": (20_000, 1_000), "rubicon": (5_000, 300)}          # hands: each network, expert
+
+
+def unit(game: str) -> str:
+    return "net game points per game" if game == "rubicon" else "points per hand"
+
+
+def model_policy(run: str) -> str:
+    """The policy that plays the model of the run ``run`` (a directory under results/train)."""
+    return f"learned:weights={(TRAIN / run / 'model.npz').relative_to(ROOT)},rules=any"
+
+
+def lineage(game: str) -> list[tuple[str, str, str | None]]:
+    """(label, policy, the policy of the run it was trained from or None) of each generation of
+    ``game`` whose model is on disk."""
+    on_disk = lambda run: run is not None and (TRAIN / run / "model.npz").is_file()     # noqa: E731
+    return [(label, model_policy(run), model_policy(before) if on_disk(before) else None)
+            for label, run, before in GENERATIONS[game] if on_disk(run)]
+
+
+def trained(game: str) -> list[tuple[str, str]]:
+    """(run, policy) of every network trained for ``game`` under results/train (not the shipped
+    model's own file)."""
+    shipped = shipped_model(game).read_bytes()
+    out = []
+    for path in sorted(TRAIN.glob("**/model.npz")):
+        try:
+            meta = load_model(path)[1]
+        except ValueError:
+            continue
+        if meta["game"] == game and path.read_bytes() != shipped:
+            out.append((str(path.parent.relative_to(TRAIN)), f"learned:weights={path.relative_to(ROOT)},rules=any"))
+    return out
+
+
+def pair(game, label, a, b, deals, seed, threads, bar) -> dict:
+    t0 = time.perf_counter()
+    r = compare_pair(preset(game), resolve_policy(a), resolve_policy(b), deals, seed, threads,
+                     progress=lambda d: bar.update(2 * d)).row()
+    r.update(policy_a=a, policy_b=b)            # as named here: relative to the repository
+    return {"game": game, "player": label, **r, "seed": seed, "seconds": round(time.perf_counter() - t0, 1),
+            "threads": check_threads(threads)}
+
+
+def measure(args, out: Path) -> None:
+    """Play every comparison; write generations.csv and best_by_name.csv into ``out``."""
+    scaled = lambda n: max(2, int(n * args.scale))      # noqa: E731 (a one-line helper)
+    jobs, best = [], []
+    for game in args.games:
+        vs_hints, h2h, expert, expert_prior = DEALS[game]
+        gens = lineage(game)
+        for label, p, before in gens:
+            jobs.append((game, label, p, f"hints:tuned-{game}", scaled(vs_hints), args.seed))
+            if before:
+                jobs.append((game, label, p, before, scaled(h2h), args.seed + 1))
+        jobs.append((game, "learned (shipped)", "learned", f"hints:tuned-{game}", scaled(vs_hints), args.seed))
+        jobs.append((game, "expert (the search over learned)", "expert", f"hints:tuned-{game}", scaled(expert),
+                     args.seed))
+        jobs.append((game, "expert (the search over learned)", "expert", "learned", scaled(expert_prior), args.seed))
+        best += [(game, run, "learned", p, scaled(h2h), args.seed + 2) for run, p in trained(game)]
+    total = sum(2 * n for *_x, n, _s in jobs + best)
+    with tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr) as bar:
+        rows = [pair(g, label, a, b, n, s, args.threads, bar) for g, label, a, b, n, s in jobs]
+        best_rows = [pair(g, run, a, b, n, s, args.threads, bar) for g, run, a, b, n, s in best]
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in (("generations", rows), ("best_by_name", best_rows)):
+        df = pd.DataFrame(data)
+        old = out / f"{name}.csv"
+        if old.is_file():                 # the other games' rows of an earlier run stay
+            kept = pd.read_csv(old, index_col=0)
+            df = pd.concat([kept[~kept.game.isin(args.games)], df], ignore_index=True)
+        write_table(df, out, name)
+
+
+def figures_by_strength(args, out: Path) -> None:
+    """Each player's self-play (the tuned hints, each generation, expert) and its headline
+    figures; written as figures_by_strength.csv."""
+    rows = []
+    for game in args.games:
+        rules = preset(game)
+        hands, expert_hands = (max(2, int(n * args.scale)) for n in SELF_PLAY[game])
+        players = [(f"hints:tuned-{game}", f"hints:tuned-{game}")] + [(label, p) for label, p, _b in lineage(game)]
+        st = study(rules, hands, args.seed + 3, args.threads, pairings=[(p, p) for _l, p in players],
+                   head_to_head=(), extra=(("expert", "expert", expert_hands),))
+        tables = st.tables
+        for label, p in players + [("expert (the search over learned)", "expert")]:
+            for key, (value, lo, hi) in player_figures(tables, p, rules.is_rubicon).items():
+                rows.append({"game": game, "player": label, "policy": p, "figure": key, "value": value,
+                             "value_lo": lo, "value_hi": hi, "hands": st.results[f"{p} vs {p}"].hands,
+                             "seed": args.seed + 3})
+    df = pd.DataFrame(rows)
+    old = out / "figures_by_strength.csv"
+    if old.is_file():
+        kept = pd.read_csv(old, index_col=0)
+        df = pd.concat([kept[~kept.game.isin(args.games)], df], ignore_index=True)
+    write_table(df, out, "figures_by_strength")
+
+
+def strength_chart(figs: pd.DataFrame, gens: pd.DataFrame, game: str, out: Path) -> None:
+    """A panel per headline figure: each player's self-play value (95 % interval) against its
+    advantage over the tuned hints (generations.csv; the tuned hints at 0)."""
+    f = figs[figs.game == game]
+    strength = {f"hints:tuned-{game}": 0.0}
+    g = gens[(gens.game == game) & (gens.policy_b == f"hints:tuned-{game}")]
+    strength.update({r.player: r.mean_diff for _, r in g.iterrows()})
+    keys = [k for k, _what, _unit in band_figures(game == "rubicon")]
+    what = {k: (w, u) for k, w, u in band_figures(game == "rubicon")}
+    fig = Figure(figsize=(12.6, 7.4))
+    axes = fig.subplots(2, 3, squeeze=False).ravel()
+    for ax, key in zip(axes, keys):
+        d = f[(f.figure == key) & f.player.isin(strength)]
+        x = d.player.map(strength)
+        scale = 100.0 if what[key][1].startswith("share") else 1.0
+        ax.errorbar(x, scale * d.value, yerr=[scale * (d.value - d.value_lo), scale * (d.value_hi - d.value)],
+                    fmt="o-", capsize=4)
+        for xi, yi, label in zip(x, scale * d.value, d.player):
+            ax.annotate(label.split(" (")[0], (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
+        ax.set_title(what[key][0], fontsize=9)
+        ax.set_xlabel(f"advantage over hints:tuned-{game} ({unit(game)})", fontsize=8)
+        ax.set_ylabel("%" if scale == 100 else what[key][1], fontsize=8)
+        ax.grid(alpha=0.3)
+    for ax in axes[len(keys):]:
+        ax.set_visible(False)
+    fig.suptitle(f"{game}: the headline figures against strength (self-play of each player)", fontsize=10)
+    fig.tight_layout()
+    save_chart(fig, out, f"figures_by_strength_{game}")
+
+
+def chart(df: pd.DataFrame, game: str, out: Path) -> None:
+    """The lineage's strength against the tuned hints, generation by generation (the shipped
+    player and the search drawn as lines)."""
+    g = df[(df.game == game) & (df.policy_b == f"hints:tuned-{game}")]
+    gens = g[~g.player.isin(["learned (shipped)", "expert (the search over learned)"])]
+    fig, ax = new_figure(9, 4.5)
+    x = np.arange(len(gens))
+    apart = gens.player.str.startswith(APART).to_numpy()
+    for rows, label in ((~apart, "each generation"), (apart, "the lineage trained apart")):
+        d = gens[rows]
+        if len(d):
+            ax.errorbar(x[rows], d.mean_diff, yerr=[d.mean_diff - d.mean_diff_lo, d.mean_diff_hi - d.mean_diff],
+                        fmt="o-", capsize=5, label=label)
+    for label, style in (("expert (the search over learned)", "--"), ("learned (shipped)", ":")):
+        r = g[g.player == label]
+        if len(r):
+            ax.axhline(float(r.mean_diff.iloc[0]), ls=style, color="grey", label=f"{label}: {r.mean_diff.iloc[0]:+,.0f}")
+    ax.set_xticks(list(x), [p.replace(" (", "\n(") for p in gens.player], fontsize=8)
+    ax.set_ylabel(f"against hints:tuned-{game}\n({unit(game)}, 95 % interval)")
+    ax.set_title(f"{game}: the learned player, generation by generation (deals of seed {int(g.seed.iloc[0])}, "
+                 "seats swapped)", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save_chart(fig, out, f"generations_{game}")
+
+
+def markdown(df: pd.DataFrame, best: pd.DataFrame, command: str) -> str:
+    ci = interval_text
+    lines = [f"Made by `{command}`; each deal played twice with the seats swapped, on deals no training, "
+             "tuning or choice of settings played; 95 % intervals.", "",
+             "| game | player | against | deals | advantage |", "|---|---|---|---|---|"]
+    for _, r in df.iterrows():
+        against = ("the run it was trained from" if r.policy_b.startswith("learned:weights")
+                   else "its prior, `learned`" if r.policy_b == "learned" else f"`{r.policy_b}`")
+        lines.append(f"| {r.game} | {r.player} | {against} | {int(r.deals):,} | {ci(r, 'mean_diff')} {unit(r.game)} |")
+    lines += ["", "**The name means the best**: `learned` against every network the project has trained for the game "
+              "(head to head):", "", "| game | run (results/train/…) | deals | learned's advantage | verdict |",
+              "|---|---|---|---|---|"]
+    for _, r in best.iterrows():
+        verdict = ("learned beats it" if r.mean_diff_lo > 0 else "it beats learned" if r.mean_diff_hi < 0
+                   else "a tie: not told apart")
+        lines.append(f"| {r.game} | {r.player} | {int(r.deals):,} | {ci(r, 'mean_diff')} {unit(r.game)} | {verdict} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    """Run the study (see the module docstring)."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=SEED, help="the deals (neither training nor tuning played them)")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals by this")
+    ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--no-readme", action="store_true", help="do not touch results/README.md")
+    ap.add_argument("--tables", action="store_true", help="only write the charts and markdown from the tables in --out")
+    ap.add_argument("--out", default=str(ROOT / "results" / "learned"))
+    args = ap.parse_args(argv)
+    out = Path(args.out).resolve()
+    os.chdir(ROOT)           # the models are named relative to the repository (learned:weights=results/...)
+    if not args.tables:
+        measure(args, out)
+        figures_by_strength(args, out)
+    df = pd.read_csv(out / "generations.csv", index_col=0)
+    best = pd.read_csv(out / "best_by_name.csv", index_col=0)
+    figs = pd.read_csv(out / "figures_by_strength.csv", index_col=0)
+    for game in df.game.unique():
+        chart(df, game, out)
+        strength_chart(figs, df, game, out)
+    command = "python scripts/generations_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
+    text = markdown(df, best, command)
+    if not args.no_readme:
+        update_marked_section(ROOT / "results" / "README.md", MARK, text,
+                              "The learned player's generations, and the name that means the best")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
