@@ -32,7 +32,7 @@ def test_the_search_labels_exactly_the_decisions_it_searches(game):
     """Every decision with at most ``late`` cards left to draw is labelled by the search (it has
     the search's choice), every other by roll-outs (a share ``keep`` of them); each decision's
     labels are advantages (they sum to zero)."""
-    trainer, s, picks = _labels(game, 6 if game == "ordinary" else 2, 0.2)
+    trainer, s, picks = _labels(game, 6 if game == "ordinary" else 3, 0.2)
     arr = trainer.rules_arr
     dealt = arr[R_N_CARDS] - 2 * arr[R_HAND]
     left = np.rint(s.dec_xs[:, S_TALON] * dealt)

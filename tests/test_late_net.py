@@ -33,7 +33,7 @@ def _values(w, obs, arr, legal, n, rng, data, out):
 
 
 def _late(seed=1, cards=CARDS):
-    w = load_model(shipped_model("ordinary"), "ordinary")[0]
+    w = load_model(shipped_model("ordinary"), "ordinary")[0][:N.N_WEIGHTS].copy()   # its main network alone
     return w, N.with_late_net(w, cards, np.random.default_rng(seed))
 
 

@@ -5,6 +5,7 @@ where it applies, the last window's alpha-beta over it, and the search's strengt
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +29,13 @@ ORD = preset("ordinary").to_array()
 
 
 def _script():
+    if "train_stage2_value" in sys.modules:
+        return sys.modules["train_stage2_value"]
     spec = importlib.util.spec_from_file_location("train_stage2_value", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    # registered by name, so that numba's cache of its kernel, loaded in a later session, can
+    # import the module it belongs to (unregistered, the cache names it '<dynamic>' and fails)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
