@@ -2,9 +2,10 @@
 results/learned/generations.csv, best_by_name.csv, generations_GAME.png and the ``generations``
 section of results/README.md.
 
-- ``generations.csv``: each network of a game's lineage (GENERATIONS: policy iteration's rounds,
-  then expert iteration's generations) against the tuned hints on deals no training played, and
-  against the generation before it, head to head; both seats swapped, 95 % intervals;
+- ``generations.csv``: each network of a game's lineages (GENERATIONS: policy iteration's rounds,
+  then expert iteration's generations; and the lineage trained apart) against the tuned hints on
+  deals no training played, and against the run it was trained from, head to head; both seats
+  swapped, 95 % intervals; and ``expert`` against the tuned hints and against its prior;
 - ``best_by_name.csv``: ``learned`` (the shipped model) against every network the project has
   trained for the game (every ``results/train/*/model.npz``), head to head: the name means the
   best when each interval is clear of zero or a tie is said as such;
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -73,6 +75,7 @@ SELF_PLAY = {"ordinary": (20_000, 1_000), "rubicon": (5_000, 300)}          # ha
 
 
 def unit(game: str) -> str:
+    """The unit of a game's margins."""
     return "net game points per game" if game == "rubicon" else "points per hand"
 
 
@@ -105,6 +108,7 @@ def trained(game: str) -> list[tuple[str, str]]:
 
 
 def pair(game, label, a, b, deals, seed, threads, bar) -> dict:
+    """``a`` against ``b`` on ``deals`` deals of ``seed``, seats swapped: the table row."""
     t0 = time.perf_counter()
     r = compare_pair(preset(game), resolve_policy(a), resolve_policy(b), deals, seed, threads,
                      progress=lambda d: bar.update(2 * d)).row()
@@ -182,14 +186,21 @@ def strength_chart(figs: pd.DataFrame, gens: pd.DataFrame, game: str, out: Path)
         d = f[(f.figure == key) & f.player.isin(strength)]
         x = d.player.map(strength)
         scale = 100.0 if what[key][1].startswith("share") else 1.0
-        ax.errorbar(x, scale * d.value, yerr=[scale * (d.value - d.value_lo), scale * (d.value_hi - d.value)],
-                    fmt="o-", capsize=4)
+        search = d.player.str.startswith("expert")
+        for rows, color, fmt, label in ((~search & ~d.player.str.startswith(APART), "C0", "o-", "the first lineage"),
+                                        (d.player.str.startswith(APART), "C1", "o-", "the lineage trained apart"),
+                                        (search, "k", "s", "expert over learned")):
+            e = d[rows]                  # a line through each lineage, weakest first
+            e = e.iloc[np.argsort(e.player.map(strength).to_numpy(), kind="stable")]
+            ax.errorbar(e.player.map(strength), scale * e.value, color=color, fmt=fmt, capsize=4, label=label,
+                        yerr=[scale * (e.value - e.value_lo), scale * (e.value_hi - e.value)])
         for xi, yi, label in zip(x, scale * d.value, d.player):
             ax.annotate(label.split(" (")[0], (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
         ax.set_title(what[key][0], fontsize=9)
         ax.set_xlabel(f"advantage over hints:tuned-{game} ({unit(game)})", fontsize=8)
         ax.set_ylabel("%" if scale == 100 else what[key][1], fontsize=8)
         ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
     for ax in axes[len(keys):]:
         ax.set_visible(False)
     fig.suptitle(f"{game}: the headline figures against strength (self-play of each player)", fontsize=10)
@@ -202,7 +213,7 @@ def chart(df: pd.DataFrame, game: str, out: Path) -> None:
     player and the search drawn as lines)."""
     g = df[(df.game == game) & (df.policy_b == f"hints:tuned-{game}")]
     gens = g[~g.player.isin(["learned (shipped)", "expert (the search over learned)"])]
-    fig, ax = new_figure(9, 4.5)
+    fig, ax = new_figure(11, 5)
     x = np.arange(len(gens))
     apart = gens.player.str.startswith(APART).to_numpy()
     for rows, label in ((~apart, "each generation"), (apart, "the lineage trained apart")):
@@ -214,7 +225,7 @@ def chart(df: pd.DataFrame, game: str, out: Path) -> None:
         r = g[g.player == label]
         if len(r):
             ax.axhline(float(r.mean_diff.iloc[0]), ls=style, color="grey", label=f"{label}: {r.mean_diff.iloc[0]:+,.0f}")
-    ax.set_xticks(list(x), [p.replace(" (", "\n(") for p in gens.player], fontsize=8)
+    ax.set_xticks(list(x), [textwrap.fill(p, 16) for p in gens.player], fontsize=7)
     ax.set_ylabel(f"against hints:tuned-{game}\n({unit(game)}, 95 % interval)")
     ax.set_title(f"{game}: the learned player, generation by generation (deals of seed {int(g.seed.iloc[0])}, "
                  "seats swapped)", fontsize=10)
@@ -225,6 +236,7 @@ def chart(df: pd.DataFrame, game: str, out: Path) -> None:
 
 
 def markdown(df: pd.DataFrame, best: pd.DataFrame, command: str) -> str:
+    """The results/README.md section: the generations table and the name's verdicts."""
     ci = interval_text
     lines = [f"Made by `{command}`; each deal played twice with the seats swapped, on deals no training, "
              "tuning or choice of settings played; 95 % intervals.", "",
