@@ -11,11 +11,11 @@ from ..policies.features import MAX_ACTION_NZ, N_STATE, S_STAGE2, S_TALON, X_HIN
 from ..policies.network import (
     LATE_MAX_H1,
     LATE_MAX_H2,
-    N_IN,
     N_NET,
     O_HINT_BONUS,
     hidden_state,
     late_block,
+    layer_offsets,
     net_of,
     net_size,
     q_value,
@@ -42,10 +42,7 @@ def forward_backward(w, net, xs, ai, av, y, g, scratch):
     h1 = scratch[LATE_MAX_H1:LATE_MAX_H1 + n1]
     dh1 = scratch[2 * LATE_MAX_H1:2 * LATE_MAX_H1 + n1]
     h2 = scratch[3 * LATE_MAX_H1:3 * LATE_MAX_H1 + n2]
-    b1 = o + N_IN * n1
-    w2 = b1 + n1
-    b2 = w2 + n1 * n2
-    w3 = b2 + n2
+    b1, w2, b2, w3 = layer_offsets(o, n1, n2)
     nz = 0
     while nz < MAX_ACTION_NZ and ai[nz] >= 0:
         nz += 1

@@ -93,21 +93,31 @@ def plays_late(w, talon_left):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def layer_offsets(o, n1, n2):
+    """The offsets in the model of the network at ``o`` (hidden sizes ``n1``, ``n2``): its first
+    bias, second layer, second bias and output weights (the output bias follows them); its first
+    layer [N_IN, n1] starts at ``o``."""
+    b1 = o + N_IN * n1
+    w2 = b1 + n1
+    b2 = w2 + n1 * n2
+    return b1, w2, b2, b2 + n2
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _layers(w, o, n1, n2):
     """The network at ``o``'s first-layer rows of the action features [N_ACTION, n1], its
-    second layer [n1, n2], and the offsets of its second bias and its output weights (the output
-    bias follows them)."""
-    b1 = o + N_IN * n1
-    b2 = b1 + n1 + n1 * n2
-    return (w[o + N_STATE * n1:b1].reshape((N_ACTION, n1)), w[b1 + n1:b2].reshape((n1, n2)), b2, b2 + n2)
+    second layer [n1, n2], and the offsets of its second bias and its output weights."""
+    b1, w2, b2, w3 = layer_offsets(o, n1, n2)
+    return w[o + N_STATE * n1:b1].reshape((N_ACTION, n1)), w[w2:b2].reshape((n1, n2)), b2, w3
 
 
 @njit(cache=True, _nrt=False)
 def hidden_state(w, o, n1, xs, h0):
     """``h0`` = the first layer's input sum of the state features (bias included) of the
     network at ``o`` with ``n1`` first hidden units: shared by every action of a decision."""
+    b1 = layer_offsets(o, n1, 0)[0]
     for j in range(n1):
-        h0[j] = w[o + N_IN * n1 + j]
+        h0[j] = w[b1 + j]
     w1 = w[o:o + N_STATE * n1].reshape((N_STATE, n1))
     for i in range(N_STATE):
         v = xs[i]
