@@ -22,7 +22,6 @@ Example:
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import textwrap
@@ -34,6 +33,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from tqdm import tqdm
 
+from analyzer.studies.script_args import study_parser
 from analyzer.plots.figure import new_figure, save_chart
 from analyzer.policies.learned import load_model, shipped_model
 from analyzer.policies.registry import resolve_policy
@@ -257,14 +257,8 @@ def markdown(df: pd.DataFrame, best: pd.DataFrame, command: str) -> str:
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=SEED, help="the deals (neither training nor tuning played them)")
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals by this")
-    ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
-    ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--no-readme", action="store_true", help="do not touch results/README.md")
-    ap.add_argument("--tables", action="store_true", help="only write the charts and markdown from the tables in --out")
-    ap.add_argument("--out", default=str(ROOT / "results" / "learned"))
+    ap = study_parser(__doc__, SEED, str(ROOT / "results" / "learned"),
+                      tables="only write the charts and markdown from the tables in --out")
     args = ap.parse_args(argv)
     out = Path(args.out).resolve()
     os.chdir(ROOT)           # the models are named relative to the repository (learned:weights=results/...)

@@ -22,7 +22,6 @@ Example:
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from analyzer.studies.script_args import study_parser
 from analyzer.plots.figure import new_figure, save_chart
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
@@ -252,15 +252,9 @@ def update_readme(text: str) -> None:
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=20261202, help="the deals (neither training nor tuning played them)")
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals and hands by this")
-    ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
-    ap.add_argument("--threads", type=int, default=None)
+    ap = study_parser(__doc__, 20261202, str(ROOT / "results" / "ladder"),
+                      tables="only redraw the charts and markdown from the tables in --out")
     ap.add_argument("--no-stats", action="store_true", help="the ladder only")
-    ap.add_argument("--no-readme", action="store_true", help="do not touch results/README.md")
-    ap.add_argument("--tables", action="store_true", help="only redraw the charts and markdown from the tables in --out")
-    ap.add_argument("--out", default=str(ROOT / "results" / "ladder"))
     args = ap.parse_args(argv)
     out = Path(args.out)
     if not args.tables:

@@ -16,7 +16,6 @@ Example:
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer import compare, preset, simulate
+from analyzer.studies.script_args import study_parser
 from analyzer.tables.stats import interval_text
 from analyzer.run.output import update_marked_section, write_table
 
@@ -149,13 +149,7 @@ def update_readme(text: str) -> None:
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=20261201)
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals and hands")
-    ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
-    ap.add_argument("--out", default=str(ROOT / "results" / "learned"))
-    ap.add_argument("--no-readme", action="store_true", help="do not rewrite results/README.md")
+    ap = study_parser(__doc__, 20261201, str(ROOT / "results" / "learned"))
     ap.add_argument("--no-variants", action="store_true", help="leave out the rule sets not trained on")
     ap.add_argument("--rounds-only", action="store_true", help="only draw the rounds' learning curves")
     args = ap.parse_args(argv)

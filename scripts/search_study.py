@@ -21,7 +21,6 @@ Example:
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from analyzer.studies.script_args import study_parser
 from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.rng import stream_state
@@ -155,15 +155,10 @@ def update_readme(text: str) -> None:
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=20261203, help="the deals (neither training nor tuning played them)")
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals and hands by this")
+    ap = study_parser(__doc__, 20261203, str(ROOT / "results" / "search"),
+                      tables="only rebuild the markdown from the tables in --out",
+                      games_help="the games to measure (one process per game keeps each on its own core)")
     ap.add_argument("--samples", type=int, default=128, help="samples per decision of the variance study")
-    ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"],
-                    help="the games to measure (one process per game keeps each on its own core)")
-    ap.add_argument("--tables", action="store_true", help="only rebuild the markdown from the tables in --out")
-    ap.add_argument("--no-readme", action="store_true", help="do not touch results/README.md")
-    ap.add_argument("--out", default=str(ROOT / "results" / "search"))
     args = ap.parse_args(argv)
     out = Path(args.out)
     if not args.tables:

@@ -24,7 +24,6 @@ Example:
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -37,6 +36,7 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ladder_study import statistics  # noqa: E402 (the ladder's self-play statistics, shared)
 
+from analyzer.studies.script_args import study_parser
 from analyzer.policies.learned import shipped_model  # noqa: E402
 from analyzer.policies.registry import resolve_policy  # noqa: E402
 from analyzer.rules import preset  # noqa: E402
@@ -197,14 +197,8 @@ def agreement(stats: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=STUDY_SEED, help="the deals (neither training nor tuning played them)")
-    ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals and hands by this")
-    ap.add_argument("--games", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
-    ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--no-readme", action="store_true", help="do not touch results/README.md")
-    ap.add_argument("--tables", action="store_true", help="only write the markdown from the tables in --out")
-    ap.add_argument("--out", default=str(ROOT / "results" / "strong"))
+    ap = study_parser(__doc__, STUDY_SEED, str(ROOT / "results" / "strong"),
+                      tables="only write the markdown from the tables in --out")
     args = ap.parse_args(argv)
     out = Path(args.out).resolve()
     os.chdir(ROOT)           # the models are named relative to the repository (learned:weights=results/...)
