@@ -42,7 +42,7 @@ from analyzer.run.backends import check_threads
 from analyzer.run.output import update_marked_section, write_table
 from analyzer.studies.compare import compare_pair
 from analyzer.studies.report import study
-from analyzer.tables.band_table import band_figures, player_figures
+from analyzer.tables.band_table import band_figures, is_share, player_figures
 from analyzer.tables.stats import interval_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,7 +185,7 @@ def strength_chart(figs: pd.DataFrame, gens: pd.DataFrame, game: str, out: Path)
     for ax, key in zip(axes, keys):
         d = f[(f.figure == key) & f.player.isin(strength)]
         x = d.player.map(strength)
-        scale = 100.0 if what[key][1].startswith("share") else 1.0
+        scale = 100.0 if is_share(what[key][1]) else 1.0
         search = d.player.str.startswith("expert")
         for rows, color, fmt, label in ((~search & ~d.player.str.startswith(APART), "C0", "o-", "the first lineage"),
                                         (d.player.str.startswith(APART), "C1", "o-", "the lineage trained apart"),

@@ -9,8 +9,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-SHARES = ("share of seat-hands", "share of games")      # drawn in per cent
-
+from ..tables.band_table import is_share
 
 def band_chart(df: pd.DataFrame, title: str) -> Figure:
     """``df`` is band_table's: per figure a panel, per player a dot with its interval."""
@@ -21,7 +20,7 @@ def band_chart(df: pd.DataFrame, title: str) -> Figure:
     axes = fig.subplots(rows, cols, squeeze=False)
     for ax, key in zip(axes.ravel(), figures):
         g = df[df.figure == key]
-        scale = 100.0 if g.unit.iloc[0] in SHARES else 1.0
+        scale = 100.0 if is_share(g.unit.iloc[0]) else 1.0
         y, lo, hi = (scale * g[c].to_numpy(float) for c in ("value", "value_lo", "value_hi"))
         x = np.arange(len(g))
         ax.axhspan(scale * g.band_lo.iloc[0], scale * g.band_hi.iloc[0], color="tab:grey", alpha=0.2, lw=0)

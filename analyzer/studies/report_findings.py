@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..policies.registry import resolve_policy
 from ..rules import PRESETS, RuleSet
+from ..tables.band_table import is_share
 from ..tables.rule_table import rule_table, value_text
 from ..tables.stats import interval_text
 from .compare import points_unit, seatings
@@ -67,7 +68,7 @@ def _self_play(st) -> str | None:
 def figure_text(value: float, unit: str, lo: float | None = None, hi: float | None = None) -> str:
     """A band figure's value in its unit (band_table's), with its interval when ``lo`` and
     ``hi`` are given: shares in per cent ("4.12 % [3.64, 4.65]"), the rest to 4 digits."""
-    share = unit.startswith("share")
+    share = is_share(unit)
     text = (lambda v: f"{100 * v:.2f}") if share else (lambda v: f"{v:,.4g}")
     ci = f" [{text(lo)}, {text(hi)}]" if lo is not None else ""
     return text(value) + (" %" if share else "") + ci

@@ -22,6 +22,11 @@ FIGURES = (
 VERDICTS = {"game": "the game's", "players": "the players'", "open": "not settled by these hands"}
 
 
+def is_share(unit: str) -> bool:
+    """Whether a band figure's unit is a share (a fraction, shown in per cent)."""
+    return unit.startswith("share")
+
+
 def band_figures(rubicon: bool) -> list[tuple[str, str, str]]:
     """(key, what, unit) of the band's figures for a game."""
     game = "rubicon" if rubicon else "ordinary"
