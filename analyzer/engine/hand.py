@@ -91,6 +91,7 @@ from .layout import (
     G_TO_ACT,
     G_TRICK,
     G_TRICK_CARDS,
+    G_LEAD_TABLE,
     G_TRICK_POS,
     G_TRUMP,
     G_TRUMP_HOW,
@@ -446,6 +447,7 @@ def _clear_trick(G, n):
     G[G_LEAD] = -1
     G[G_BEST] = -1
     G[G_BEST_SEAT] = -1
+    G[G_LEAD_TABLE] = 0
     for j in range(n):
         G[G_TRICK_CARDS + j] = -1
 
@@ -492,6 +494,7 @@ def _play(rules, st, a):
         record_event(ev, G, E_SEVEN, s, card, rules[R_SEVEN_POINTS], 0, 0)
     if i == 0:
         G[G_LEAD] = card
+        G[G_LEAD_TABLE] = 1 if plays_from_table(a) else 0
         G[G_BEST] = card
         G[G_BEST_SEAT] = s
     elif beats(card, G[G_BEST], trump):

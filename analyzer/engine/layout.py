@@ -54,7 +54,7 @@ OBS_CORE = 216           # the fields above are kept up to date for every seat
 # from one seat's view and an assignment of the cards it cannot see (observe.rebuild).
 OBS_FULL = 216           # 1 while the public record below is filled for this decision
 OBS_LEADER_REL = 217     # relative seat of the player who leads (led) the trick
-                         # 218: spare
+OBS_LEAD_TABLE = 218     # 1 when the card led to this trick came from the leader's table (public)
 OBS_TRUMP_TRICK = 219    # trick at which trumps were fixed (-1: not yet)
 OBS_TRUMP_HOW = 220      # how trumps were fixed: TRUMP_BY_* below
 OBS_TALON_LEN = 221      # cards in the talon at the deal (turn-up included)
@@ -95,7 +95,8 @@ SEE_HANDS_BIT, SEE_TALON_BIT = 4, 8
 GAME_CLAIM_RIGHT = 4
 G_TRICK_CARDS = 32       # 4: the cards played to the trick in progress, in order
 G_DRAWN = 36             # 4: the cards drawn in the last round of draws, winner's first (-1: the deal)
-G_SIZE = 40
+G_LEAD_TABLE = 40        # 1 while the card led to the trick in progress came from the leader's table
+G_SIZE = 41
 
 # how trumps were fixed (G_TRUMP_HOW, OBS_TRUMP_HOW, REC_TRUMP_HOW)
 TRUMP_BY_TURNUP, TRUMP_BY_MARRIAGE, TRUMP_BY_SEQUENCE = 0, 1, 2

@@ -38,6 +38,7 @@ from .layout import (
     G_EXCHANGES,
     G_LAST_WINNER,
     G_LEAD,
+    G_LEAD_TABLE,
     G_LEADER,
     G_NSEATS,
     G_PHASE,
@@ -66,6 +67,7 @@ from .layout import (
     OBS_GAME,
     OBS_HAND,
     OBS_LEAD_CARD,
+    OBS_LEAD_TABLE,
     OBS_LEADER_REL,
     OBS_N_SEATS,
     OBS_PACKS,
@@ -139,6 +141,7 @@ def observe_public(rules, st, s):
     n = G[G_NSEATS]
     o[OBS_FULL] = 1
     o[OBS_LEADER_REL] = rel_seat(G[G_LEADER], s, n)
+    o[OBS_LEAD_TABLE] = G[G_LEAD_TABLE]
     o[OBS_TRUMP_TRICK] = G[G_TRUMP_TRICK]
     o[OBS_TRUMP_HOW] = G[G_TRUMP_HOW]
     o[OBS_TALON_LEN] = G[G_TALON_LEN]
@@ -297,6 +300,7 @@ def rebuild(rules, o, hidden, talon_rest, drawn, dst):
         G[G_PHASE] = PH_CLAIM if dec == D_CLAIM else PH_PLAY
         G[G_TRICK_POS] = o[OBS_TRICK_POS]
         G[G_LEAD] = o[OBS_LEAD_CARD]
+        G[G_LEAD_TABLE] = o[OBS_LEAD_TABLE]
         G[G_BEST] = o[OBS_BEST_CARD]
         if o[OBS_BEST_REL] >= 0:
             G[G_BEST_SEAT] = (me + o[OBS_BEST_REL]) % n

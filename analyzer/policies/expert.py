@@ -32,7 +32,9 @@ errors above it, so a search is never weaker than the policy it anchors on where
 tell the actions apart; E_GATE > 0: a decision whose network values are this far apart (best
 to second) is not searched at all (in points; Rubicon: game points, the winner's score);
 E_LATE N > 0: only the decisions with at most N cards left to draw are searched, the anchor
-(without one, the roll-out policy) plays the others. The learned network (E_PRIOR,
+(without one, the roll-out policy) plays the others; E_INFER T > 0: following the other
+seat's lead, the worlds are kept by how likely that lead is in each under the learned network
+(policies/inference.py; softmax temperature T points). The learned network (E_PRIOR,
 or the ``learned`` rollout) is the seat's model (``SeatData.weights``: the registry gives such a
 search the learned player's models), and the exact solver's table is the seat's too.
 
@@ -71,12 +73,12 @@ from ..engine.layout import (
     SEE_TALON,
 )
 from ..engine.policy_data import POLICY_SIG, SCRATCH_WORDS, SeatData, W_EXACT, W_SCRATCH, W_SOLVER
-from ..engine.observe import rebuild, sample_world
 from ..engine.rng import below, next_u64, stream_state
 from ..engine.state import HandState, copy_into, new_state
 from .builtin import greedy_policy
 from .endgame import exact_endgame_action, is_exact_decision
 from .hints import hints_policy
+from .inference import draw_world
 from .learned_net import SCRATCH_USED, action_q, best_action
 from .network import value_unit
 from .stage2_value import H_W, V_WEIGHTS, estimated_value, value_applies
@@ -386,9 +388,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     while k < samples and (n_alive > 1 or z <= 0):      # z = 0: every sample (analysis)
         stop = min(samples, k + block)
         while k < stop:
-            sw.hidden[:] = 0
-            sample_world(rules, obs, rng, sw.hidden, sw.talon, sw.drawn, sw.pool, sw.sizes)
-            rebuild(rules, obs, sw.hidden, sw.talon, sw.drawn, base)
+            draw_world(rules, obs, params, rng, sw)
             seed = next_u64(rng)
             for i in range(n_legal):
                 if not alive[i]:

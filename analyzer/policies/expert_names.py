@@ -12,7 +12,7 @@ import numpy as np
 from ..engine.layout import SEE_HANDS, SEE_TALON
 from .learned import GAMES, learned_spec
 from .params import (
-    DEFAULT_BLOCK, E_BLOCK, E_ENDGAME, E_LEAF, E_EXACT, E_GATE, E_GUARD, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
+    DEFAULT_BLOCK, E_BLOCK, E_ENDGAME, E_LEAF, E_EXACT, E_GATE, E_GUARD, E_INFER, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
     HINT_NAMES, N_HINTS, PARAM_FULL_OBS, ROLLOUT_NAMES, search_defaults,
 )
 from .stage2_value import load_value_model
@@ -37,6 +37,9 @@ EXPERT_TEXT = (
     ("late=N", "search only the decisions with at most N cards left to draw; the anchor plays the rest (0: all)"),
     ("gate=G", "with prior: do not search a decision whose best network value leads the second by G "
                "points or more (Rubicon: game points, the winner's score)"),
+    ("infer=T", "read the other seat's lead: when following it, the sampled worlds are weighted by how "
+                "likely that lead is in each under the learned player (a softmax of its action values, "
+                "temperature T points; 0: off, the default; docs/search.md)"),
     ("endgame=exact", "finish each rollout's second stage with the exact solver (slower)"),
     ("prune=Z", "drop an action Z standard errors behind the best at each look (block=N) "
                 "(expert: 0.5; plain: 2; 0 = all actions get every sample)"),
@@ -67,7 +70,7 @@ DEFAULT_SWITCH_Z = 1.0      # the plain search's (with prior=K); the best search
 # ``expert`` plays, and the base its settings change
 BEST_SEARCH = {"ordinary": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4,leaf=net",
                "rubicon": "prior=0,rollout=learned,samples=48,switch=2,late=12,prune=0.5,block=4"}
-EXPERT_KEYS = "plain, samples, rollout, endgame, leaf, prune, block, exact, tail, prior, switch, guard, gate, late, h1..h8"
+EXPERT_KEYS = "plain, samples, rollout, endgame, leaf, prune, block, exact, tail, prior, switch, guard, gate, late, infer, h1..h8"
 
 
 def expert_spec(name: str, settings: str | None = None, base: str = "best") -> PolicySpec:
@@ -101,7 +104,7 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
         "expert with custom search settings"
     spec = PolicySpec(name, EXPERT_KERNEL, params, description=described, hands_per_chunk=EXPERT_CHUNK,
                       max_players=2, solver=True, game_params=tuple(by_game))
-    if any(p[E_PRIOR] > 0 or p[E_ROLLOUT] == ROLLOUT_NAMES.index("learned") or p[E_LEAF] > 0
+    if any(p[E_PRIOR] > 0 or p[E_ROLLOUT] == ROLLOUT_NAMES.index("learned") or p[E_LEAF] > 0 or p[E_INFER] > 0
            for _g, p in by_game):
         net = learned_spec("learned")              # the shipped networks, by game
         models = net.models
@@ -130,11 +133,11 @@ def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: st
         params[E_ROLLOUT] = ROLLOUT_NAMES.index(value.lower())
     elif key == "endgame":
         params[E_ENDGAME] = endgame_flag(name, value)
-    elif key in ("prune", "switch", "gate"):
+    elif key in ("prune", "switch", "gate", "infer"):
         z = weight_of(name, value)
         if z < 0:
             raise PolicyError(f"{name!r}: {key} is a number >= 0 (got {value!r})")
-        params[{"prune": E_PRUNE_Z, "switch": E_SWITCH_Z, "gate": E_GATE}[key]] = z
+        params[{"prune": E_PRUNE_Z, "switch": E_SWITCH_Z, "gate": E_GATE, "infer": E_INFER}[key]] = z
     elif key == "leaf":
         if value.lower() not in ("exact", "net"):
             raise PolicyError(f"{name!r}: leaf is exact or net (got {value!r})")

@@ -45,7 +45,9 @@ DEFAULT_SAMPLES = 32
 DEFAULT_PRUNE_Z = 2.0
 DEFAULT_BLOCK = 8        # samples between two looks at the actions' differences
 
-# 29-30: free (the learned player keeps its weights in its seat's data, not here);
+E_INFER = 29             # T > 0: worlds weighted by the other seat's lead under the learned policy,
+#                          a softmax of temperature T points (policies/inference.py)
+# 30: free (the learned player keeps its weights in its seat's data, not here);
 # 31: PARAM_FULL_OBS (the engine's)
 
 # every named slot: (slot, policy, what it holds)
@@ -68,6 +70,7 @@ SLOTS = {
     "E_GATE": (E_GATE, "expert", "network lead above which a decision is not searched (0: always search)"),
     "E_LATE": (E_LATE, "expert", "cards left to draw above which a decision is not searched (0: always search)"),
     "E_GUARD": (E_GUARD, "expert", "> 0: the roll-out policy's choice stands unless clearly beaten (no prior)"),
+    "E_INFER": (E_INFER, "expert", "> 0: worlds weighted by the other seat's lead (softmax temperature, points)"),
     "PARAM_FULL_OBS": (PARAM_FULL_OBS, "engine", "> 0: the policy is given its seat's public record "
                        "(2: and the other hands, 3: and the talon's order: the ceilings)"),
 }
