@@ -706,6 +706,89 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
 
 
 @main.command()
+@rule_options
+@run_options(hands=100, hands_help="Hands of each strong pairing.", out=None, threads=False,
+             out_help="Write hints.csv/.parquet, decisions.parquet, hints_GAME.png/.svg and hints.md "
+                      "here (default: results/hints/GAME).",
+             default_out=lambda kw: f"results/hints/{'rubicon' if kw['variant'] == 'rubicon' else 'ordinary'}",
+             seed_help="Master seed of the hands played.")
+@click.option("--pairing", "pairings", multiple=True, metavar="A,B",
+              help="A strong pairing, two policies (repeatable; default: learned,learned expert,learned "
+                   "expert,expert).")
+@click.option("--samples", default=16, show_default=True,
+              help="Sampled worlds the search values each decision with (where a hint applies).")
+@click.option("--hints", "base", default="hints", show_default=True, metavar="HINTS",
+              help="The hints asked: hints (each as the rulebook describes it, weight 1) or a preset such as "
+                   "hints:tuned-ordinary.")
+def hints(variant, rule_items, hands, seed, out, pairings, samples, base):
+    """The rulebook's hints H1-H8 against strong play.
+
+    Strong players play hands (learned and expert, self-play and against each
+    other); at each of their decisions the tuned hints are asked with every hint
+    on and each hint off in turn. Where switching a hint off changes the choice,
+    the hint applies: the study says how often the strong player makes the
+    hint's choice, and a search's values say what following the hint is worth
+    and what it would cost where strong play does not follow it. Writes a table,
+    every decision, a chart and hints.md (a verdict per hint in words).
+
+    Example:
+
+    \b
+        bezique hints --variant ordinary --hands 200 --seed 20261260
+    """
+    # keeps the CLI's start-up light: the study loads (and compiles) when the command runs
+    from .plots import rules_title
+    from .plots.hints import hints_chart
+    from .studies.hint_report import hints_markdown
+    from .studies.hint_study import PAIRINGS, HintStudy, decision_rows, hint_table
+    from .run.output import atomic_write, command_line
+
+    rules = rules_from(variant, rule_items)
+    if rules.players != 2:
+        raise click.ClickException("bezique hints studies two-handed games (the strong players' search is "
+                                   "two-handed): use --variant ordinary or rubicon")
+    chosen = tuple(_pairing(p) for p in pairings) or PAIRINGS
+    if samples < 2:
+        raise click.ClickException(f"--samples must be 2 or more (an interval needs two), got {samples}")
+    if base.partition(":")[0] != "hints":
+        raise click.ClickException(f"--hints takes the hints policy or its settings (hints, hints:tuned-ordinary), "
+                                   f"got {base!r}")
+    _pairing(f"{base},{base}")                     # an unknown setting: one line
+    study = HintStudy(pairings=chosen, hands=hands, seed=seed, samples=samples, base=base)
+    with progress_bar(hands * len(chosen), "hand", "hints") as progress:
+        rows = decision_rows(rules, study, progress=progress)
+    table = hint_table(rows, rows.attrs["decisions"])
+    game = "rubicon" if rules.packs == 4 else "ordinary"
+    unit = "net game points" if game == "rubicon" else "points"
+    facts = dict(command=command_line(), hands=hands, seed=seed, samples=samples, decisions=rows.attrs["decisions"],
+                 base=base,
+                 pairings=[",".join(p) for p in chosen])
+    text = hints_markdown(table, game, facts)
+    click.echo(text)
+    written = [atomic_write(Path(out) / "hints.md", lambda p: Path(p).write_text(text, encoding="utf-8"))]
+    written += write_table(rows, out, "decisions", csv=False)     # a row per decision: Parquet only
+    _write_outputs(out, None, {"hints": table},
+                   {f"hints_{game}": hints_chart(table, f"{rules_title(rules)}: the hints against strong play", unit)},
+                   files=written, rules=rules.describe(), **facts)
+
+
+def _pairing(text: str) -> tuple:
+    """``--pairing expert,learned``: two policy names."""
+    names = tuple(x.strip() for x in text.split(","))
+    if len(names) != 2 or not all(names):
+        raise click.ClickException(f"--pairing takes two policies separated by a comma (e.g. expert,learned), "
+                                   f"got {text!r}")
+    # keeps the CLI's start-up light: the registry loads the policies' modules
+    from .policies.registry import PolicyError, resolve_policy
+    for name in names:
+        try:
+            resolve_policy(name)
+        except PolicyError as e:
+            raise click.ClickException(str(e)) from None
+    return names
+
+
+@main.command()
 def policies():
     """List the built-in policies and the settings of `hints` and `expert`.
 

@@ -111,3 +111,34 @@ def test_compare_cli_writes_tables_and_heatmap(tmp_path):
 def test_compare_bad_input(args, needle):
     res = CliRunner().invoke(main, args)
     assert res.exit_code != 0 and needle in res.output and "Traceback" not in res.output
+
+
+def test_a_hints_worth_against_an_opponent_is_paired_deal_by_deal():
+    """ablate(against=...): each hint's worth and its interval are those of the per-deal
+    differences (the full hints' result minus the one without the hint, deal by deal, from the
+    records of both seatings), not the two results' intervals added in quadrature; where the
+    runs share most of their luck (H8, a second-stage hint) the paired interval is far narrower,
+    and a hint that changes nothing in this game (H7, Rubicon's) is worth exactly 0 [0, 0]."""
+    from analyzer.run.records import play_records
+    from analyzer.studies.compare import _points, ablate
+    rules, deals, seed = preset("ordinary"), 300, 11
+    df = ablate(rules, deals, seed, threads=1, against="greedy").set_index("hint")
+    arr = rules.to_array()
+
+    def per_deal(policy):
+        a, b = resolve_policy(policy), resolve_policy("greedy")
+        first = _points(rules, play_records(arr, seed, 0, deals, [a, b]))
+        second = _points(rules, play_records(arr, seed, 0, deals, [b, a]))
+        return ((first[:, 0] - first[:, 1]) + (second[:, 1] - second[:, 0])) / 2
+
+    full = per_deal("hints")
+    for hint in ("H2", "H8"):
+        d = full - per_deal(f"hints:no={hint}")
+        half = 1.959964 * d.std(ddof=1) / np.sqrt(deals)
+        row = df.loc[hint]
+        assert (row.mean_diff, row.mean_diff_lo, row.mean_diff_hi) == \
+            pytest.approx((d.mean(), d.mean() - half, d.mean() + half), rel=1e-6, abs=1e-9)
+    h8 = df.loc["H8"]
+    quadrature = np.hypot(h8.full_hi - h8.full_lo, h8.without_hi - h8.without_lo) / 2
+    assert (h8.mean_diff_hi - h8.mean_diff_lo) / 2 < 0.5 * quadrature
+    assert (df.loc["H7", ["mean_diff", "mean_diff_lo", "mean_diff_hi"]] == 0).all()

@@ -148,12 +148,13 @@ def wanted(fmt: str) -> bool:
     return fmt in _CHOSEN.get()
 
 
-def write_table(df, out_dir, name: str, parquet: bool = True) -> list[Path]:
-    """Write ``df`` as ``name.csv`` (and ``name.parquet``) in ``out_dir``, in the formats
-    chosen (:func:`use_formats`); return the paths written."""
+def write_table(df, out_dir, name: str, parquet: bool = True, csv: bool = True) -> list[Path]:
+    """Write ``df`` as ``name.csv`` (unless not ``csv``: a table too long to read as text) and
+    ``name.parquet`` (unless not ``parquet``) in ``out_dir``, in the formats chosen
+    (:func:`use_formats`); return the paths written."""
     out = Path(out_dir)
     paths = []
-    if wanted("csv"):
+    if csv and wanted("csv"):
         paths.append(atomic_write(out / f"{name}.csv", lambda p: df.to_csv(p, index=True)))
     if parquet and wanted("parquet"):
         paths.append(atomic_write(out / f"{name}.parquet", lambda p: df.to_parquet(p)))

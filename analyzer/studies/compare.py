@@ -96,10 +96,16 @@ def pair_chunk(task: RunTask, start: int, count: int) -> PairTally:
 
 def play_pair(task: RunTask, a: PolicySpec, b: PolicySpec, start: int, count: int) -> PairTally:
     """Deals ``start`` .. ``start + count - 1`` of ``task`` (its rules and seed) played by A and B
-    once in each of :func:`seatings`, reduced to a PairTally. A play's difference is A's mean
-    points per seat minus B's (with partners: A's partnership's points minus B's); a deal's,
-    the mean over its plays. A play is won by the policy of the seat (or partnership) with the
-    most points."""
+    once in each of :func:`seatings`, reduced to a PairTally (:func:`deal_differences`)."""
+    return deal_differences(task, a, b, start, count)[1]
+
+
+def deal_differences(task: RunTask, a: PolicySpec, b: PolicySpec, start: int, count: int):
+    """Deals ``start`` .. ``start + count - 1`` of ``task`` played by A and B once in each of
+    :func:`seatings`: each deal's difference times the tally's scale (int64 [count]), and the
+    PairTally of them. A play's difference is A's mean points per seat minus B's (with
+    partners: A's partnership's points minus B's); a deal's, the mean over its plays. A play is
+    won by the policy of the seat (or partnership) with the most points."""
     rules = task.rules
     ways = seatings(rules.players)
     partners = rules.players == 4
@@ -118,11 +124,49 @@ def play_pair(task: RunTask, a: PolicySpec, b: PolicySpec, start: int, count: in
             top_a, top_b = pts[:, is_a].max(1), pts[:, ~is_a].max(1)
         wins += int((top_a > top_b).sum())
         losses += int((top_b > top_a).sum())
-    t = PairTally(deals=count, twice_diff=int(scaled.sum()), twice_diff_sq=int((scaled ** 2).sum()),
-                  scale=factor * len(ways))
+    t = _tally(scaled, factor * len(ways))
     t.wins, t.losses = wins, losses
     t.draws = len(ways) * count - wins - losses
-    return t
+    return scaled, t
+
+
+def _tally(scaled: np.ndarray, scale: int) -> PairTally:
+    """The sums of a PairTally over deals whose differences times ``scale`` are ``scaled``."""
+    return PairTally(deals=len(scaled), twice_diff=int(scaled.sum()), twice_diff_sq=int((scaled ** 2).sum()),
+                     scale=scale)
+
+
+def ablation_chunk(task: RunTask, start: int, count: int) -> tuple:
+    """Deals ``start`` .. ``start + count - 1`` played by each of ``task.policies`` but the last
+    (``hints``, then ``hints`` without each hint) against the last (the opponent): the
+    PairTally of each against the opponent, and of each hint's worth, deal by deal the full
+    policy's difference minus the one without it (paired: the same deals, seatings and
+    streams). A RunTask's play."""
+    *mine, opponent = task.policies
+    full, full_tally = deal_differences(task, mine[0], opponent, start, count)
+    against, worth = [full_tally], []
+    for spec in mine[1:]:
+        scaled, t = deal_differences(task, spec, opponent, start, count)
+        against.append(t)
+        worth.append(_tally(full - scaled, t.scale))
+    return against, worth
+
+
+@dataclass
+class AblationTotals:
+    """The merged chunks of an ablation against an opponent (:func:`ablation_chunk`)."""
+
+    against: list = field(default_factory=list)    # PairTally of each policy against the opponent
+    worth: list = field(default_factory=list)      # PairTally of each hint's paired worth
+
+    def merge(self, chunk: tuple) -> bool:
+        """Add one chunk; never stops the run."""
+        for totals, tallies in zip((self.against, self.worth), chunk):
+            if not totals:
+                totals.extend(PairTally() for _ in tallies)
+            for total, t in zip(totals, tallies):
+                total.add(t)
+        return False
 
 
 @dataclass
@@ -248,8 +292,8 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     With ``against`` (e.g. ``"expert"``) each policy plays that opponent instead: a row per
     hint gives ``hints`` without it against the opponent (``without``, with ``_lo``/``_hi``),
     the full policy's figure (``full``) and the hint's value ``mean_diff`` = full - without,
-    whose interval adds the two intervals' half-widths in quadrature (the same deals make it
-    conservative)."""
+    paired deal by deal (the same deals, seatings and random streams): its interval is that of
+    the per-deal differences, which the luck both runs share does not widen."""
     names = ["hints"] + [f"hints:no={hid}" for hid in HINT_NAMES] + ([against] if against is not None else [])
     full, *without = check_run(rules, names, seed, threads, by_seat=False)
     rows = []
@@ -260,14 +304,17 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
                                                          if k not in ("policy_a", "policy_b")}})
         return pd.DataFrame(rows)
     *without, opponent = without
-    base = compare_pair(rules, full, opponent, hands, seed, threads, progress=progress).row()
-    half_full = (base["mean_diff_hi"] - base["mean_diff_lo"]) / 2
-    for hid, text, other in zip(HINT_NAMES, HINT_TEXT, without):
-        r = compare_pair(rules, other, opponent, hands, seed, threads, progress=progress).row()
-        value = base["mean_diff"] - r["mean_diff"]
-        half = float(np.hypot(half_full, (r["mean_diff_hi"] - r["mean_diff_lo"]) / 2))
+    specs = (full, *without, opponent)
+    # a chunk plays every policy against the opponent: as many hands in all as a compare chunk
+    chunk = chunk_for(list(specs), CHUNK) // (len(seatings(rules.players)) * len(specs[:-1])) or 1
+    acc = run_chunks(RunTask(ablation_chunk, rules, seed, specs), hands, chunk, AblationTotals(), threads,
+                     progress and (lambda n: progress(n * len(specs[:-1]))))
+    base = PairResult(full.name, opponent.name, acc.against[0]).row()
+    for hid, text, other, tally, worth in zip(HINT_NAMES, HINT_TEXT, without, acc.against[1:], acc.worth):
+        r = PairResult(other.name, opponent.name, tally).row()
+        value, lo, hi = worth.mean_diff()
         rows.append({"hint": hid, "advice": text, "against": opponent.name, "deals": r["deals"],
-                     "mean_diff": value, "mean_diff_lo": value - half, "mean_diff_hi": value + half,
+                     "mean_diff": value, "mean_diff_lo": lo, "mean_diff_hi": hi,
                      "full": base["mean_diff"], "full_lo": base["mean_diff_lo"], "full_hi": base["mean_diff_hi"],
                      "without": r["mean_diff"], "without_lo": r["mean_diff_lo"],
                      "without_hi": r["mean_diff_hi"]})

@@ -139,7 +139,8 @@ def _hint_worth(st, unit: str) -> list[str]:
     df = st.ablation
     pay = df[df.mean_diff_lo > 0].sort_values("mean_diff", ascending=False)
     cost = df[df.mean_diff_hi < 0].sort_values("mean_diff")
-    unclear = df[(df.mean_diff_lo <= 0) & (df.mean_diff_hi >= 0)]
+    same = (df.mean_diff_lo == 0) & (df.mean_diff_hi == 0)     # no deal played otherwise without it
+    unclear = df[(df.mean_diff_lo <= 0) & (df.mean_diff_hi >= 0) & ~same]
     parts = []
     if len(pay):
         parts.append("worth having: " + ", ".join(f"{r.hint} {interval_text(r, 'mean_diff')}" for _, r in pay.iterrows()))
@@ -147,6 +148,8 @@ def _hint_worth(st, unit: str) -> list[str]:
         parts.append("costing: " + ", ".join(f"{r.hint} {interval_text(r, 'mean_diff')}" for _, r in cost.iterrows()))
     if len(unclear):
         parts.append("not told apart from nothing: " + ", ".join(unclear.hint))
+    if same.any():
+        parts.append("never changing a deal's result here: " + ", ".join(df[same].hint))
     return [f"Against **{st.strong.policy}**, the rulebook's hints (each switched off in turn, {int(df.deals.iloc[0]):,} "
             f"deals) are {'; '.join(parts)} ({unit} for the hints policy that keeps the hint)."]
 

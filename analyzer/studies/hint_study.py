@@ -1,0 +1,184 @@
+"""The rulebook's hints against strong play (``bezique hints``).
+
+Strong players (``learned``, ``expert``, self-play and against each other) play hands; at each of
+their decisions with a choice the hints (``hints``, each as the rulebook describes it, weight 1;
+or a preset such as ``hints:tuned-ordinary``) are asked too, with each hint on and off in turn,
+the others as they are. A hint **applies** at a decision where switching it off changes the
+hints' choice: there it prefers its choice (on: its weight, or 1 where the preset's is 0) to the
+one made without it. The strong player **agrees** when it makes the hint's choice, **breaks** it
+when it makes the choice without the hint, and otherwise does a third thing.
+
+Where a hint applies, a search values the actions involved on the same sampled worlds
+(``expert``'s search with the learned player's roll-outs, every action every sample, every
+decision searched: VALUER): what following the hint is worth against the choice without it, and,
+where the strong player does not follow it, what following it would cost against the strong
+player's own choice. Values are points per ordinary hand, net game points per Rubicon game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..engine import layout as L
+from ..engine.batch import seed_policies
+from ..engine.deals import deal_deck
+from ..engine.hand import apply, deal_into, is_over, legal_actions, observe, to_act
+from ..engine.state import new_state
+from ..policies.hints import hints_policy
+from ..policies.params import HINT_NAMES, N_HINTS
+from ..policies.registry import resolve_policy
+from ..rules import RuleSet
+from ..run.records import policy_arrays
+from ..tables.stats import mean_ci, wilson_ci
+
+PAIRINGS = (("learned", "learned"), ("expert", "learned"), ("expert", "expert"))
+KINDS = {L.D_LEAD: "lead", L.D_FOLLOW: "follow", L.D_MELD: "declare", L.D_CARTE: "carte blanche",
+         L.D_CLAIM: "claim"}
+VALUER = "expert:prior=0,rollout=learned,late=0,prune=0,samples={samples}"
+ROW_COLUMNS = ["pairing", "pairing_index", "hand", "seat", "player", "hint", "stage", "kind", "talon_left",
+               "agrees", "breaks", "gain", "gain_se", "cost", "cost_se"]
+ALL_SEATS_PUBLIC = 0b1111          # every seat's public record filled (the search samples from it)
+
+
+@dataclass(frozen=True)
+class HintStudy:
+    """What one study plays: the strong pairings, hands per pairing, the seed, the search's
+    samples per valued decision."""
+
+    pairings: tuple = PAIRINGS
+    hands: int = 100
+    seed: int = 1
+    samples: int = 16
+    base: str = "hints"      # the hints asked: the rulebook's as described (each weight 1), or a preset
+
+
+def _game(rules: RuleSet) -> str:
+    return "rubicon" if rules.packs == 4 else "ordinary"
+
+
+def _value_scale(rules: RuleSet) -> float:
+    """Search values (endgame.final_value) in the units the project reports: ordinary points; in
+    Rubicon the winner's game score, which is half a net game point difference."""
+    return 2.0 if _game(rules) == "rubicon" else 1.0
+
+
+def decision_rows(rules: RuleSet, study: HintStudy, progress=None) -> pd.DataFrame:
+    """One row per (decision, hint that applies there) of the study's hands: the pairing, the
+    strong player, stage, decision kind, cards left to draw, whether it agrees with the hint or
+    breaks it, and the search's paired means (with their standard errors) of following the hint
+    against not (``gain``) and of the strong choice against the hint's (``cost``, 0 where it
+    agrees). ``attrs["decisions"]``: the strong players' decisions with a choice."""
+    arr = rules.to_array()
+    base = policy_arrays([resolve_policy(study.base)], arr)
+    hint_params, hint_data = base.params[0], base.seats[0]
+    valuer = policy_arrays([resolve_policy(VALUER.format(samples=study.samples))], arr)
+    from ..policies.expert import search          # minutes to compile: only when a study runs
+    scale = _value_scale(rules)
+    rows = []
+    decisions = 0
+    for p_index, pairing in enumerate(study.pairings):
+        players = policy_arrays([resolve_policy(name) for name in pairing], arr)
+        for hand in range(study.hands):
+            st = _dealt(rules, arr, study.seed, hand)
+            while not is_over(st):
+                nleg, _plays = legal_actions(arr, st)
+                if nleg == 1:
+                    apply(arr, st, st.legal[0])
+                    continue
+                s = to_act(st)
+                observe(arr, st, s)
+                decisions += 1
+                obs = st.obs[s].copy()
+                legal = st.legal[:nleg].copy()
+                choices = _hint_choices(obs, legal, arr, hint_params, hint_data, st.rngs[s])
+                a = players.policies[s](st.obs[s], st.legal, nleg, arr, players.params[s], st.rngs[s],
+                                        players.seats[s])
+                applied = [(k, on, off) for k, (on, off) in enumerate(choices) if off != on]
+                if applied:
+                    actions = np.array(sorted({a, *[x for _k, on, off in applied for x in (on, off)]}), np.int32)
+                    rng = np.array([(study.seed * 1_000_003 + hand * 4099 + len(rows)) % 2**63], np.uint64)
+                    _best, vals = search(arr, obs, actions, len(actions), valuer.params[s], rng,
+                                         study.samples, 0.0, valuer.seats[s])
+                    col = {int(x): i for i, x in enumerate(actions)}
+                    for k, on, off in applied:
+                        gain = scale * (vals[:, col[on]] - vals[:, col[off]])
+                        cost = scale * (vals[:, col[a]] - vals[:, col[on]])
+                        rows.append(dict(
+                            pairing=" vs ".join(pairing), pairing_index=p_index, hand=hand, seat=s,
+                            player=pairing[s % len(pairing)], hint=HINT_NAMES[k],
+                            stage=int(obs[L.OBS_STAGE]), kind=KINDS.get(int(obs[L.OBS_DECISION]), "other"),
+                            talon_left=int(obs[L.OBS_TALON_LEFT]), agrees=a == on, breaks=a == off,
+                            gain=gain.mean(), gain_se=_se(gain), cost=cost.mean(), cost_se=_se(cost)))
+                apply(arr, st, a)
+            if progress is not None:
+                progress(1)
+    df = pd.DataFrame(rows, columns=ROW_COLUMNS)
+    df.attrs["decisions"] = decisions
+    return df
+
+
+def _dealt(rules, arr, seed, hand):
+    """Hand ``hand`` of seed ``seed`` dealt as the batch kernel deals it, every seat's public
+    record asked for."""
+    st = new_state(False)
+    deck = np.zeros(L.MAX_TALON, np.int32)
+    deal_deck(rules.n_cards, np.uint64(seed), hand, deck, np.zeros(1, np.uint64))
+    deal_into(arr, st, deck, hand % rules.players)
+    seed_policies(st.rngs, np.uint64(seed), hand)
+    st.G[L.G_FULL_OBS] = ALL_SEATS_PUBLIC
+    return st
+
+
+def _hint_choices(obs, legal, arr, params, data, rng):
+    """Per hint, the hints' action with it on (its weight, or 1 where it is 0) and off, the
+    others as in ``params`` (the same random stream for every call)."""
+    n = len(legal)
+    out = []
+    for k in range(N_HINTS):
+        p = params.copy()
+        p[k] = params[k] if params[k] > 0 else 1.0
+        on = int(hints_policy(obs, legal, n, arr, p, rng.copy(), data))
+        p[k] = 0.0
+        out.append((on, int(hints_policy(obs, legal, n, arr, p, rng.copy(), data))))
+    return out
+
+
+def _se(x: np.ndarray) -> float:
+    return float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+
+
+def hint_table(rows: pd.DataFrame, decisions: int) -> pd.DataFrame:
+    """Per hint, over all its decisions and split by stage and decision kind: how many decisions
+    it applies at (and their share of the ``decisions`` with a choice), the strong players'
+    agreement and breaking shares (Wilson 95 % intervals), the worth of following it against
+    not (``gain``) and, at the decisions where the strong player did not follow it, what
+    following it would cost (``cost_of_following``: the strong choice's value over the hint's),
+    each a mean over decisions with a 95 % interval."""
+    out = []
+    for hint in HINT_NAMES:
+        h = rows[rows.hint == hint] if len(rows) else rows
+        out.append(_summary(h, hint, "all", "all", decisions))
+        if len(h):
+            for (stage, kind), g in h.groupby(["stage", "kind"]):
+                out.append(_summary(g, hint, str(stage), kind, decisions))
+    return pd.DataFrame(out)
+
+
+def _summary(g: pd.DataFrame, hint: str, stage: str, kind: str, decisions: int) -> dict:
+    n = len(g)
+    row = dict(hint=hint, stage=stage, kind=kind, applies=n, applies_share=n / max(decisions, 1))
+    agree = int(g.agrees.sum()) if n else 0
+    broken = int(g.breaks.sum()) if n else 0
+    for key, k in (("agree", agree), ("break", broken)):
+        share, lo, hi = wilson_ci(k, n) if n else (np.nan, np.nan, np.nan)
+        row.update({key: float(share), f"{key}_lo": float(lo), f"{key}_hi": float(hi)})
+    for key, x in (("gain", g.gain if n else []), ("cost_of_following", g.cost[~g.agrees] if n else [])):
+        x = np.asarray(x, float)
+        if len(x) > 1:
+            mean, lo, hi = mean_ci(x.sum(), (x * x).sum(), len(x))
+        else:
+            mean = lo = hi = np.nan
+        row.update({key: float(mean), f"{key}_lo": float(lo), f"{key}_hi": float(hi), f"{key}_n": len(x)})
+    return row
