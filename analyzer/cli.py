@@ -708,7 +708,8 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
 @main.command()
 @rule_options
 @run_options(hands=100, hands_help="Hands of each strong pairing.", out=None, threads=False,
-             out_help="Write hints.csv/.parquet, decisions.parquet, hints_GAME.png/.svg and hints.md "
+             out_help="Write hints.csv/.parquet, decisions.parquet, hints_GAME.png/.svg and hints.md (with "
+                      "--patterns also patterns.csv/.parquet and disagreements.parquet) "
                       "here (default: results/hints/GAME).",
              default_out=lambda kw: f"results/hints/{'rubicon' if kw['variant'] == 'rubicon' else 'ordinary'}",
              seed_help="Master seed of the hands played.")
@@ -720,7 +721,11 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
 @click.option("--hints", "base", default="hints", show_default=True, metavar="HINTS",
               help="The hints asked: hints (each as the rulebook describes it, weight 1) or a preset such as "
                    "hints:tuned-ordinary.")
-def hints(variant, rule_items, hands, seed, out, pairings, samples, base):
+@click.option("--patterns", is_flag=True,
+              help="Also find where the strong players part from the tuned hints (hints:tuned-GAME): the "
+                   "kinds of disagreement and the points each carries (patterns.csv, a section of hints.md); "
+                   "the hands are played a second time.")
+def hints(variant, rule_items, hands, seed, out, pairings, samples, base, patterns):
     """The rulebook's hints H1-H8 against strong play.
 
     Strong players play hands (learned and expert, self-play and against each
@@ -739,6 +744,7 @@ def hints(variant, rule_items, hands, seed, out, pairings, samples, base):
     # keeps the CLI's start-up light: the study loads (and compiles) when the command runs
     from .plots import rules_title
     from .plots.hints import hints_chart
+    from .studies.hint_patterns import disagreement_rows, pattern_table, patterns_markdown
     from .studies.hint_report import hints_markdown
     from .studies.hint_study import PAIRINGS, HintStudy, decision_rows, hint_table
     from .run.output import atomic_write, command_line
@@ -755,8 +761,9 @@ def hints(variant, rule_items, hands, seed, out, pairings, samples, base):
                                    f"got {base!r}")
     _pairing(f"{base},{base}")                     # an unknown setting: one line
     study = HintStudy(pairings=chosen, hands=hands, seed=seed, samples=samples, base=base)
-    with progress_bar(hands * len(chosen), "hand", "hints") as progress:
+    with progress_bar(hands * len(chosen) * (2 if patterns else 1), "hand", "hints") as progress:
         rows = decision_rows(rules, study, progress=progress)
+        parted = disagreement_rows(rules, study, progress=progress) if patterns else None
     table = hint_table(rows, rows.attrs["decisions"])
     game = "rubicon" if rules.packs == 4 else "ordinary"
     unit = "net game points" if game == "rubicon" else "points"
@@ -764,10 +771,16 @@ def hints(variant, rule_items, hands, seed, out, pairings, samples, base):
                  base=base,
                  pairings=[",".join(p) for p in chosen])
     text = hints_markdown(table, game, facts)
+    tables = {"hints": table}
+    if parted is not None:
+        tables["patterns"] = pattern_table(parted, parted.attrs["seat_hands"])
+        text += patterns_markdown(tables["patterns"], parted, unit)
     click.echo(text)
     written = [atomic_write(Path(out) / "hints.md", lambda p: Path(p).write_text(text, encoding="utf-8"))]
     written += write_table(rows, out, "decisions", csv=False)     # a row per decision: Parquet only
-    _write_outputs(out, None, {"hints": table},
+    if parted is not None:
+        written += write_table(parted, out, "disagreements", csv=False)
+    _write_outputs(out, None, tables,
                    {f"hints_{game}": hints_chart(table, f"{rules_title(rules)}: the hints against strong play", unit)},
                    files=written, rules=rules.describe(), **facts)
 

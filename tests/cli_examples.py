@@ -44,7 +44,8 @@ def doc_examples() -> list[str]:
 
 def small(command: str, hands: int) -> list[str]:
     """The example's arguments with ``--hands`` set to ``hands`` (added where the default applies;
-    a fifth of it where a search plays; ``--games`` becomes a tenth of it)."""
+    a fifth of it where a search plays, a hundredth for the hints study; ``--games`` becomes a
+    tenth of it)."""
     args = shlex.split(command)[1:]
     if "--games" in args:
         args[args.index("--games") + 1] = str(max(hands // 10, 1))
@@ -62,6 +63,8 @@ def small(command: str, hands: int) -> list[str]:
         return args
     if any(a.startswith(("expert", "cheat")) for a in args):      # a search plays tens of hands/s, not thousands
         hands = max(hands // 5, 2)
+    if args[0] == "hints":                    # strong pairings and a search at most decisions: a few hands/s
+        hands = max(hands // 100, 2)
     if "--hands" in args:
         args[args.index("--hands") + 1] = str(hands)
     elif any(p.name == "hands" for p in main.commands[args[0]].params):

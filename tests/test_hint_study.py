@@ -107,3 +107,43 @@ def test_the_verdicts_claim_only_what_the_intervals_support():
 def test_bad_input_is_one_clear_line(tmp_path, args, message):
     res = CliRunner().invoke(main, ["hints", "--hands", "1", "--out", str(tmp_path / "h"), *args])
     assert res.exit_code != 0 and message in res.output and "Traceback" not in res.output
+
+
+def test_an_action_is_named_by_its_kind():
+    """action_class on hand-made observations: a lead by suit and rank, a follow by whether it
+    takes the trick (a trump over a plain ace; a lower card of the suit led does not), a card
+    from the table, the bézique cards by name, a declaration by its combination."""
+    from analyzer.cards import COMBO_NAMES
+    from analyzer.engine import layout as L
+    from analyzer.cards import ACE, HEARTS, NINE, SPADES, TEN
+    from analyzer.engine.codes import JD, card_of
+    from analyzer.studies.hint_patterns import action_class
+    obs = np.zeros(L.OBS_SIZE, np.int32)
+    obs[L.OBS_TRUMP] = HEARTS
+    obs[L.OBS_DECISION] = L.D_LEAD
+    assert action_class(obs, card_of(HEARTS, NINE)) == "lead a trump low card"
+    assert action_class(obs, card_of(SPADES, TEN)) == "lead a plain brisque"
+    assert action_class(obs, L.A_PLAY_TABLE + JD) == "lead the J♦ from the table"
+    obs[L.OBS_DECISION] = L.D_FOLLOW
+    obs[L.OBS_BEST_CARD] = obs[L.OBS_LEAD_CARD] = card_of(SPADES, ACE)
+    assert action_class(obs, card_of(HEARTS, NINE)) == "win with a trump low card"
+    assert action_class(obs, card_of(SPADES, TEN)) == "lose with a plain brisque"
+    obs[L.OBS_DECISION] = L.D_MELD
+    assert action_class(obs, L.A_STOP) == "declare nothing more"
+    assert action_class(obs, L.A_DECLARE + 3) == f"declare {COMBO_NAMES[3]}"
+
+
+def test_the_patterns_group_and_sum_as_a_direct_computation():
+    from analyzer.studies.hint_patterns import pattern_table
+    rows = pd.DataFrame(dict(stage=[1, 1, 1, 2], kind=["lead"] * 4,
+                             tuned=["lead a plain low card"] * 3 + ["lead a trump brisque"],
+                             strong=["lead a trump low card"] * 3 + ["lead a plain brisque"],
+                             gain=[10.0, 20.0, 60.0, -5.0]))
+    t = pattern_table(rows, seat_hands=10)
+    top = t.iloc[0]
+    assert (top.tuned, top.strong, top.decisions) == ("lead a plain low card", "lead a trump low card", 3)
+    assert top.share == pytest.approx(0.75) and top.gain == pytest.approx(30.0)
+    assert top.per_seat_hand == pytest.approx(9.0)
+    half = 1.959964 * np.std([10, 20, 60], ddof=1) / np.sqrt(3)
+    assert (top.gain_lo, top.gain_hi) == pytest.approx((30 - half, 30 + half), rel=1e-4)
+    assert t.iloc[1].per_seat_hand == pytest.approx(-0.5)

@@ -64,20 +64,31 @@ def _value_scale(rules: RuleSet) -> float:
     return 2.0 if _game(rules) == "rubicon" else 1.0
 
 
-def decision_rows(rules: RuleSet, study: HintStudy, progress=None) -> pd.DataFrame:
-    """One row per (decision, hint that applies there) of the study's hands: the pairing, the
-    strong player, stage, decision kind, cards left to draw, whether it agrees with the hint or
-    breaks it, and the search's paired means (with their standard errors) of following the hint
-    against not (``gain``) and of the strong choice against the hint's (``cost``, 0 where it
-    agrees). ``attrs["decisions"]``: the strong players' decisions with a choice."""
+@dataclass
+class Decision:
+    """A strong player's decision with a choice: where it was, what it saw, what it did."""
+
+    pairing: tuple
+    pairing_index: int
+    hand: int
+    seat: int
+    obs: np.ndarray          # the seat's observation, its public record filled
+    legal: np.ndarray        # the legal actions
+    rng: np.ndarray          # the seat's random stream before it chose (a heuristic asked here takes a copy)
+    action: int              # what the strong player did
+
+    def where(self) -> dict:
+        """The decision's columns of a study's rows."""
+        return dict(pairing=" vs ".join(self.pairing), pairing_index=self.pairing_index, hand=self.hand,
+                    seat=self.seat, player=self.pairing[self.seat % len(self.pairing)],
+                    stage=int(self.obs[L.OBS_STAGE]), kind=KINDS.get(int(self.obs[L.OBS_DECISION]), "other"),
+                    talon_left=int(self.obs[L.OBS_TALON_LEFT]))
+
+
+def strong_decisions(rules: RuleSet, study: HintStudy, progress=None):
+    """Every decision with a choice of the study's strong pairings, hand by hand (``progress``
+    called with 1 after each hand), as :class:`Decision`."""
     arr = rules.to_array()
-    base = policy_arrays([resolve_policy(study.base)], arr)
-    hint_params, hint_data = base.params[0], base.seats[0]
-    valuer = policy_arrays([resolve_policy(VALUER.format(samples=study.samples))], arr)
-    from ..policies.expert import search          # minutes to compile: only when a study runs
-    scale = _value_scale(rules)
-    rows = []
-    decisions = 0
     for p_index, pairing in enumerate(study.pairings):
         players = policy_arrays([resolve_policy(name) for name in pairing], arr)
         for hand in range(study.hands):
@@ -89,31 +100,62 @@ def decision_rows(rules: RuleSet, study: HintStudy, progress=None) -> pd.DataFra
                     continue
                 s = to_act(st)
                 observe(arr, st, s)
-                decisions += 1
-                obs = st.obs[s].copy()
-                legal = st.legal[:nleg].copy()
-                choices = _hint_choices(obs, legal, arr, hint_params, hint_data, st.rngs[s])
-                a = players.policies[s](st.obs[s], st.legal, nleg, arr, players.params[s], st.rngs[s],
-                                        players.seats[s])
-                applied = [(k, on, off) for k, (on, off) in enumerate(choices) if off != on]
-                if applied:
-                    actions = np.array(sorted({a, *[x for _k, on, off in applied for x in (on, off)]}), np.int32)
-                    rng = np.array([(study.seed * 1_000_003 + hand * 4099 + len(rows)) % 2**63], np.uint64)
-                    _best, vals = search(arr, obs, actions, len(actions), valuer.params[s], rng,
-                                         study.samples, 0.0, valuer.seats[s])
-                    col = {int(x): i for i, x in enumerate(actions)}
-                    for k, on, off in applied:
-                        gain = scale * (vals[:, col[on]] - vals[:, col[off]])
-                        cost = scale * (vals[:, col[a]] - vals[:, col[on]])
-                        rows.append(dict(
-                            pairing=" vs ".join(pairing), pairing_index=p_index, hand=hand, seat=s,
-                            player=pairing[s % len(pairing)], hint=HINT_NAMES[k],
-                            stage=int(obs[L.OBS_STAGE]), kind=KINDS.get(int(obs[L.OBS_DECISION]), "other"),
-                            talon_left=int(obs[L.OBS_TALON_LEFT]), agrees=a == on, breaks=a == off,
-                            gain=gain.mean(), gain_se=_se(gain), cost=cost.mean(), cost_se=_se(cost)))
+                obs, legal, rng = st.obs[s].copy(), st.legal[:nleg].copy(), st.rngs[s].copy()
+                a = int(players.policies[s](st.obs[s], st.legal, nleg, arr, players.params[s], st.rngs[s],
+                                            players.seats[s]))
+                yield Decision(pairing, p_index, hand, s, obs, legal, rng, a)
                 apply(arr, st, a)
             if progress is not None:
                 progress(1)
+
+
+class Valuer:
+    """The study's search (VALUER): the values of a few actions at a decision on the same
+    sampled worlds, in the project's units, each sample a row."""
+
+    def __init__(self, rules: RuleSet, samples: int, seed: int):
+        arr = rules.to_array()
+        self.arr, self.samples, self.seed, self.calls = arr, samples, seed, 0
+        self.players = policy_arrays([resolve_policy(VALUER.format(samples=samples))], arr)
+        self.scale = _value_scale(rules)
+        from ..policies.expert import search          # minutes to compile: only when a study runs
+        self._search = search
+
+    def values(self, d: Decision, actions) -> dict:
+        """{action: its values over the samples} for the ``actions`` of decision ``d``."""
+        acts = np.array(sorted(set(int(a) for a in actions)), np.int32)
+        self.calls += 1
+        rng = np.array([(self.seed * 1_000_003 + d.hand * 4099 + self.calls) % 2**63], np.uint64)
+        _best, vals = self._search(self.arr, d.obs, acts, len(acts), self.players.params[d.seat], rng,
+                                   self.samples, 0.0, self.players.seats[d.seat])
+        return {int(a): self.scale * vals[:, i] for i, a in enumerate(acts)}
+
+
+def decision_rows(rules: RuleSet, study: HintStudy, progress=None) -> pd.DataFrame:
+    """One row per (decision, hint that applies there) of the study's hands: the pairing, the
+    strong player, stage, decision kind, cards left to draw, whether it agrees with the hint or
+    breaks it, and the search's paired means (with their standard errors) of following the hint
+    against not (``gain``) and of the strong choice against the hint's (``cost``, 0 where it
+    agrees). ``attrs["decisions"]``: the strong players' decisions with a choice."""
+    arr = rules.to_array()
+    base = policy_arrays([resolve_policy(study.base)], arr)
+    hint_params, hint_data = base.params[0], base.seats[0]
+    valuer = Valuer(rules, study.samples, study.seed)
+    rows = []
+    decisions = 0
+    for d in strong_decisions(rules, study, progress):
+        decisions += 1
+        a = d.action
+        choices = _hint_choices(d.obs, d.legal, arr, hint_params, hint_data, d.rng)
+        applied = [(k, on, off) for k, (on, off) in enumerate(choices) if off != on]
+        if not applied:
+            continue
+        v = valuer.values(d, [a, *[x for _k, on, off in applied for x in (on, off)]])
+        for k, on, off in applied:
+            gain = v[on] - v[off]
+            cost = v[a] - v[on]
+            rows.append(dict(d.where(), hint=HINT_NAMES[k], agrees=a == on, breaks=a == off,
+                             gain=gain.mean(), gain_se=_se(gain), cost=cost.mean(), cost_se=_se(cost)))
     df = pd.DataFrame(rows, columns=ROW_COLUMNS)
     df.attrs["decisions"] = decisions
     return df
