@@ -714,8 +714,8 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
              default_out=lambda kw: f"results/hints/{'rubicon' if kw['variant'] == 'rubicon' else 'ordinary'}",
              seed_help="Master seed of the hands played.")
 @click.option("--pairing", "pairings", multiple=True, metavar="A,B",
-              help="A strong pairing, two policies (repeatable; default: learned,learned expert,learned "
-                   "expert,expert).")
+              help="A strong pairing, two policies: A,B, or \"A vs B\" when a policy's settings hold commas "
+                   "(repeatable; default: learned,learned expert,learned expert,expert).")
 @click.option("--samples", default=16, show_default=True,
               help="Sampled worlds the search values each decision with (where a hint applies).")
 @click.option("--hints", "base", default="hints", show_default=True, metavar="HINTS",
@@ -729,8 +729,8 @@ def hints(variant, rule_items, hands, seed, out, pairings, samples, base, patter
     """The rulebook's hints H1-H8 against strong play.
 
     Strong players play hands (learned and expert, self-play and against each
-    other); at each of their decisions the tuned hints are asked with every hint
-    on and each hint off in turn. Where switching a hint off changes the choice,
+    other); at each of their decisions the hints (--hints) are asked with each
+    hint on and off in turn. Where switching a hint off changes the choice,
     the hint applies: the study says how often the strong player makes the
     hint's choice, and a search's values say what following the hint is worth
     and what it would cost where strong play does not follow it. Writes a table,
@@ -759,17 +759,16 @@ def hints(variant, rule_items, hands, seed, out, pairings, samples, base, patter
     if base.partition(":")[0] != "hints":
         raise click.ClickException(f"--hints takes the hints policy or its settings (hints, hints:tuned-ordinary), "
                                    f"got {base!r}")
-    _pairing(f"{base},{base}")                     # an unknown setting: one line
+    _known_policy(base)
     study = HintStudy(pairings=chosen, hands=hands, seed=seed, samples=samples, base=base)
     with progress_bar(hands * len(chosen) * (2 if patterns else 1), "hand", "hints") as progress:
         rows = decision_rows(rules, study, progress=progress)
         parted = disagreement_rows(rules, study, progress=progress) if patterns else None
     table = hint_table(rows, rows.attrs["decisions"])
-    game = "rubicon" if rules.packs == 4 else "ordinary"
-    unit = "net game points" if game == "rubicon" else "points"
+    game = "rubicon" if rules.is_rubicon else "ordinary"
+    unit = "net game points" if rules.is_rubicon else "points"
     facts = dict(command=command_line(), hands=hands, seed=seed, samples=samples, decisions=rows.attrs["decisions"],
-                 base=base,
-                 pairings=[",".join(p) for p in chosen])
+                 base=base, pairings=[" vs ".join(p) for p in chosen])
     text = hints_markdown(table, game, facts)
     tables = {"hints": table}
     if parted is not None:
@@ -786,19 +785,25 @@ def hints(variant, rule_items, hands, seed, out, pairings, samples, base, patter
 
 
 def _pairing(text: str) -> tuple:
-    """``--pairing expert,learned``: two policy names."""
-    names = tuple(x.strip() for x in text.split(","))
+    """``--pairing expert,learned`` (or ``"expert:samples=64,late=0 vs learned"``): two known
+    policy names."""
+    names = tuple(x.strip() for x in (text.split(" vs ") if " vs " in text else text.split(",")))
     if len(names) != 2 or not all(names):
-        raise click.ClickException(f"--pairing takes two policies separated by a comma (e.g. expert,learned), "
+        raise click.ClickException(f"--pairing takes two policies, A,B or \"A vs B\" (e.g. expert,learned), "
                                    f"got {text!r}")
+    for name in names:
+        _known_policy(name)
+    return names
+
+
+def _known_policy(name: str) -> None:
+    """A policy name that resolves, else one clear line."""
     # keeps the CLI's start-up light: the registry loads the policies' modules
     from .policies.registry import PolicyError, resolve_policy
-    for name in names:
-        try:
-            resolve_policy(name)
-        except PolicyError as e:
-            raise click.ClickException(str(e)) from None
-    return names
+    try:
+        resolve_policy(name)
+    except PolicyError as e:
+        raise click.ClickException(str(e)) from None
 
 
 @main.command()

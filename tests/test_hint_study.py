@@ -147,3 +147,14 @@ def test_the_patterns_group_and_sum_as_a_direct_computation():
     half = 1.959964 * np.std([10, 20, 60], ddof=1) / np.sqrt(3)
     assert (top.gain_lo, top.gain_hi) == pytest.approx((30 - half, 30 + half), rel=1e-4)
     assert t.iloc[1].per_seat_hand == pytest.approx(-0.5)
+
+
+def test_policies_whose_settings_hold_commas_are_taken(tmp_path):
+    """``--pairing "A vs B"`` and ``--hints`` with settings separated by commas run the study and
+    name what they played."""
+    out = tmp_path / "h"
+    res = CliRunner().invoke(main, ["hints", "--hands", "1", "--samples", "2", "--out", str(out),
+                                    "--pairing", "hints:h2=0.5,h5=2 vs learned", "--hints", "hints:h2=0.5,h5=2"])
+    assert res.exit_code == 0, res.output
+    text = (out / "hints.md").read_text()
+    assert "(hints:h2=0.5,h5=2 vs learned)" in text and "`hints:h2=0.5,h5=2`" in text

@@ -55,7 +55,7 @@ class HintStudy:
 
 
 def _game(rules: RuleSet) -> str:
-    return "rubicon" if rules.packs == 4 else "ordinary"
+    return "rubicon" if rules.is_rubicon else "ordinary"
 
 
 def _value_scale(rules: RuleSet) -> float:
