@@ -723,8 +723,8 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
                    "hints:tuned-ordinary.")
 @click.option("--patterns", is_flag=True,
               help="Also find where the strong players part from the tuned hints (hints:tuned-GAME): the "
-                   "kinds of disagreement and the points each carries (patterns.csv, a section of hints.md); "
-                   "the hands are played a second time.")
+                   "kinds of disagreement and the points each carries (patterns.csv, a section of hints.md), "
+                   "from the same hands.")
 def hints(variant, rule_items, hands, seed, out, pairings, samples, base, patterns):
     """The rulebook's hints H1-H8 against strong play.
 
@@ -744,9 +744,9 @@ def hints(variant, rule_items, hands, seed, out, pairings, samples, base, patter
     # keeps the CLI's start-up light: the study loads (and compiles) when the command runs
     from .plots import rules_title
     from .plots.hints import hints_chart
-    from .studies.hint_patterns import disagreement_rows, pattern_table, patterns_markdown
+    from .studies.hint_patterns import Disagreements, pattern_table, patterns_markdown
     from .studies.hint_report import hints_markdown
-    from .studies.hint_study import PAIRINGS, HintStudy, decision_rows, hint_table
+    from .studies.hint_study import PAIRINGS, HintRows, HintStudy, hint_table, play_study
     from .run.output import atomic_write, command_line
 
     rules = rules_from(variant, rule_items)
@@ -761,9 +761,10 @@ def hints(variant, rule_items, hands, seed, out, pairings, samples, base, patter
                                    f"got {base!r}")
     _known_policy(base)
     study = HintStudy(pairings=chosen, hands=hands, seed=seed, samples=samples, base=base)
-    with progress_bar(hands * len(chosen) * (2 if patterns else 1), "hand", "hints") as progress:
-        rows = decision_rows(rules, study, progress=progress)
-        parted = disagreement_rows(rules, study, progress=progress) if patterns else None
+    analyses = [HintRows(rules, study)] + ([Disagreements(rules, study)] if patterns else [])
+    with progress_bar(hands * len(chosen), "hand", "hints") as progress:
+        rows, *parted = play_study(rules, study, analyses, progress=progress)
+    parted = parted[0] if parted else None
     table = hint_table(rows, rows.attrs["decisions"])
     game = "rubicon" if rules.is_rubicon else "ordinary"
     unit = "net game points" if rules.is_rubicon else "points"

@@ -45,6 +45,12 @@ def next_u64(state):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def uniform(state):
+    """A float in [0, 1) from the stream ``state`` (53 of the next 64 bits)."""
+    return (next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def mod_small(x, n):
     """``x % n`` for a uint64 ``x`` and 1 <= n <= RECIP_MAX, exactly, without dividing.
 

@@ -30,7 +30,7 @@ from ..engine.batch import deal_hand
 from ..engine.hand import apply_once, to_act
 from ..engine.layout import G_FULL_OBS, G_STAGE, MAX_LEGAL, MAX_TALON, OBS_TALON_LEFT
 from ..engine.policy_data import SeatData
-from ..engine.rng import below
+from ..engine.rng import below, uniform
 from ..engine.state import copy_into, new_state
 from ..policies.features import CTX_W, MAX_ACTION_NZ, action_features, state_features
 from ..policies.expert import search
@@ -38,7 +38,7 @@ from ..policies.hints import hints_policy
 from ..policies.learned_net import best_action
 from ..policies.params import E_LATE, E_PRUNE_Z, E_SAMPLES
 from .selfplay import BOTH_SEATS
-from .steps import hand_result, legal, next_choice, uniform
+from .steps import hand_result, legal, next_choice
 
 
 class LabelRun(NamedTuple):

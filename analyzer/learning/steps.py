@@ -1,6 +1,6 @@
 """The state machine's steps for the training's kernels, each compiled once, and what they share:
-carrying a hand to its next real decision (``engine.play.next_move``, as every loop does), a
-uniform draw, a hand's result.
+carrying a hand to its next real decision (``engine.play.next_move``, as every loop does) and a
+hand's result.
 
 ``legal_actions`` is inlined wherever it is called (the batch kernel's speed depends on it), and
 the training's kernels call it from many places: through the wrapper here it is compiled once,
@@ -14,7 +14,6 @@ from ..engine.games import game_value
 from ..engine.hand import apply_once, legal_actions, to_act
 from ..engine.play import next_move
 from ..engine.layout import P_BRISQ, P_SCORE
-from ..engine.rng import next_u64
 from ..policies.endgame import exact_endgame_action, is_exact_decision
 from ..rules import R_BRISQUE_POINTS
 
@@ -44,12 +43,6 @@ def next_choice(rules, st, exact_seats, data):
             apply_once(rules, st, exact_endgame_action(rules, st.obs[s], st.legal, nleg, data))
             continue
         return nleg
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def uniform(state):
-    """A float in [0, 1) from the stream ``state``."""
-    return (next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)

@@ -25,7 +25,7 @@ from ..engine.layout import (
     OBS_TRICK_POS, OBS_TRUE, P_SCORE, P_SEVEN, SEE_HANDS,
 )
 from ..engine.observe import rebuild, sample_world
-from ..engine.rng import next_u64
+from ..engine.rng import uniform
 from ..engine.state import add_hand, copy_into, table_add
 from ..rules import R_SEVEN, R_SEVEN_POINTS
 from .learned_net import action_q, best_action
@@ -118,5 +118,5 @@ def draw_world(rules, obs, params, rng, sw):
             return tries
         copy_into(sw.work, sw.base)
         p = lead_likelihood(rules, sw.work, params[E_INFER], rng, sw.data)
-        if (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p:     # uniform [0, 1), 53 bits
+        if uniform(rng) < p:
             return tries

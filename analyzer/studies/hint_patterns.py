@@ -15,14 +15,15 @@ import pandas as pd
 
 from ..engine import layout as L
 from ..cards import COMBO_NAMES
-from ..engine.codes import JD, QS, card_rank, card_suit, played_card
+from ..engine.carte import is_court
+from ..engine.codes import JD, QS, card_suit, is_brisque, played_card
 from ..engine.tricks import beats
 from ..policies.hints import hints_policy
 from ..policies.registry import resolve_policy
 from ..rules import RuleSet
 from ..run.records import policy_arrays
 from ..tables.stats import interval_text, mean_ci
-from .hint_study import HintStudy, Valuer, _game, _se, strong_decisions
+from .hint_study import Decision, HintStudy, Valuer, _game, _se, play_study
 
 TOP = 12         # patterns a page lists
 MIN_DECISIONS = 20   # ... each seen at this many decisions at least
@@ -32,8 +33,7 @@ def card_class(card: int, trump: int) -> str:
     """A card by kind: "the Q♠", "a trump brisque", "a plain low card" …"""
     if card in (QS, JD):
         return "the Q♠" if card == QS else "the J♦"
-    rank = card_rank(card)
-    kind = "brisque" if rank <= 1 else "court card" if rank <= 4 else "low card"
+    kind = "brisque" if is_brisque(card) else "court card" if is_court(card) else "low card"
     return f"a {'trump' if trump >= 0 and card_suit(card) == trump else 'plain'} {kind}"
 
 
@@ -59,28 +59,43 @@ def action_class(obs: np.ndarray, a: int) -> str:
     return {L.A_CARTE_BLANCHE: "show carte blanche", L.A_CLAIM_GAME: "claim the game"}.get(a, f"action {a}")
 
 
+class Disagreements:
+    """Where strong play parts from the tuned hints (:func:`disagreement_rows`), one decision at
+    a time."""
+
+    def __init__(self, rules: RuleSet, study: HintStudy):
+        self.arr = rules.to_array()
+        tuned = policy_arrays([resolve_policy(f"hints:tuned-{_game(rules)}")], self.arr)
+        self.params, self.data = tuned.params[0], tuned.seats[0]
+        self.valuer = Valuer(rules, study.samples, study.seed)
+        self.seat_hands = 2 * study.hands * len(study.pairings)
+        self.rows, self.decisions = [], 0
+
+    def take(self, d: Decision) -> None:
+        """A row if the tuned hints, asked with the seat's stream as it was, choose otherwise."""
+        self.decisions += 1
+        t = int(hints_policy(d.obs, d.legal, len(d.legal), self.arr, self.params, d.rng.copy(), self.data))
+        if t == d.action:
+            return
+        v = self.valuer.values(d, [d.action, t])
+        gain = v[d.action] - v[t]
+        self.rows.append(dict(d.where(), tuned=action_class(d.obs, t), strong=action_class(d.obs, d.action),
+                              gain=gain.mean(), gain_se=_se(gain)))
+
+    def frame(self) -> pd.DataFrame:
+        """The rows so far (:func:`disagreement_rows`)."""
+        df = pd.DataFrame(self.rows, columns=["pairing", "pairing_index", "hand", "seat", "player", "stage",
+                                              "kind", "talon_left", "tuned", "strong", "gain", "gain_se"])
+        df.attrs.update(decisions=self.decisions, seat_hands=self.seat_hands)
+        return df
+
+
 def disagreement_rows(rules: RuleSet, study: HintStudy, progress=None) -> pd.DataFrame:
     """One row per strong decision where the tuned hints (``hints:tuned-GAME``, asked with the
     seat's stream as it was) choose otherwise: where it was, both kinds of action and the
     search's paired mean (and standard error) of the strong choice over the tuned hints'
     (``gain``). ``attrs``: the decisions with a choice, and the seat-hands played."""
-    arr = rules.to_array()
-    tuned = policy_arrays([resolve_policy(f"hints:tuned-{_game(rules)}")], arr)
-    valuer = Valuer(rules, study.samples, study.seed)
-    rows, decisions = [], 0
-    for d in strong_decisions(rules, study, progress):
-        decisions += 1
-        t = int(hints_policy(d.obs, d.legal, len(d.legal), arr, tuned.params[0], d.rng.copy(), tuned.seats[0]))
-        if t == d.action:
-            continue
-        v = valuer.values(d, [d.action, t])
-        gain = v[d.action] - v[t]
-        rows.append(dict(d.where(), tuned=action_class(d.obs, t), strong=action_class(d.obs, d.action),
-                         gain=gain.mean(), gain_se=_se(gain)))
-    df = pd.DataFrame(rows, columns=["pairing", "pairing_index", "hand", "seat", "player", "stage", "kind",
-                                     "talon_left", "tuned", "strong", "gain", "gain_se"])
-    df.attrs.update(decisions=decisions, seat_hands=2 * study.hands * len(study.pairings))
-    return df
+    return play_study(rules, study, [Disagreements(rules, study)], progress)[0]
 
 
 def pattern_table(rows: pd.DataFrame, seat_hands: int) -> pd.DataFrame:

@@ -22,9 +22,8 @@ import numpy as np
 import pandas as pd
 
 from ..engine import layout as L
-from ..engine.batch import seed_policies
-from ..engine.deals import deal_deck
-from ..engine.hand import apply, deal_into, is_over, legal_actions, observe, to_act
+from ..engine.batch import deal_hand
+from ..engine.hand import apply, is_over, legal_actions, observe, to_act
 from ..engine.state import new_state
 from ..policies.hints import hints_policy
 from ..policies.params import HINT_NAMES, N_HINTS
@@ -92,7 +91,7 @@ def strong_decisions(rules: RuleSet, study: HintStudy, progress=None):
     for p_index, pairing in enumerate(study.pairings):
         players = policy_arrays([resolve_policy(name) for name in pairing], arr)
         for hand in range(study.hands):
-            st = _dealt(rules, arr, study.seed, hand)
+            st = _dealt(arr, study.seed, hand)
             while not is_over(st):
                 nleg, _plays = legal_actions(arr, st)
                 if nleg == 1:
@@ -131,44 +130,61 @@ class Valuer:
         return {int(a): self.scale * vals[:, i] for i, a in enumerate(acts)}
 
 
+def play_study(rules: RuleSet, study: HintStudy, analyses, progress=None) -> list:
+    """Play the study's strong hands once, give each decision to every one of ``analyses``
+    (each with ``take(decision)`` and ``frame()``), and return their frames in order."""
+    for d in strong_decisions(rules, study, progress):
+        for analysis in analyses:
+            analysis.take(d)
+    return [analysis.frame() for analysis in analyses]
+
+
+class HintRows:
+    """The hints study's analysis (:func:`decision_rows`), one decision at a time."""
+
+    def __init__(self, rules: RuleSet, study: HintStudy):
+        self.arr = rules.to_array()
+        base = policy_arrays([resolve_policy(study.base)], self.arr)
+        self.params, self.data = base.params[0], base.seats[0]
+        self.valuer = Valuer(rules, study.samples, study.seed)
+        self.rows, self.decisions = [], 0
+
+    def take(self, d: Decision) -> None:
+        """A row for each hint that changes the hints' choice at ``d``."""
+        self.decisions += 1
+        a = d.action
+        choices = _hint_choices(d.obs, d.legal, self.arr, self.params, self.data, d.rng)
+        applied = [(k, on, off) for k, (on, off) in enumerate(choices) if off != on]
+        if not applied:
+            return
+        v = self.valuer.values(d, [a, *[x for _k, on, off in applied for x in (on, off)]])
+        for k, on, off in applied:
+            gain = v[on] - v[off]
+            cost = v[a] - v[on]
+            self.rows.append(dict(d.where(), hint=HINT_NAMES[k], agrees=a == on, breaks=a == off,
+                                  gain=gain.mean(), gain_se=_se(gain), cost=cost.mean(), cost_se=_se(cost)))
+
+    def frame(self) -> pd.DataFrame:
+        """The rows so far (:func:`decision_rows`)."""
+        df = pd.DataFrame(self.rows, columns=ROW_COLUMNS)
+        df.attrs["decisions"] = self.decisions
+        return df
+
+
 def decision_rows(rules: RuleSet, study: HintStudy, progress=None) -> pd.DataFrame:
     """One row per (decision, hint that applies there) of the study's hands: the pairing, the
     strong player, stage, decision kind, cards left to draw, whether it agrees with the hint or
     breaks it, and the search's paired means (with their standard errors) of following the hint
     against not (``gain``) and of the strong choice against the hint's (``cost``, 0 where it
     agrees). ``attrs["decisions"]``: the strong players' decisions with a choice."""
-    arr = rules.to_array()
-    base = policy_arrays([resolve_policy(study.base)], arr)
-    hint_params, hint_data = base.params[0], base.seats[0]
-    valuer = Valuer(rules, study.samples, study.seed)
-    rows = []
-    decisions = 0
-    for d in strong_decisions(rules, study, progress):
-        decisions += 1
-        a = d.action
-        choices = _hint_choices(d.obs, d.legal, arr, hint_params, hint_data, d.rng)
-        applied = [(k, on, off) for k, (on, off) in enumerate(choices) if off != on]
-        if not applied:
-            continue
-        v = valuer.values(d, [a, *[x for _k, on, off in applied for x in (on, off)]])
-        for k, on, off in applied:
-            gain = v[on] - v[off]
-            cost = v[a] - v[on]
-            rows.append(dict(d.where(), hint=HINT_NAMES[k], agrees=a == on, breaks=a == off,
-                             gain=gain.mean(), gain_se=_se(gain), cost=cost.mean(), cost_se=_se(cost)))
-    df = pd.DataFrame(rows, columns=ROW_COLUMNS)
-    df.attrs["decisions"] = decisions
-    return df
+    return play_study(rules, study, [HintRows(rules, study)], progress)[0]
 
 
-def _dealt(rules, arr, seed, hand):
+def _dealt(arr, seed, hand):
     """Hand ``hand`` of seed ``seed`` dealt as the batch kernel deals it, every seat's public
     record asked for."""
     st = new_state(False)
-    deck = np.zeros(L.MAX_TALON, np.int32)
-    deal_deck(rules.n_cards, np.uint64(seed), hand, deck, np.zeros(1, np.uint64))
-    deal_into(arr, st, deck, hand % rules.players)
-    seed_policies(st.rngs, np.uint64(seed), hand)
+    deal_hand(arr, st, np.uint64(seed), hand, np.zeros(L.MAX_TALON, np.int32), np.zeros(1, np.uint64))
     st.G[L.G_FULL_OBS] = ALL_SEATS_PUBLIC
     return st
 
