@@ -361,35 +361,45 @@ def compare(policy_names, variant, rule_items, hands, seed, threads, out, sprt, 
               help="Measure each hint against this opponent instead (e.g. expert, or path/to/file.py:function): "
                    "the full policy's "
                    "result against it minus the result without the hint.")
-def ablate(variant, rule_items, hands, seed, threads, out, against):
-    """The value of each hint H1-H8: full `hints` against `hints` without it.
+@click.option("--base", default="hints", show_default=True, metavar="POLICY",
+              help="The hints policy whose hints are switched off in turn, e.g. hints:tuned-ordinary "
+                   "(each hint it plays: weight > 0).")
+def ablate(variant, rule_items, hands, seed, threads, out, against, base):
+    """The value of each hint: the full hints policy against itself without it.
 
-    Prints, per hint, the full policy's mean advantage per deal (Rubicon: net
-    game points per game) with its 95% CI; writes the table and a bar chart.
-    With --against POLICY (e.g. expert, or a file.py:function policy) the full
-    policy and each policy without a hint play that opponent instead, and a
-    hint's value is the difference of their results.
+    Prints, per hint of --base (hints: H1-H8), the full policy's mean advantage
+    per deal (Rubicon: net game points per game) with its 95% CI; writes the
+    table and a bar chart. With --against POLICY (e.g. expert, or a
+    file.py:function policy) the full policy and each policy without a hint
+    play that opponent instead, and a hint's value is the difference of their
+    results.
 
     Example:
 
     \b
         bezique ablate --variant ordinary --hands 20000 --seed 1 --out results/ablation-ordinary
+        bezique ablate --base hints:tuned-ordinary --hands 20000 --seed 2
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
     from .plots import ablation_chart
     from .studies.compare import ablate as run
-    from .studies.compare import format_ablation, points_unit
+    from .policies.registry import PolicyError
+    from .studies.compare import format_ablation, hints_on, points_unit
 
     rules = rules_from(variant, rule_items)
     opponent = policies_from([against], rules)[0] if against else None
-    with progress_bar(hands * (9 if against else 8), "deal", "ablate") as progress:
-        df = run(rules, hands, seed, threads=threads, progress=progress, against=opponent)
-    click.echo(format_ablation(df, rules, hands, seed, against))
+    try:
+        n = len(hints_on(base))
+    except PolicyError as e:
+        raise click.ClickException(f"--base: {e}") from None
+    with progress_bar(hands * (n + 1 if against else n), "deal", "ablate") as progress:
+        df = run(rules, hands, seed, threads=threads, progress=progress, against=opponent, base=base)
+    click.echo(format_ablation(df, rules, hands, seed, against, base))
     if out:
-        title = (f"Value of each hint, {rules.name} bézique ({hands:,} deals x 2, seed {seed})"
-                 + (f", against {against}" if against else ""))
+        title = (f"Value of each hint{'' if base == 'hints' else f' of {base}'}, {rules.name} bézique "
+                 f"({hands:,} deals x 2, seed {seed})" + (f", against {against}" if against else ""))
         _write_outputs(out, threads, {"ablation": df}, {"ablation": ablation_chart(df, points_unit(rules), title)},
-                       parquet=False, rules=rules.describe(), against=against, hands=hands, seed=seed)
+                       parquet=False, rules=rules.describe(), against=against, base=base, hands=hands, seed=seed)
 
 
 @main.command()
@@ -542,7 +552,7 @@ def analyze(file, at, samples, rollout, seed, as_json):
 @main.command()
 @rule_options
 @click.option("--policy", "policy_name", default="hints", show_default=True,
-              help="The policy whose weights are tuned (hints: the weights of H1..H8).")
+              help="The policy whose weights are tuned (hints: the weights of H1..H13).")
 @click.option("--opponent", default="hints", show_default=True, metavar="NAME",
               help="What each candidate plays, on the same deals with the seats swapped: " + POLICY_FORMS + ".")
 @run_options(hands=2_000_000, hands_help="Hands the search may play (each candidate: its deals twice).",
@@ -555,14 +565,19 @@ def analyze(file, at, samples, rollout, seed, as_json):
 @click.option("--confirm-expert", "expert_deals", default=0, show_default=True,
               help="Deals of the confirmation against expert (0: none; expert plays ~20 ordinary "
                    "hands a second per core).")
-def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out, confirm_deals, expert_deals):
+@click.option("--start", default=None, metavar="PRESET",
+              help="Start the search from a stored preset's weights (e.g. tuned-ordinary-h8; a hint "
+                   "it does not name starts at 1). Default: every hint at 1.")
+def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out, confirm_deals, expert_deals,
+         start):
     """Search the hint weights for the strongest cheap player (CMA-ES).
 
-    Each candidate weighting of H1..H8 plays --opponent on the same deals with the
+    Each candidate weighting of H1..H13 plays --opponent on the same deals with the
     seats swapped; every candidate of a generation plays the same deals, and the
     deals per candidate grow as the search narrows. The answer (the mean of the
     final search distribution) is confirmed on fresh deals against hand-set hints
-    (and expert with --confirm-expert), each figure with its 95% interval.
+    and --opponent (and expert with --confirm-expert), each figure with its 95%
+    interval.
 
     Example:
 
@@ -578,6 +593,7 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
     rules = rules_from(variant, rule_items)
     command = command_text("tune", ("--variant", variant), ("--opponent", opponent), ("--budget", budget),
                            ("--seed", seed), ("--confirm", confirm_deals), ("--confirm-expert", expert_deals or None),
+                           ("--start", start),
                            *(("--rule", r) for r in rule_items), ("--out", out or None))
     try:
         check_request(rules, policy_name, opponent, budget)
@@ -588,7 +604,7 @@ def tune(variant, rule_items, policy_name, opponent, budget, seed, threads, out,
             notice(f"note: {out} held an interrupted search; starting over (--resume would continue it)")
         with progress_bar(budget, "hand", "tune") as progress:
             res = run(rules, opponent, budget, seed, out, threads, progress, confirm_deals, expert_deals,
-                      command=command)
+                      command=command, start=start)
     except TuneError as e:
         raise click.ClickException(str(e)) from None
     click.echo(format_tune(res))
@@ -668,7 +684,7 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
 
     import pandas as pd
 
-    from .learning.train import CHECKPOINT, CURVE, MODEL, TrainConfig, Trainer, TrainError
+    from .learning.train import CHECKPOINT, CURVE, MODEL, TrainConfig, Trainer, TrainError, teacher_name
     from .plots import learning_curve_chart
     from .policies.learned import game_of, shipped_model
     from .studies.compare import points_unit
@@ -694,7 +710,7 @@ def train(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_
     click.echo(f"trained {game}: {state.step} steps, {state.hands_played:,} self-play hands, "
                f"{state.samples:,} samples in {state.seconds:.0f} s; model in {out}/{MODEL}")
     chart = learning_curve_chart(curve, points_unit(rules), f"learned player, {rules.name} bézique: learning curve "
-                                 f"(seed {seed})", f"hints:tuned-{game}") if "vs_teacher" in curve else None
+                                 f"(seed {seed})", teacher_name(game)) if "vs_teacher" in curve else None
     _write_outputs(out, threads, tables={CURVE.removesuffix(".csv"): curve},
                    charts={"curve": chart} if chart is not None else {},
                    files=[f"{out}/{MODEL}", f"{out}/{CHECKPOINT}"], rules=rules.describe(), seed=seed,

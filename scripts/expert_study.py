@@ -26,7 +26,7 @@ from tqdm import tqdm
 from analyzer.studies.compare import compare_pair
 from analyzer.run.output import write_table
 from analyzer.plots.figure import new_figure, save_chart
-from analyzer.policies.params import HINT_NAMES
+from analyzer.policies.params import HINT_NAMES, RULEBOOK_HINTS
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 
@@ -75,7 +75,7 @@ def main() -> None:
     args = ap.parse_args()
     out = Path(args.out)
     variants = {"ordinary": args.deals, "rubicon": args.rubicon_deals}
-    others = ["hints"] + [f"hints:no={h}" for h in HINT_NAMES] + ["greedy"]
+    others = ["hints"] + [f"hints:no={h}" for h in HINT_NAMES[:RULEBOOK_HINTS]] + ["greedy"]
     total = sum(2 * d * (2 * 3 + len(others)) for d in variants.values()) + 2 * 2 * args.regret_deals \
         + 2 * args.budget_deals * len(BUDGETS)
     strength, distance, regret, budget = [], [], [], []

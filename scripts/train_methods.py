@@ -33,7 +33,7 @@ from analyzer.engine.policy_data import SeatData, seat_work
 from analyzer.engine.rng import below
 from analyzer.engine.state import new_state
 from analyzer.learning.rollouts import LabelRun, Samples
-from analyzer.learning.train import _label_task, talon_at_deal
+from analyzer.learning.train import _label_task, talon_at_deal, teacher_name
 from analyzer.learning.selfplay import BOTH_SEATS, match_chunk
 from analyzer.learning.sgd import fit_epoch
 from analyzer.learning.steps import hand_result, next_choice, uniform
@@ -145,7 +145,7 @@ def run(method: str, game: str, steps: int, hands: int, window: int, eval_every:
     """Train with ``method`` and return the learning-curve rows."""
     rules = preset(game)
     ra, rubicon, scale = rules.to_array(), rules.is_rubicon, value_scale(rules)
-    teacher = resolve_policy(f"hints:tuned-{game}").params.astype(np.float32).astype(np.float64)
+    teacher = resolve_policy(teacher_name(game)).params.astype(np.float32).astype(np.float64)
     w = init_weights(np.random.default_rng([seed, 0]), teacher, DEFAULT_HINT_BONUS[game] / scale)
     m, v, t = np.zeros_like(w), np.zeros_like(w), 0
     make = rollout_samples if method == "rollouts" else dmc_samples
@@ -171,7 +171,7 @@ def run(method: str, game: str, steps: int, hands: int, window: int, eval_every:
             row.update(vs_teacher=float(out.mean()), vs_teacher_lo=float(out.mean() - half),
                        vs_teacher_hi=float(out.mean() + half))
             print(f"{method} step {step + 1}: {samples:,} samples, {seconds:.0f} s: {out.mean():+.1f} "
-                  f"[{out.mean() - half:+.1f}, {out.mean() + half:+.1f}] against hints:tuned-{game}", flush=True)
+                  f"[{out.mean() - half:+.1f}, {out.mean() + half:+.1f}] against {teacher_name(game)}", flush=True)
         rows.append(row)
     return rows
 

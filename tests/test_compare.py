@@ -142,3 +142,19 @@ def test_a_hints_worth_against_an_opponent_is_paired_deal_by_deal():
     quadrature = np.hypot(h8.full_hi - h8.full_lo, h8.without_hi - h8.without_lo) / 2
     assert (h8.mean_diff_hi - h8.mean_diff_lo) / 2 < 0.5 * quadrature
     assert (df.loc["H7", ["mean_diff", "mean_diff_lo", "mean_diff_hi"]] == 0).all()
+
+
+def test_ablate_switches_off_each_hint_the_base_plays():
+    """ablate(base=...): a row for each hint the base plays (weight > 0) and no other, each the
+    base against itself without that hint (``hints:tuned-x,no=H10``), on the same deals."""
+    from analyzer.studies.compare import ablate, compare_pair, hints_on, without_hint
+    rules, deals, seed = preset("ordinary"), 300, 12
+    base = "hints:only=H2+H10+H11"
+    assert hints_on(base) == ["H2", "H10", "H11"] and hints_on("hints") == [f"H{i}" for i in range(1, 9)]
+    assert without_hint("hints", "H3") == "hints:no=H3" and without_hint(base, "H3") == base + ",no=H3"
+    df = ablate(rules, deals, seed, threads=1, base=base).set_index("hint")
+    assert list(df.index) == ["H2", "H10", "H11"]
+    direct = compare_pair(rules, resolve_policy(base), resolve_policy(base + ",no=H11"), deals, seed, 1).row()
+    assert df.loc["H11", "mean_diff"] == direct["mean_diff"]
+    res = CliRunner().invoke(main, ["ablate", "--base", "greedy", "--hands", "10"])
+    assert res.exit_code != 0 and "--base: 'greedy' is not a hints policy" in res.output

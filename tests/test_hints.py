@@ -1,12 +1,16 @@
 """Each hint's behaviour on constructed positions (obs arrays built by hand)."""
+import hashlib
+
 import numpy as np
 import pytest
 
 from analyzer.cards import parse_card
 from analyzer.engine import layout as L
 from analyzer.policies.hints import hint_bonuses, hints_policy, keep_value
+from analyzer.policies.params import HINT_SLOTS, RULEBOOK_HINTS
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.rules import preset
+from analyzer.run.records import play_records
 
 ORD = preset("ordinary").to_array()
 RUB = preset("rubicon").to_array()
@@ -59,7 +63,7 @@ def test_presets_parse():
     assert list(resolve_policy("hints:no=H4").params[:8]) == [1, 1, 1, 0, 1, 1, 1, 1]
     assert list(resolve_policy("hints:h2=0.5,h5=2").params[:8]) == [1, 0.5, 1, 1, 2, 1, 1, 1]
     assert list(resolve_policy("hints:only=H2+H8").params[:8]) == [0, 1, 0, 0, 0, 0, 0, 1]
-    for bad in ("hints:only=H9", "hints:h2=x", "hints:foo=1", "hints:h2"):
+    for bad in ("hints:only=H14", "hints:h2=x", "hints:foo=1", "hints:h2", "hints:h0=1"):
         with pytest.raises(PolicyError):
             resolve_policy(bad)
 
@@ -159,6 +163,76 @@ def test_H8_leads_a_sure_winner_in_the_second_stage():
     legal = plays(o)
     assert card(act(o, legal, "hints:only=H8")) == parse_card("KC")
     assert card(act(o, legal, "hints:no=H8")) == parse_card("7H")
+
+
+# --- the found hints H9..H13 (docs/policies.md) --------------------------------------------
+
+def test_found_hints_are_off_in_hints_and_set_by_name():
+    slots = [HINT_SLOTS[i] for i in range(RULEBOOK_HINTS, len(HINT_SLOTS))]
+    assert list(resolve_policy("hints").params[slots]) == [0] * 5
+    assert list(resolve_policy("hints:only=H1+H2+H3+H4+H5+H6+H7+H8").params) == list(resolve_policy("hints").params)
+    assert list(resolve_policy("hints:h9=0.5,h13=2").params[slots]) == [0.5, 0, 0, 0, 2]
+    assert list(resolve_policy("hints:only=H10+H12").params[list(HINT_SLOTS)]) == [0] * 9 + [1, 0, 1, 0]
+    assert list(resolve_policy("hints:tuned-ordinary-h8").params[slots]) == [0] * 5   # a preset before them
+
+
+def test_H9_leads_a_table_card_before_a_hand_card():
+    o = obs_for(hand="8H KC", table="QD", talon=30)
+    legal = plays(o)
+    assert act(o, legal) == parse_card("8H")                       # the lowest keep value
+    assert act(o, legal, "hints:h9=1") == 32 + parse_card("QD")     # 4 - 4 < 1
+    assert act(obs_for(hand="8H KC", table="QD", stage=2, talon=0), legal, "hints:h9=1") == parse_card("8H")
+
+
+def test_H10_leads_a_plain_ace_rather_than_a_court_card_and_keeps_trump_aces():
+    o = obs_for(hand="KC AH", trump="S")
+    assert act(o, plays(o), "hints:only=H2") == parse_card("KC")        # ace 17, king 5
+    assert act(o, plays(o), "hints:only=H2+H10") == parse_card("AH")    # ace 7, king 9
+    trump_ace = obs_for(hand="KC AS", trump="S")
+    assert act(trump_ace, plays(trump_ace), "hints:only=H2+H10") == parse_card("KC")
+
+
+def test_H11_wins_the_first_stage_last_trick():
+    last = obs_for(hand="AS 8H", trump="S", talon=2)
+    assert act(last, plays(last), "hints:only=H11") == parse_card("AS")  # no card beats it
+    early = obs_for(hand="AS 8H", trump="S", talon=10)
+    assert act(early, plays(early), "hints:only=H11") == parse_card("8H")
+    follow = obs_for(hand="9S 8H", trump="S", talon=2, lead="9C", decision=L.D_FOLLOW)
+    assert card(act(follow, plays(follow), "hints:only=H11")) == parse_card("9S")
+    assert card(act(follow, plays(follow), "hints:only=H1")) == parse_card("8H")
+
+
+def test_H12_keeps_trump_court_cards_from_winning_tricks():
+    o = obs_for(hand="KS 7H", trump="S", lead="TC", decision=L.D_FOLLOW)
+    assert card(act(o, plays(o), "hints:only=H2")) == parse_card("KS")             # the ten is worth it
+    assert card(act(o, plays(o), "hints:only=H2+H12,h12=5")) == parse_card("7H")   # not a trump king
+
+
+def test_H13_draws_trumps_with_a_sure_trump_before_cashing_plain_winners():
+    o = obs_for(hand="KC AS 7H", played="AC AC TC TC", stage=2, talon=0, trump="S")
+    assert card(act(o, plays(o), "hints:only=H8")) == parse_card("KC")
+    assert card(act(o, plays(o), "hints:only=H8+H13")) == parse_card("AS")
+    spades = " ".join(f"{r}S {r}S" for r in "ATKQJ987")
+    none_out = obs_for(hand="KC 7H", played="AC AC TC TC " + spades, stage=2, talon=0, trump="S")
+    assert card(act(none_out, plays(none_out), "hints:only=H8+H13")) == parse_card("KC")
+
+
+# The records of three pairings whose hints are all among H1..H8, as the code played them at
+# commit 7ab1058, before H9..H13 existed (the tuned presets of then are the "-h8" ones): a
+# found hint at weight 0 must not change a single card.
+BEFORE_FOUND_HINTS = [
+    ("ordinary", ("hints", "greedy"), 2000, "db50c4a823193da9"),
+    ("ordinary", ("hints:tuned-ordinary-h8", "hints"), 2000, "e10381021bc4d73d"),
+    ("rubicon", ("hints:tuned-rubicon-h8", "hints"), 600, "f2566cee4310def8"),
+]
+
+
+@pytest.mark.parametrize("variant,pairing,hands,digest", BEFORE_FOUND_HINTS)
+def test_found_hints_switched_off_play_as_before_they_existed(variant, pairing, hands, digest):
+    rec = play_records(preset(variant).to_array(), 20261205, 0, hands, [resolve_policy(p) for p in pairing])
+    cols = [L.REC_LAST_WINNER, L.REC_TRICKS] + [L.REC_SEAT + s * L.REC_SEAT_W + f for s in range(2)
+                                                for f in (L.RS_SCORE, L.RS_DECL, L.RS_BRISQ)]
+    assert hashlib.sha256(rec[:, cols].astype(np.int64).tobytes()).hexdigest()[:16] == digest
 
 
 # --- keep_values against a card-by-card transcription of H2-H5 ------------------------

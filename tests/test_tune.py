@@ -60,7 +60,33 @@ def test_tune_on_the_game_resumes_to_the_same_weights(tmp_path):
     resumed = tune(rules, "greedy", 120_000, 4, tmp_path / "b", threads=2, confirm_deals=512)
     assert resumed.weights == whole.weights and resumed.state.hands == whole.state.hands
     assert resumed.confirmation == whole.confirmation
-    assert set(whole.weights) == {f"H{i}" for i in range(1, 9)} and whole.weights["H7"] == 1.0
+    from analyzer.policies.params import HINT_NAMES
+    assert set(whole.weights) == set(HINT_NAMES) and whole.weights["H7"] == 1.0
+
+
+def _objective(score):
+    """A tuning objective of known answer: each candidate's mean is ``score(weights)``, ±1."""
+    def objective(weights, deals, generation):
+        mean = np.array([score(w, generation) for w in weights])
+        return mean, mean - 1, mean + 1, 2 * deals * len(weights)
+    return objective
+
+
+def test_switch_off_pass_turns_off_a_hint_only_where_off_is_better():
+    from analyzer.studies.tune_hints import switch_off
+    names = ("H1", "H2", "H3")
+    w = np.array([0.03, 2.0, 1.0])
+    # H1 on at any weight costs 5 points; H2 and H3 help
+    on_costs = _objective(lambda x, g: -5.0 * (x[0] > 0) + x[1] + x[2])
+    out, off, hands = switch_off(on_costs, w, names, 100, 7)
+    assert off == ["H1"] and list(out) == [0.0, 2.0, 1.0] and hands == 2 * 100 * 4 + 2 * 100 * 2
+    # within the answer's half-interval: kept on
+    out, off, _ = switch_off(_objective(lambda x, g: -0.5 * (x[0] > 0)), w, names, 100, 7)
+    assert off == [] and list(out) == list(w)
+    # better off on the trial deals, not on the check's (the next generation): kept on
+    fickle = _objective(lambda x, g: (-5.0 if g == 7 else 5.0) * (x[0] > 0))
+    out, off, _ = switch_off(fickle, w, names, 100, 7)
+    assert off == [] and list(out) == list(w)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -70,7 +96,8 @@ def test_tune_on_the_game_resumes_to_the_same_weights(tmp_path):
     (["--policy", "greedy"], "only hints has weights"),
     (["--opponent", "genius"], "unknown policy 'genius'"),
     (["--opponent", "hints:tuned-nosuch"], "no tuned preset 'tuned-nosuch'"),
-    (["--opponent", "hints:h9=2"], "unknown setting 'h9'"),
+    (["--opponent", "hints:h14=2"], "unknown setting 'h14'"),
+    (["--start", "tuned-nosuch", "--budget", "100000"], "--start tuned-nosuch: no such preset"),
     (["--variant", "three_handed"], "tuning plays two-handed games"),
     (["--rule", "foo=1"], "unknown rule option"),
     (["--confirm", "-1"], "--confirm and --confirm-expert take 0 or more"),
@@ -105,9 +132,10 @@ def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
     from analyzer.policies.presets import load_preset
     preset_data = load_preset(f"tuned-{variant}")
     assert preset_data["version"] == 1 and preset_data["command"].startswith("bezique tune")
-    assert set(preset_data["weights"]) == {f"H{i}" for i in range(1, 9)}
+    from analyzer.policies.params import HINT_NAMES, HINT_SLOTS
+    assert set(preset_data["weights"]) == set(HINT_NAMES)
     tuned = resolve_policy(f"hints:tuned-{variant}")
-    assert list(tuned.params[:8]) == [preset_data["weights"][f"H{i}"] for i in range(1, 9)]
+    assert list(tuned.params[list(HINT_SLOTS)]) == [preset_data["weights"][h] for h in HINT_NAMES]
     row = compare_pair(preset(variant), tuned, resolve_policy("hints"), deals, seed=20261130, threads=2).row()
     confirmed = next(c for c in preset_data["confirmation"] if c["against"] == "hints")
     assert_margin(row, confirmed["mean_diff"])      # the preset's own confirmation, other deals
@@ -117,9 +145,9 @@ def test_expert_rolls_out_with_a_tuned_preset():
     from analyzer.policies.params import E_ROLLOUT
     from analyzer.policies.registry import PolicyError, resolve_policy
     from analyzer.policies.presets import load_preset
-    from analyzer.policies.params import HINT_NAMES
+    from analyzer.policies.params import HINT_NAMES, HINT_SLOTS
     spec = resolve_policy("expert:rollout=tuned-ordinary,samples=8")
     weights = load_preset("tuned-ordinary")["weights"]
-    assert spec.params[E_ROLLOUT] == 2 and list(spec.params[:8]) == [weights[h] for h in HINT_NAMES]
+    assert spec.params[E_ROLLOUT] == 2 and list(spec.params[list(HINT_SLOTS)]) == [weights[h] for h in HINT_NAMES]
     with pytest.raises(PolicyError, match="no tuned preset 'tuned-nosuch'"):
         resolve_policy("expert:rollout=tuned-nosuch")

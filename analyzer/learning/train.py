@@ -173,7 +173,7 @@ class Trainer:
         self.dealt = talon_at_deal(rules)
         self.scale = value_scale(rules)
         # float32 as the model file keeps it: the teacher's choice is the same in training and play
-        self.teacher = resolve_policy(f"hints:tuned-{self.game}").params.astype(np.float32).astype(np.float64)
+        self.teacher = resolve_policy(teacher_name(self.game)).params.astype(np.float32).astype(np.float64)
         self.start_w = self._model(config.start, "start")
         self.opponent_w = self._model(config.opponent, "opponent")
         self.search = self._search(config.search)
@@ -412,16 +412,23 @@ class Trainer:
         how += f"best response to {Path(c.opponent).parent.name}/{Path(c.opponent).name}, " if c.opponent else ""
         how += "no teacher input, " if not c.teacher_input else ""
         summary = (f"{how}seed {c.seed}, {state.step} steps, {state.hands_played:,} hands"
-                   + (f", {last['vs_teacher']:+.1f} vs hints:tuned-{self.game} at step {last['step']}" if last else ""))
+                   + (f", {last['vs_teacher']:+.1f} vs {teacher_name(self.game)} at step {last['step']}" if last else ""))
         return {"summary": summary, "rules": self.rules.describe(), "config": asdict(c), "steps": state.step,
                 "hands": state.hands_played, "samples": state.samples, "seconds": round(state.seconds, 1)}
+
+
+def teacher_name(game: str) -> str:
+    """The hints policy a network is trained from and measured against: the tuned H1..H8 of the
+    shipped models' training (``hints:tuned-<game>`` until H9..H13 were found, kept as
+    ``-h8`` so that training reproduces them)."""
+    return f"hints:tuned-{game}-h8"
 
 
 def _step_text(row: dict, steps: int, game: str) -> str:
     text = (f"step {row['step']}/{steps}: {row['hands']:,} hands, {row['samples']:,} samples, "
             f"loss {row['loss']:.4f}, {row['seconds']:.0f} s")
     if "vs_teacher" in row:
-        text += (f"; against hints:tuned-{game} {row['vs_teacher']:+.1f} "
+        text += (f"; against {teacher_name(game)} {row['vs_teacher']:+.1f} "
                  f"[{row['vs_teacher_lo']:+.1f}, {row['vs_teacher_hi']:+.1f}]")
     if "search_gain" in row:
         text += (f"; at the search's held-out decisions {row['search_gain']:+.2f} points a decision over the "

@@ -13,7 +13,7 @@ from ..engine.layout import SEE_HANDS, SEE_TALON
 from .learned import GAMES, learned_spec
 from .params import (
     DEFAULT_BLOCK, E_BLOCK, E_ENDGAME, E_LEAF, E_EXACT, E_GATE, E_GUARD, E_INFER, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
-    HINT_NAMES, N_HINTS, PARAM_FULL_OBS, ROLLOUT_NAMES, search_defaults,
+    HINT_NAMES, HINT_SLOTS, PARAM_FULL_OBS, ROLLOUT_NAMES, hint_slot, search_defaults,
 )
 from .stage2_value import load_value_model
 from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
@@ -125,7 +125,7 @@ def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: st
         params[E_SAMPLES] = int(value)
     elif key == "rollout" and value.lower().startswith("tuned-"):     # hints with tuned weights
         params[E_ROLLOUT] = ROLLOUT_NAMES.index("hints")
-        params[:N_HINTS] = tuned_weights(name, value.lower())
+        params[list(HINT_SLOTS)] = tuned_weights(name, value.lower())
     elif key == "rollout":
         if value.lower() not in ROLLOUT_NAMES:
             raise PolicyError(f"{name!r}: rollout is one of {', '.join(ROLLOUT_NAMES)} or a tuned "
@@ -152,7 +152,7 @@ def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: st
                               f"{f'every {DEFAULT_BLOCK} samples' if key == 'block' else 'off'}; got {value!r})")
         params[{"prior": E_PRIOR, "late": E_LATE, "block": E_BLOCK}[key]] = int(value)
     elif key.upper() in HINT_NAMES:
-        params[HINT_NAMES.index(key.upper())] = weight_of(name, value)
+        params[hint_slot(key)] = weight_of(name, value)
     else:
         raise PolicyError(f"{name!r}: unknown setting {key!r}; keys: {EXPERT_KEYS}")
 

@@ -23,6 +23,18 @@ and follows with its lowest-ranking card.
 - H8 second stage: lead sure winners (the highest card left in a suit, the lowest such
   first), and value winning a trick that holds a brisque.
 
+H9..H13 are not the rulebook's: they were read from the decisions where strong play parts from
+the tuned hints (``bezique hints --patterns``; docs/policies.md gives each one's sentence and
+worth). ``hints`` plays them off (weight 0); the tuned presets weigh them.
+
+- H9 lead the cards on your table before those in your hand (first stage).
+- H10 keep your kings, queens and knaves in hand; lead a plain ace or ten rather than one.
+- H11 win the last trick before the talon runs out: it declares once more and leads the
+  second stage (lead a trump no card can beat; follow to win).
+- H12 keep your trump kings, queens and knaves: do not spend them to win a trick.
+- H13 second stage: while the other hand holds trumps, lead a trump no card can beat before
+  your other winners, and no winner of a suit he could trump.
+
 The variants (docs/rules.md section 4): a claim of the game is always made when offered (V3:
 the engine asks only when it is right); with three or four players a card's chance to be drawn
 is the talon's share of one player in n; four-handed (V5) the partner (relative seat 2) is a
@@ -87,15 +99,17 @@ from ..engine.codes import (
     pack_count,
     packed_count,
     played_card,
+    plays_from_table,
     rank_bits,
     sequence_bits,
 )
+from ..engine.carte import is_court
 from ..engine.combos import combo_points
 from ..engine.tricks import beats
 from .builtin import partner_winning
 from .params import (
-    H1, H2, H3, H4, H5, H6, H7, H8, HINT_NAMES, N_HINTS, P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP,
-    P_RUBICON_RATE, hint_defaults,
+    H1, H2, H3, H4, H5, H6, H7, H8, H9, H10, H11, H12, H13, HINT_NAMES, HINT_SLOTS, N_HINTS,
+    P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP, P_RUBICON_RATE, RULEBOOK_HINTS, hint_defaults, hint_slot,
 )
 from .endgame import exact_endgame_action, is_exact_decision
 from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
@@ -118,6 +132,12 @@ POINT_UNIT = 20.0        # H5: its bonuses in units of a common marriage's 20 po
 BEZIQUE_DEFER = 1000.0   # H6: taken off the bézique's points, so that any other declaration is first
 BRISQUE_SWING = 2        # H2: a brisque in the trick taken is one won and one the other does not win
 PENDING_SHARE = 4.0      # H1: winning a trick is worth a pending declaration's points over this
+TABLE_LEAD = 4.0         # H9: taken off the keep value of a card led from the table
+COURT_KEEP = 4.0         # H10: added to the keep value of a court card in hand
+BRISQUE_LEAD = 10.0      # H10: taken off the keep value of a plain ace or ten led from the hand
+LAST_TRICK = 20.0        # H11: what winning the first stage's last trick is worth
+TRUMP_COURT_KEEP = 4.0   # H12: added to the keep value of a trump king, queen or knave
+TRUMP_DRAW = 10.0        # H13: taken off the keep value of a trump led to draw the others'
 HINT_TEXT = (
     "declare the best combination after each trick won, win tricks to declare; Rubicon: claims",
     "make your aces and tens: win brisque tricks cheaply, never give brisques away",
@@ -127,6 +147,11 @@ HINT_TEXT = (
     "spades or diamonds trumps: declare royal marriage, sequence, fours before bezique",
     "Rubicon: play to reach the rubicon limit (1000); when hopeless, score as little as possible",
     "second stage: lead sure winners, take tricks that hold a brisque",
+    "lead the cards on your table before those in your hand",
+    "keep your kings, queens and knaves in hand; lead a plain ace or ten rather than one",
+    "win the last trick before the talon runs out (lead a trump no card can beat)",
+    "keep your trump kings, queens and knaves: do not spend them to win a trick",
+    "second stage: while the other holds trumps, lead a trump no card can beat, no winner he can trump",
 )
 
 
@@ -323,6 +348,66 @@ def keep_value(obs, rules, params, t, bonus):
         v += bonus.seq
     if params[H4] > 0 and (bonus.dead >> t) & 1:
         v -= DEAD_CARD_COST * params[H4]           # H4: every combination it could join is dead
+    if card_suit(t) == trump and is_court(t):
+        v += TRUMP_COURT_KEEP * params[H12]
+    return v
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_value(obs, rules, params, a, bonus):
+    """What keeping the card of play action ``a`` is worth: :func:`keep_value`, and in the
+    first stage a court card in hand kept (H10)."""
+    card = played_card(a)
+    v = keep_value(obs, rules, params, card, bonus)
+    if obs[OBS_STAGE] == 1 and not plays_from_table(a) and is_court(card):
+        v += COURT_KEEP * params[H10]
+    return v
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def last_trick(obs):
+    """Whether this is the first stage's last trick: its winner draws the talon's last card,
+    may declare once more and leads the second stage (H11)."""
+    return obs[OBS_STAGE] == 1 and 0 < obs[OBS_TALON_LEFT] <= max(obs[OBS_N_SEATS], 2)
+
+
+@njit(cache=True, _nrt=False)
+def _sure_winner(obs, card):
+    """No higher card of its suit is left out of my hand (played or on my side)."""
+    for t in range(card_of(card_suit(card), ACE), card):
+        if obs[OBS_PACKS] - obs[OBS_PLAYED + t] - obs[OBS_HAND + t] > 0:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def out_against(obs, suit):
+    """Cards of ``suit`` I have not seen: in a two-handed second stage, the other hand's."""
+    n = 0
+    for t in range(card_of(suit, ACE), card_of(suit, SEVEN) + 1):
+        n += max(obs[OBS_PACKS] - obs[OBS_HAND + t] - obs[OBS_PLAYED + t], 0)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def lead_value(obs, rules, params, a, bonus, drawing):
+    """What leading play action ``a`` costs (the lowest is led): :func:`play_value`, less the
+    reasons to lead a card: in the first stage H9 (a table card), H10 (a plain ace or ten from
+    the hand) and H11 (a trump no card can beat at the last trick); in the second, when
+    ``drawing`` the other's trumps (H13), a trump."""
+    v = play_value(obs, rules, params, a, bonus)
+    card = played_card(a)
+    trump = obs[OBS_TRUMP]
+    if obs[OBS_STAGE] != 1:
+        if drawing and card_suit(card) == trump:
+            v -= TRUMP_DRAW * params[H13]
+        return v
+    if plays_from_table(a):
+        v -= TABLE_LEAD * params[H9]
+    elif is_brisque(card) and card_suit(card) != trump:
+        v -= BRISQUE_LEAD * params[H10]
+    if params[H11] > 0 and last_trick(obs) and card_suit(card) == trump and _sure_winner(obs, card):
+        v -= LAST_TRICK * params[H11]
     return v
 
 
@@ -385,15 +470,6 @@ def _own_meld_choice(obs, legal, n_legal, rules, params):
 
 
 @njit(cache=True, _nrt=False)
-def _sure_winner(obs, card):
-    """No higher card of its suit is left out of my hand (played or on my side)."""
-    for t in range(card_of(card_suit(card), ACE), card):
-        if obs[OBS_PACKS] - obs[OBS_PLAYED + t] - obs[OBS_HAND + t] > 0:
-            return False
-    return True
-
-
-@njit(cache=True, _nrt=False)
 def _follow_partner(obs, legal, n_legal, rules, params, bonus):
     """Following when my partner's card wins the trick (V5): the trick is ours already, so
     winning it gains nothing (H1's and H2's reasons to win are dropped) and the card I keep
@@ -414,9 +490,42 @@ def _follow_partner(obs, legal, n_legal, rules, params, bonus):
     return best
 
 
+@njit(cache=True, _nrt=False)
+def _lead(obs, legal, n_legal, rules, params, bonus):
+    """Leading: the card of lowest :func:`lead_value`; in the second stage a sure winner first
+    (H8: the lowest plain one; H13, while the other holds trumps: a trump no card can beat,
+    and no plain winner of a suit he could trump)."""
+    stage = obs[OBS_STAGE]
+    trump = obs[OBS_TRUMP]
+    drawing = stage == 2 and params[H13] > 0 and trump >= 0 and out_against(obs, trump) > 0
+    best = legal[0]
+    best_v = 1e9
+    sure = -1
+    sure_v = -1e9
+    sure_trump = -1
+    for i in range(n_legal):
+        card = played_card(legal[i])
+        v = lead_value(obs, rules, params, legal[i], bonus, drawing)
+        if v < best_v:
+            best_v = v
+            best = legal[i]
+        if stage == 2 and params[H8] > 0 and _sure_winner(obs, card):
+            if card_suit(card) == trump:
+                if drawing:
+                    sure_trump = legal[i]
+            elif card_rank(card) > sure_v and not (drawing and out_against(obs, card_suit(card)) == 0):
+                sure = legal[i]
+                sure_v = card_rank(card)
+    if sure_trump >= 0:
+        return sure_trump                              # H13: draw his trumps with a sure one
+    if sure >= 0:
+        return sure                                    # H8: cash a sure winner, the lowest one
+    return best
+
+
 @njit(POLICY_SIG, cache=True, _nrt=False)
 def hints_policy(obs, legal, n_legal, rules, params, rng, data):
-    """The hints policy (module docstring); weights in ``params[0:8]``; with
+    """The hints policy (module docstring); weights in ``params[HINT_SLOTS]``; with
     ``params[P_ENDGAME]`` its two-handed second stage is exact (policies.endgame)."""
     if params[P_ENDGAME] > 0 and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
@@ -432,23 +541,7 @@ def hints_policy(obs, legal, n_legal, rules, params, rng, data):
     trump = obs[OBS_TRUMP]
     lead = obs[OBS_LEAD_CARD]
     if lead < 0:
-        best = legal[0]
-        best_v = 1e9
-        sure = -1
-        sure_v = -1e9
-        for i in range(n_legal):
-            card = played_card(legal[i])
-            v = keep_value(obs, rules, params, card, bonus)
-            if v < best_v:
-                best_v = v
-                best = legal[i]
-            if stage == 2 and params[H8] > 0 and _sure_winner(obs, card) and card_suit(card) != trump:
-                if card_rank(card) > sure_v:
-                    sure = legal[i]
-                    sure_v = card_rank(card)
-        if stage == 2 and params[H8] > 0 and sure >= 0:
-            return sure                                # H8: cash a sure winner, the lowest one
-        return best
+        return _lead(obs, legal, n_legal, rules, params, bonus)
     if partner_winning(obs):
         return _follow_partner(obs, legal, n_legal, rules, params, bonus)
     # following: compare winning cheaply with giving the cheapest card
@@ -460,11 +553,13 @@ def hints_policy(obs, legal, n_legal, rules, params, rng, data):
         gain += params[H1] * bonus.pending / PENDING_SHARE
     if stage == 2 and params[H8] > 0:
         gain += brisque * params[H8] * trick_brisques
+    if params[H11] > 0 and last_trick(obs):
+        gain += LAST_TRICK * params[H11]
     best = legal[0]
     best_v = -1e9
     for i in range(n_legal):
         card = played_card(legal[i])
-        v = -keep_value(obs, rules, params, card, bonus)
+        v = -play_value(obs, rules, params, legal[i], bonus)
         if beats(card, top, trump):
             v += gain + (brisque * params[H2] if is_brisque(card) else 0.0)
         elif is_brisque(card):
@@ -478,7 +573,8 @@ def hints_policy(obs, legal, n_legal, rules, params, rng, data):
 # --- the names: hints, hints:SETTINGS ---------------------------------------------------------
 
 HINTS_EXACT_CHUNK = 1024    # an exact second stage costs ~10 hints hands
-HINTS_DESCRIPTION = "the rulebook's Hints and Cautions H1-H8, all on (see hints:...)"
+HINTS_DESCRIPTION = ("the rulebook's Hints and Cautions H1-H8, all on; H9-H13, found by strong "
+                     "play, off (see hints:...)")
 
 
 def hints_spec(name: str) -> PolicySpec:
@@ -489,7 +585,7 @@ def hints_spec(name: str) -> PolicySpec:
         return PolicySpec("hints", hints_policy, params, description=HINTS_DESCRIPTION)
     for key, sep, value, item in settings_of(name):
         if not sep and key.startswith("tuned-"):          # a stored preset (bezique tune)
-            params[:N_HINTS] = tuned_weights(name, key)
+            params[list(HINT_SLOTS)] = tuned_weights(name, key)
             continue
         if not sep:
             raise PolicyError(f"{name!r}: expected only=H2, no=H4, h2=0.5, endgame=exact or a tuned "
@@ -498,19 +594,19 @@ def hints_spec(name: str) -> PolicySpec:
             ids = [v.strip().upper() for v in value.split("+")]
             bad = [v for v in ids if v not in HINT_NAMES]
             if bad:
-                raise PolicyError(f"{name!r}: unknown hint {bad[0]!r}; hints are H1..H8")
-            idx = [HINT_NAMES.index(v) for v in ids]
+                raise PolicyError(f"{name!r}: unknown hint {bad[0]!r}; hints are H1..H{N_HINTS}")
+            idx = [hint_slot(v) for v in ids]
             if key == "only":
-                params[:N_HINTS] = 0.0
+                params[list(HINT_SLOTS)] = 0.0
                 params[idx] = 1.0
             else:
                 params[idx] = 0.0
         elif key == "endgame":
             params[P_ENDGAME] = endgame_flag(name, value)
         elif key.upper() in HINT_NAMES:
-            params[HINT_NAMES.index(key.upper())] = weight_of(name, value)
+            params[hint_slot(key)] = weight_of(name, value)
         else:
-            raise PolicyError(f"{name!r}: unknown setting {key!r}; use only=, no=, h1..h8= or "
+            raise PolicyError(f"{name!r}: unknown setting {key!r}; use only=, no=, h1..h{N_HINTS}= or "
                               "endgame=exact")
     slow = params[P_ENDGAME] > 0
     return PolicySpec(name, hints_policy, params, description="hints with custom weights",
@@ -524,7 +620,8 @@ def _describe() -> list[str]:
     lines = [f"{'hints':<10} {HINTS_DESCRIPTION}",
              "hints parameters (weights; 0 = off, 1 = on; e.g. hints:only=H2, hints:no=H4, "
              "hints:h2=0.5,h5=2; a tuned preset: hints:tuned-ordinary, hints:tuned-rubicon):"]
-    lines += [f"  {HINT_NAMES[i].lower():<8} {HINT_TEXT[i]}" for i in range(N_HINTS)]
+    lines += [f"  {HINT_NAMES[i].lower():<8} {HINT_TEXT[i]}" + ("" if i < RULEBOOK_HINTS else " (found; off)")
+              for i in range(N_HINTS)]
     lines.append("  endgame=exact  play the two-handed second stage with the exact solver")
     return lines
 

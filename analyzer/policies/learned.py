@@ -53,10 +53,10 @@ def untrained_reason(rules) -> str | None:
     (V7), and the Rubicon model serves ``redeclare=replace`` but not ``same_or_higher``."""
     if not rules.is_rubicon and rules.packs == 3:
         return ("the ordinary model was trained with two packs and plays three (V7) no better than "
-                "hints:tuned-ordinary")
+                "hints:tuned-ordinary-h8")
     if rules.is_rubicon and rules.redeclare == "same_or_higher":
         return ("the Rubicon model was trained under redeclare=portland and plays redeclare=same_or_higher "
-                "no better than hints:tuned-rubicon")
+                "no better than hints:tuned-rubicon-h8")
     return None
 
 

@@ -15,13 +15,18 @@ from ..engine.layout import PARAM_FULL_OBS, POLICY_PARAMS
 
 # --- hints (policies/hints.py), also the roll-out policy of expert ---------------------------
 H1, H2, H3, H4, H5, H6, H7, H8 = range(8)      # the weight of each of the rulebook's hints
-N_HINTS = 8
-HINT_NAMES = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
+# the hints found where strong play parts from the tuned hints (docs/policies.md), in the
+# slots left free: a vector that predates them (a stored network's) holds 0 there, i.e. off
+H9, H10, H11, H12, H13 = 12, 13, 14, 15, 30
+HINT_SLOTS = (H1, H2, H3, H4, H5, H6, H7, H8, H9, H10, H11, H12, H13)   # the weights, in name order
+N_HINTS = len(HINT_SLOTS)
+RULEBOOK_HINTS = 8       # H1..H8 are the rulebook's; ``hints`` plays them, the found ones off
+HINT_NAMES = tuple(f"H{i + 1}" for i in range(N_HINTS))
 P_DEFER_TALON = 8        # H6: hold the bézique back while more cards than this are left to draw
 P_RUBICON_RATE = 9       # H7: points a player can still hope to score per card left in the talon
 P_RUBICON_GAP = 10       # H7: how far behind the opponent before giving up
 P_ENDGAME = 11           # > 0: a two-handed second stage is played by the exact solver
-# 12-15: free
+# 12-15: H9..H12 (above)
 
 # --- expert (policies/expert.py) --------------------------------------------------------------
 E_SAMPLES = 16           # sampled deals of the unseen cards per decision
@@ -47,12 +52,12 @@ DEFAULT_BLOCK = 8        # samples between two looks at the actions' differences
 
 E_INFER = 29             # T > 0: worlds weighted by the other seat's lead under the learned policy,
 #                          a softmax of temperature T points (policies/inference.py)
-# 30: free (the learned player keeps its weights in its seat's data, not here);
+# 30: H13 (above; the learned player keeps its weights in its seat's data, not here);
 # 31: PARAM_FULL_OBS (the engine's)
 
 # every named slot: (slot, policy, what it holds)
 SLOTS = {
-    **{name: (i, "hints", f"weight of hint {name}") for i, name in enumerate(HINT_NAMES)},
+    **{name: (i, "hints", f"weight of hint {name}") for i, name in zip(HINT_SLOTS, HINT_NAMES)},
     "P_DEFER_TALON": (P_DEFER_TALON, "hints", "H6: cards left to draw above which the bézique waits"),
     "P_RUBICON_RATE": (P_RUBICON_RATE, "hints", "H7: points hoped for per card left in the talon"),
     "P_RUBICON_GAP": (P_RUBICON_GAP, "hints", "H7: the deficit past which a player gives up"),
@@ -76,15 +81,21 @@ SLOTS = {
 }
 
 
+def hint_slot(name: str) -> int:
+    """The parameter slot of the hint named ``name`` (``H3`` or ``h3``; ValueError if none)."""
+    return HINT_SLOTS[HINT_NAMES.index(name.upper())]
+
+
 def new_params() -> np.ndarray:
     """A parameter vector with every slot 0."""
     return np.zeros(POLICY_PARAMS)
 
 
 def hint_defaults() -> np.ndarray:
-    """The ``hints`` policy's vector: every hint on with weight 1, and the tuning constants."""
+    """The ``hints`` policy's vector: every rulebook hint (H1..H8) on with weight 1, the found
+    ones off, and the tuning constants."""
     p = new_params()
-    p[:N_HINTS] = 1.0
+    p[list(HINT_SLOTS[:RULEBOOK_HINTS])] = 1.0
     p[P_DEFER_TALON] = 10.0
     p[P_RUBICON_RATE] = 20.0
     p[P_RUBICON_GAP] = 300.0

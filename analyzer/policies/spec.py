@@ -205,10 +205,11 @@ def endgame_flag(name: str, value: str) -> float:
 
 
 def tuned_weights(name: str, key: str) -> list[float]:
-    """The weights H1..H8 of the tuned preset ``key`` stored in the package."""
+    """The weights of every hint (in HINT_NAMES order) of the tuned preset ``key`` stored in the
+    package; a hint the preset does not name (one found after it was tuned) is off."""
     try:
         preset = load_preset(key)
     except KeyError:
         raise PolicyError(f"{name!r}: no tuned preset {key!r}; stored: "
                           f"{', '.join(preset_names()) or 'none'}") from None
-    return [float(preset["weights"][h]) for h in HINT_NAMES]
+    return [float(preset["weights"].get(h, 0.0)) for h in HINT_NAMES]

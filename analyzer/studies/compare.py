@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ..game import rubicon_results
-from ..policies.hints import HINT_NAMES, HINT_TEXT
+from ..policies.hints import HINT_NAMES, HINT_SLOTS, HINT_TEXT, hints_policy
+from ..policies.registry import PolicyError, resolve_policy
 from ..policies.spec import PolicySpec
 from ..rules import RuleSet
 from ..run.driver import CHUNK, chunk_for, run_chunks
@@ -282,23 +283,41 @@ def compare_checked(rules: RuleSet, specs: Sequence[PolicySpec], hands: int, see
     return Comparison(pairs, ranking, results)
 
 
+def hints_on(base: str) -> list[str]:
+    """The hints the hints policy ``base`` plays (``hints``: H1..H8; a tuned preset: those of
+    weight > 0). PolicyError when ``base`` is not a hints policy."""
+    spec = resolve_policy(base)
+    if spec.function is not hints_policy:
+        raise PolicyError(f"{base!r} is not a hints policy (hints, hints:tuned-ordinary, hints:h9=1 ...)")
+    return [h for h, slot in zip(HINT_NAMES, HINT_SLOTS) if spec.params[slot] > 0]
+
+
+def without_hint(base: str, hint: str) -> str:
+    """The name of the hints policy ``base`` with ``hint`` switched off (``hints:no=H3``)."""
+    return f"{base}{',' if ':' in base else ':'}no={hint}"
+
+
 def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
-           progress: Progress | None = None, against: str | PolicySpec | None = None) -> pd.DataFrame:
-    """The value of each hint: the full ``hints`` policy against ``hints`` without that hint,
-    on the same deals with seats swapped. Returns one row per hint (``hint``, ``advice``
-    and the columns of :meth:`PairResult.row` but the policy names); ``mean_diff`` is the
-    full policy's advantage (points per hand; Rubicon: net game points per game).
+           progress: Progress | None = None, against: str | PolicySpec | None = None,
+           base: str = "hints") -> pd.DataFrame:
+    """The value of each hint: the full hints policy ``base`` (``hints``, or a tuned preset such as
+    ``hints:tuned-ordinary``) against ``base`` without that hint, for each hint it plays
+    (:func:`hints_on`), on the same deals with seats swapped. Returns one row per hint (``hint``,
+    ``advice`` and the columns of :meth:`PairResult.row` but the policy names); ``mean_diff`` is
+    the full policy's advantage (points per hand; Rubicon: net game points per game).
 
     With ``against`` (e.g. ``"expert"``) each policy plays that opponent instead: a row per
-    hint gives ``hints`` without it against the opponent (``without``, with ``_lo``/``_hi``),
+    hint gives ``base`` without it against the opponent (``without``, with ``_lo``/``_hi``),
     the full policy's figure (``full``) and the hint's value ``mean_diff`` = full - without,
     paired deal by deal (the same deals, seatings and random streams): its interval is that of
     the per-deal differences, which the luck both runs share does not widen."""
-    names = ["hints"] + [f"hints:no={hid}" for hid in HINT_NAMES] + ([against] if against is not None else [])
+    hints = hints_on(base)
+    texts = [HINT_TEXT[HINT_NAMES.index(h)] for h in hints]
+    names = [base] + [without_hint(base, h) for h in hints] + ([against] if against is not None else [])
     full, *without = check_run(rules, names, seed, threads, by_seat=False)
     rows = []
     if against is None:
-        for hid, text, other in zip(HINT_NAMES, HINT_TEXT, without):
+        for hid, text, other in zip(hints, texts, without):
             r = compare_pair(rules, full, other, hands, seed, threads, progress=progress).row()
             rows.append({"hint": hid, "advice": text, **{k: v for k, v in r.items()
                                                          if k not in ("policy_a", "policy_b")}})
@@ -310,7 +329,7 @@ def ablate(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     acc = run_chunks(RunTask(ablation_chunk, rules, seed, specs), hands, chunk, AblationTotals(), threads,
                      progress and (lambda n: progress(n * len(specs[:-1]))))
     base = PairResult(full.name, opponent.name, acc.against[0]).row()
-    for hid, text, other, tally, worth in zip(HINT_NAMES, HINT_TEXT, without, acc.against[1:], acc.worth):
+    for hid, text, other, tally, worth in zip(hints, texts, without, acc.against[1:], acc.worth):
         r = PairResult(other.name, opponent.name, tally).row()
         value, lo, hi = worth.mean_diff()
         rows.append({"hint": hid, "advice": text, "against": opponent.name, "deals": r["deals"],
@@ -338,14 +357,15 @@ def format_comparison(res: Comparison, rules: RuleSet, seed: int) -> str:
     return "\n".join(lines)
 
 
-def format_ablation(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int, against: str | None = None) -> str:
-    """:func:`ablate`'s table as text: what was played, the full policy's result ``against``
-    the opponent if there was one, then a line per hint."""
+def format_ablation(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int, against: str | None = None,
+                    base: str = "hints") -> str:
+    """:func:`ablate`'s table as text: what was played, the full policy's (``base``) result
+    ``against`` the opponent if there was one, then a line per hint."""
     lines = [f"{rules.name} bézique, {hands:,} deals x 2 seats per hint, seed {seed}; value in {points_unit(rules)}"
              + (f", each policy against {against}" if against else "")]
     if against:
         r = df.iloc[0]
-        lines.append(f"full hints against {against}: {r.full:+.2f} [{r.full_lo:+.2f}, {r.full_hi:+.2f}]")
+        lines.append(f"full {base} against {against}: {r.full:+.2f} [{r.full_lo:+.2f}, {r.full_hi:+.2f}]")
     for _, r in df.iterrows():
         elo = "" if against else f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]"
         lines.append(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]{elo}  {r.advice}")

@@ -26,7 +26,7 @@ from ..engine.batch import deal_hand
 from ..engine.hand import apply, is_over, legal_actions, observe, to_act
 from ..engine.state import new_state
 from ..policies.hints import hints_policy
-from ..policies.params import HINT_NAMES, N_HINTS
+from ..policies.params import HINT_NAMES, HINT_SLOTS
 from ..policies.registry import resolve_policy
 from ..rules import RuleSet
 from ..run.records import policy_arrays
@@ -194,7 +194,7 @@ def _hint_choices(obs, legal, arr, params, data, rng):
     others as in ``params`` (the same random stream for every call)."""
     n = len(legal)
     out = []
-    for k in range(N_HINTS):
+    for k in HINT_SLOTS:
         p = params.copy()
         p[k] = params[k] if params[k] > 0 else 1.0
         on = int(hints_policy(obs, legal, n, arr, p, rng.copy(), data))

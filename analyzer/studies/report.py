@@ -17,7 +17,7 @@ from ..run.task import RunTask, check_run
 from ..tables import study_tables as tables_of
 from ..tables.band_table import band_table
 from ..tables.stats import wilson_ci
-from ..policies.params import HINT_NAMES
+from ..policies.params import RULEBOOK_HINTS
 from ..policies.registry import PolicyError, check_rules, resolve_policy
 from .compare import ablate, compare_checked, points_unit, seatings
 from .exact import (
@@ -66,7 +66,7 @@ def hands_played(hands: int, extra=(), players: int = 2, pairings=PAIRINGS, head
     total = hands * len(pairings) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
     if strong is not None:
         total += strong.hands * len(strong.players) + plays * strong.deals * n
-        total += plays * strong.ablation_deals * (len(HINT_NAMES) + 1)
+        total += plays * strong.ablation_deals * (RULEBOOK_HINTS + 1)     # hints and each H1..H8 off
     return total
 
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ..policies.params import HINT_NAMES
-from ..policies.presets import PRESET_VERSION
+from ..policies.presets import PRESET_VERSION, load_preset, preset_names
 from ..policies.registry import PolicyError, resolve_policy
 from ..rules import RuleSet
 from ..run.driver import run_chunks
@@ -21,6 +21,7 @@ from ..run.task import RunTask, check_run
 from .compare import PairTally, compare_pair, play_pair
 from .tune import (
     DEAL_CHUNK,
+    DEALS0,
     MIN_BUDGET,
     W_MAX,
     SearchState,
@@ -33,7 +34,7 @@ from .tune import (
 
 
 def tunable(rules: RuleSet) -> tuple[str, ...]:
-    """The hints whose weights the search moves: all eight in Rubicon; in the ordinary game
+    """The hints whose weights the search moves: all of them in Rubicon; in the ordinary game
     all but H7, which only acts in Rubicon (its weight would be a flat direction)."""
     return HINT_NAMES if rules.is_rubicon else tuple(h for h in HINT_NAMES if h != "H7")
 
@@ -97,13 +98,16 @@ class TuneResult:
     weights: dict[str, float]
     confirmation: list[dict]
     command: str = ""
+    start: str | None = None
+    switched_off: list[str] = field(default_factory=list)   # by the pass after the search (switch_off)
 
     def preset(self) -> dict:
         """The tuned weights as a named, versioned preset (``hints:tuned-<variant>``)."""
         return {"name": f"tuned-{self.rules.name}", "version": PRESET_VERSION, "variant": self.rules.name,
                 "weights": self.weights, "searched": list(self.names), "opponent": self.opponent,
                 "seed": self.seed, "budget": self.budget, "hands_spent": self.state.hands,
-                "generations": len(self.state.generations), "command": self.command,
+                "generations": len(self.state.generations), "start": self.start,
+                "switched_off": self.switched_off, "command": self.command,
                 "confirmation": self.confirmation}
 
 
@@ -118,38 +122,81 @@ def check_request(rules: RuleSet, policy: str, opponent: str, budget: int) -> No
         raise TuneError(f"--budget must be from {MIN_BUDGET:,} to 10^12 hands, got {budget:,}")
 
 
+def start_weights(names: tuple[str, ...], start: str | None) -> np.ndarray:
+    """The search's first mean for the hints ``names``: the weights of the stored preset
+    ``start`` (``tuned-ordinary-h8``), a hint it does not name at 1; every hint at 1 (as
+    written) without one. TuneError for a preset that is not stored."""
+    if start is None:
+        return np.ones(len(names))
+    try:
+        weights = load_preset(start)["weights"]
+    except KeyError:
+        raise TuneError(f"--start {start}: no such preset; stored: {', '.join(preset_names())}") from None
+    return np.array([min(float(weights.get(h, 1.0)), W_MAX) for h in names])
+
+
+def switch_off(objective, weights: np.ndarray, names: tuple[str, ...], deals: int, generation: int):
+    """``weights`` with the hints switched off that the search could not: several hints act as
+    switches (any weight above 0 is fully on: H1's declaration order, H6, H8's and H13's leads),
+    and CMA-ES reaches 0 only at the edge of [0, W_MAX]. Each hint is tried at 0 beside the
+    answer on ``deals`` deals (the search's last generation's number; beyond its budget) of
+    ``generation`` (after the search's last); those scoring above the
+    answer by more than half its interval are switched off together, and kept so if together
+    they beat the answer on the next generation's deals. Returns (weights, the hints switched
+    off, hands played)."""
+    on = [k for k in range(len(names)) if weights[k] > 0]
+    trials = np.array([weights] + [np.where(np.arange(len(names)) == k, 0.0, weights) for k in on])
+    mean, lo, hi, spent = objective(trials, deals, generation)
+    off = [k for k, m in zip(on, mean[1:]) if m - mean[0] > (hi[0] - lo[0]) / 2]
+    if not off:
+        return weights, [], spent
+    both = np.array([weights, np.where(np.isin(np.arange(len(names)), off), 0.0, weights)])
+    mean, _lo, _hi, more = objective(both, deals, generation + 1)
+    if mean[1] <= mean[0]:
+        return weights, [], spent + more
+    return both[1], [names[k] for k in off], spent + more
+
+
 def tune(rules: RuleSet, opponent: str, budget: int, seed: int, out: Path | None = None,
          threads: int | None = None, progress: Callable[[int], object] | None = None,
          confirm_deals: int = 50_000, expert_deals: int = 0, stop_after: int | None = None,
-         command: str = "") -> TuneResult | None:
+         command: str = "", start: str | None = None) -> TuneResult | None:
     """Search the hint weights of ``hints`` against ``opponent`` with ``budget`` hands (seed
-    ``seed``), then confirm the answer on the deals of ``seed`` itself, never used by the
-    search: ``confirm_deals`` deals against hand-set hints and ``expert_deals`` against
-    ``expert`` (0: none). With ``out`` the search keeps its state in ``out/.tune/`` and a rerun
-    resumes it. ``stop_after`` stops after that many generations and returns None (tests)."""
+    ``seed``), from the weights of the preset ``start`` (:func:`start_weights`), then confirm
+    the answer on the deals of ``seed`` itself, never used by the search: ``confirm_deals``
+    deals against hand-set hints and against ``opponent`` when it is another policy, and
+    ``expert_deals`` against ``expert`` (0: none). With ``out`` the search keeps its state in
+    ``out/.tune/`` and a rerun resumes it. ``stop_after`` stops after that many generations
+    and returns None (tests)."""
     check_request(rules, "hints", opponent, budget)
     try:
         opp, = check_run(rules, [opponent], seed, threads, by_seat=False)
     except PolicyError as e:
         raise TuneError(str(e)) from None
     names = tunable(rules)
+    x0 = start_weights(names, start) / W_MAX
     state_path = Path(out) / ".tune" / "state.pkl" if out else None
     if state_path:
-        _check_resume(state_path.parent, rules, opponent, budget, seed)
-    x0 = np.full(len(names), 1.0 / W_MAX)              # every hint as written: weight 1
+        _check_resume(state_path.parent, rules, opponent, budget, seed, start)
     state = search(play_objective(rules, names, opp, seed, threads), len(names), x0, budget, seed,
                    state_path, progress, stop_after)
     if stop_after is not None:
         return None
+    weights, off, extra = switch_off(play_objective(rules, names, opp, seed, threads), best_weights(state), names,
+                                     state.generations[-1].deals if state.generations else DEALS0,
+                                     len(state.generations))
+    if progress:
+        progress(extra)
     tuned = dict(zip(HINT_NAMES, [1.0] * len(HINT_NAMES)))
-    tuned.update({h: round(float(w), 4) for h, w in zip(names, best_weights(state))})
+    tuned.update({h: round(float(w), 4) for h, w in zip(names, weights)})
     spec = resolve_policy(candidate_name(tuned.values(), HINT_NAMES))
     rows = []
-    for other, deals in (("hints", confirm_deals), ("expert", expert_deals)):
+    against = [("hints", confirm_deals)] + ([(opponent, confirm_deals)] if opponent != "hints" else [])
+    for other, deals in (*against, ("expert", expert_deals)):
         if deals:
             r = compare_pair(rules, spec, resolve_policy(other), deals, seed, threads).row()
             rows.append({"against": other, **{k: v for k, v in r.items() if k not in ("policy_a", "policy_b")}})
-    return TuneResult(rules, opponent, seed, budget, state, names, tuned, rows, command)
+    return TuneResult(rules, opponent, seed, budget, state, names, tuned, rows, command, start, off)
 
 
 def forget_search(out) -> bool:
@@ -162,10 +209,11 @@ def forget_search(out) -> bool:
     return True
 
 
-def _check_resume(folder: Path, rules: RuleSet, opponent: str, budget: int, seed: int) -> None:
+def _check_resume(folder: Path, rules: RuleSet, opponent: str, budget: int, seed: int,
+                  start: str | None) -> None:
     """A saved search in ``folder`` must be of the same request (rules, opponent, budget,
-    seed); the request is written there on the first run."""
-    request = {"rules": rules.describe(), "opponent": opponent, "budget": budget, "seed": seed}
+    seed, start); the request is written there on the first run."""
+    request = {"rules": rules.describe(), "opponent": opponent, "budget": budget, "seed": seed, "start": start}
     path = folder / "request.json"
     if path.exists():
         saved = json.loads(path.read_text())

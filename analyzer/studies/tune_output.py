@@ -10,22 +10,11 @@ from matplotlib.figure import Figure
 
 from ..plots import save_chart
 from ..plots.figure import new_figure
-from ..policies.params import HINT_NAMES
+from ..policies.hints import HINT_TEXT
+from ..policies.params import HINT_NAMES, RULEBOOK_HINTS
 from ..run.output import atomic_write, write_json, write_table
 from .compare import points_unit
 from .tune_hints import TuneResult
-
-HINT_WORDS = {
-    "H1": "declare the best combination, win tricks to declare (Rubicon: claims)",
-    "H2": "make your aces and tens",
-    "H3": "keep aces while four aces is likely",
-    "H4": "count the cards",
-    "H5": "keep bézique and sequence cards",
-    "H6": "spades or diamonds trumps: declare the others before the bézique",
-    "H7": "Rubicon: play to reach 1000, give up when hopeless",
-    "H8": "second stage: lead sure winners, take brisque tricks",
-}
-
 
 def convergence_table(res: TuneResult) -> pd.DataFrame:
     """Per generation: hands spent so far, deals per candidate, the step size, the best
@@ -45,14 +34,17 @@ def convergence_table(res: TuneResult) -> pd.DataFrame:
 
 
 def weights_table(res: TuneResult) -> pd.DataFrame:
-    """Each hint: its hand-set weight (1), the tuned one, and what changed."""
+    """Each hint: its weight in hand-set ``hints`` (1 for the rulebook's, 0 for a found one), the
+    tuned one, and what changed (against 1, the hint as written)."""
     rows = []
-    for h in HINT_NAMES:
+    for i, h in enumerate(HINT_NAMES):
         w = res.weights[h]
         searched = h in res.names
-        change = ("not searched" if not searched else "switched off" if w < 0.15 else
+        change = ("not searched" if not searched else "switched off after the search" if h in res.switched_off
+                  else "switched off" if w == 0 else "weight near 0" if w < 0.15 else
                   "weakened" if w < 0.8 else "strengthened" if w > 1.25 else "kept")
-        rows.append({"hint": h, "advice": HINT_WORDS[h], "hand_set": 1.0, "tuned": w, "change": change})
+        rows.append({"hint": h, "advice": HINT_TEXT[i], "hand_set": float(i < RULEBOOK_HINTS), "tuned": w,
+                     "change": change})
     return pd.DataFrame(rows)
 
 
@@ -76,7 +68,7 @@ def weights_chart(df: pd.DataFrame, title: str) -> Figure:
     """The tuned weights beside the hand-set ones."""
     fig, ax = new_figure()
     x = np.arange(len(df))
-    ax.bar(x - 0.2, df.hand_set, 0.4, label="hand-set (the rulebook's hints, weight 1)", color="tab:gray")
+    ax.bar(x - 0.2, df.hand_set, 0.4, label="hand-set hints (the rulebook's at 1, the found ones off)", color="tab:gray")
     ax.bar(x + 0.2, df.tuned, 0.4, label="tuned", color="tab:blue")
     ax.set_xticks(x, df.hint)
     ax.set_ylabel("weight (0 = off)")
@@ -93,10 +85,13 @@ def markdown(res: TuneResult, conv: pd.DataFrame, weights: pd.DataFrame, unit: s
     lines = [f"# Tuning the hints: {name} bézique", "",
              f"Reproduce: `{res.command}`" if res.command else "", "",
              f"CMA-ES searched the weights of {', '.join(res.names)} against `{res.opponent}`, each "
-             f"candidate playing the generation's deals twice with the seats swapped: "
+             f"candidate playing the generation's deals twice with the seats swapped, "
+             f"{f'starting from `hints:{res.start}`' if res.start else 'starting with every hint at 1'}: "
              f"{len(conv)} generations, {res.state.hands:,} hands (budget {res.budget:,}, seed {res.seed}). "
-             "The answer is the mean of the final search distribution, stored as the preset "
-             f"`hints:tuned-{name}`.", "", "## What changed", ""]
+             "The answer is the mean of the final search distribution"
+             + (f", with {', '.join(res.switched_off)} then switched off (a weight above 0 turns some hints fully "
+                "on, which the search cannot see; each was tried at 0 on fresh deals)" if res.switched_off else "")
+             + f", stored as the preset `hints:tuned-{name}`.", "", "## What changed", ""]
     for _, r in weights.iterrows():
         if r.change == "not searched":
             continue
