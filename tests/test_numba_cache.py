@@ -102,3 +102,40 @@ def test_a_change_to_the_learned_player_drops_only_its_kernels_and_the_trainings
     hints.write_text(hints.read_text() + "\n# changed\n")
     drop_stale_numba_cache(root)
     assert not any(f.exists() for f in files.values())
+
+
+SAVER = """
+import sys, time
+from pathlib import Path
+import analyzer.engine                      # installs the cache lock (engine/cache_lock.py)
+from numba.core.caching import IndexDataCacheFile
+cache, worker, go = Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+index = IndexDataCacheFile(str(cache), "kernel", "stamp")
+while not go.exists():
+    time.sleep(0.001)
+for i in range(40):
+    index.save((worker, i), ("compiled for", worker, i))
+"""
+
+
+def test_kernels_saved_by_several_processes_at_once_each_load_as_their_own(tmp_path):
+    """Six processes saving 40 kernels each into one numba cache at the same moment (as two
+    commands on a cold cache, or a cold Dask cluster, compile at once): every kernel is in the
+    index and loads as its own. numba alone loses index entries and lets one signature's entry
+    name another's data file (numba #4807); the lock of engine/cache_lock.py serializes saves."""
+    import subprocess
+    import sys
+    import time
+    from numba.core.caching import IndexDataCacheFile
+    go = tmp_path / "go"
+    (tmp_path / "cache").mkdir()             # numba makes it before it saves
+    procs = [subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path / "cache"), str(w), str(go)])
+             for w in range(6)]
+    time.sleep(1.5)                          # every process imported numba and waits for the signal
+    go.touch()
+    assert [p.wait(120) for p in procs] == [0] * 6
+    index = IndexDataCacheFile(str(tmp_path / "cache"), "kernel", "stamp")
+    for w in range(6):
+        for i in range(40):
+            assert index.load((w, i)) == ("compiled for", w, i), (w, i)
+    assert not list((tmp_path / "cache").glob("*.tmp.*"))

@@ -8,9 +8,12 @@ numba's on-disk cache is checked per source file only: a kernel cached in
 dropped whenever any of their sources (or the rule packing) changes, wherever
 numba keeps it (``NUMBA_CACHE_DIR``, ``__pycache__`` or the user-wide cache).
 """
+import contextlib
 import hashlib
 import warnings
 from pathlib import Path
+
+from . import cache_lock
 
 # Policies are first-class numba functions by design (docs/ARCHITECTURE.md, "Policies"); numba still calls the
 # feature experimental and would say so at every run.
@@ -58,8 +61,18 @@ def drop_stale_numba_cache(pkg: Path) -> None:
 
 def _drop_if_changed(sources, marker: Path, caches) -> None:
     """Delete the files of each cache of ``caches`` (pairs: the directory, the prefix of the
-    files to delete, "" for all) unless ``marker`` holds the digest of ``sources`` as now."""
+    files to delete, "" for all) unless ``marker`` holds the digest of ``sources`` as now; under
+    the caches' locks (engine/cache_lock.py), so that another process's fresh kernels are never
+    dropped for a marker it has already updated."""
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    with contextlib.ExitStack() as held:
+        for directory in sorted({str(marker.parent), *(str(c) for c, _p in caches)}):
+            held.enter_context(cache_lock.locked(directory))
+        _drop_unless_marked(digest, marker, caches)
+
+
+def _drop_unless_marked(digest: str, marker: Path, caches) -> None:
+    """:func:`_drop_if_changed`'s work, its locks held."""
     try:
         if marker.read_text() == digest:
             return
@@ -85,4 +98,5 @@ def kernels_cached() -> bool:
     return cache is not None and any(cache.glob("batch.run_batch-*.nbi"))
 
 
+cache_lock.install()
 drop_stale_numba_cache(Path(__file__).resolve().parent.parent)
