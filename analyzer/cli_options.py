@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import shlex
 import signal
 import sys
@@ -144,8 +145,8 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
                         notice(f"starting Dask {'workers' if workers else 'client'}...")
                         stack.enter_context(dask_backend(workers, scheduler))
                     return command(*args, **kw)
-            except (SimulationError, BackendError, CheckpointError) as e:
-                raise click.ClickException(str(e)) from None
+            except (SimulationError, BackendError, CheckpointError, OutputError) as e:   # OutputError: a result
+                raise click.ClickException(str(e)) from None                          # that cannot be written
 
         f = click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS),
                          help="Write tables and charts only in this format (repeatable; default: "
@@ -238,7 +239,8 @@ def check_seed(seed: int, name: str = "--seed") -> None:
 
 def _check_run(hands: int, seed: int, threads: int | None = None, workers: int | None = None,
                scheduler: str | None = None, count: str = "hands") -> None:
-    """One clear error for a bad --hands (``--COUNT``), --seed, --threads or --workers."""
+    """One clear error for a bad --hands (``--COUNT``), --seed, --threads, --workers or --scheduler,
+    and for each backend choice that cannot go together."""
     if not 0 < hands <= MAX_HANDS:
         raise click.ClickException(f"--{count} must be from 1 to 2^63-1, got {hands}")
     check_seed(seed)
@@ -248,8 +250,33 @@ def _check_run(hands: int, seed: int, threads: int | None = None, workers: int |
         raise click.ClickException(f"--workers must be from 1 to {MAX_THREADS}, got {workers}")
     if workers is not None and scheduler is not None:
         raise click.ClickException("give --workers (a local cluster) or --scheduler (a running one), not both")
-    if threads is not None and (workers is not None or scheduler is not None):
-        raise click.ClickException("--threads is for the default backend; a Dask cluster has its own workers")
+    if threads is not None and workers is not None:
+        raise click.ClickException("--threads is for the default backend; the local cluster of --workers has "
+                                   "its own worker processes (give one of --threads and --workers)")
+    if threads is not None and scheduler is not None:
+        raise click.ClickException("--threads is for the default backend; the cluster at --scheduler has its "
+                                   "own workers (give one of --threads and --scheduler)")
+    if scheduler is not None:
+        check_scheduler(scheduler)
+
+
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")     # distributed's protocols that reach another process
+SCHEDULER_RE = re.compile(r"^(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
+                          r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::(?P<port>\d{1,5}))?$")
+
+
+def check_scheduler(address: str) -> None:
+    """One clear error for a --scheduler that is no address (``[SCHEME://]HOST[:PORT]``),
+    before Dask is asked: distributed answers such an address with a traceback (a
+    ValueError), or waits 10 s on a port past 65535."""
+    m = SCHEDULER_RE.match(address)
+    if m is None:
+        raise click.ClickException(f"--scheduler expects an address such as tcp://10.0.0.5:8786, got {address!r}")
+    if m["scheme"] is not None and m["scheme"].lower() not in SCHEDULER_SCHEMES:
+        raise click.ClickException(f"--scheduler: unknown protocol {m['scheme']!r} in {address!r} "
+                                   f"(one of {', '.join(SCHEDULER_SCHEMES)})")
+    if m["port"] is not None and not 1 <= int(m["port"]) <= 65535:
+        raise click.ClickException(f"--scheduler: the port must be from 1 to 65535, got {m['port']} in {address!r}")
 
 
 PROGRESS_EVERY = 30.0      # seconds between two progress lines when stderr is not a terminal

@@ -80,3 +80,68 @@ def assert_margin(row: dict, measured: float) -> None:
     mean, half = row["mean_diff"], (row["mean_diff_hi"] - row["mean_diff_lo"]) / 2 * 2.576 / 1.96
     assert row["mean_diff_lo"] > 0, row
     assert mean - half <= measured <= mean + half, (measured, mean, half)
+
+
+# --- rare deal-time events, counted over every set of card types of their shape ----------------
+
+Z99 = 2.5758293035489004
+BEZIQUE_LEVELS = {"bezique": 1, "double_bezique": 2, "treble_bezique": 3, "quadruple_bezique": 4}
+FOUR_RANKS = {"aces": 0, "kings": 2, "queens": 3, "knaves": 4}        # rank indices (cards.RANKS)
+
+
+def pooled_event(name: str, rows, copies):
+    """A deal-time event of ``bezique odds`` (analyzer.studies.exact.exact_events' names) counted
+    over every set of card types of its shape, not only the set it names: the dealt hands are a
+    uniformly random part of the deck, so every set of types with as many copies each is held
+    alike, and the named set's exact probability is each one's. A rare event (a double bézique:
+    about 1 hand in 9,000) so gets hundreds of times the sample from the same deals.
+
+    ``rows`` [..., 32] are card counts (a hand's, or two partners' together); ``copies`` [32]
+    the deck's copies of each type. Returns (hits of each row over the sets, the number of
+    sets), or None for an event of no such shape."""
+    import numpy as np
+    from math import comb
+    copies = np.asarray(copies)
+    h = np.asarray(rows).astype(np.int64)
+    base = name.split("_", 1)[1] if name.startswith(("dealt_", "partners_")) else name
+
+    def alike(types):           # the types with as many copies as those of ``types``
+        assert len({int(copies[t]) for t in types}) == 1
+        return np.flatnonzero(copies == copies[types[0]])
+
+    def ranks(rank):            # the ranks whose four suits have as many copies as ``rank``'s
+        c = copies[[s * 8 + rank for s in range(4)]]
+        return [r for r in range(8) if (copies[[s * 8 + r for s in range(4)]] == c).all()]
+
+    if base in BEZIQUE_LEVELS:               # Q♠ and J♦, k of each: any two types, k of each
+        types = alike([3, 20])
+        m = (h[..., types] >= BEZIQUE_LEVELS[base]).sum(-1)
+        return m * (m - 1) // 2, comb(len(types), 2)
+    if base in ("sequence_S", "marriage_S"):  # five (two) given types, one of each
+        size = 5 if base == "sequence_S" else 2
+        types = alike(list(range(size)) if size == 5 else [2, 3])
+        m = (h[..., types] >= 1).sum(-1)
+        table = np.array([comb(j, size) for j in range(33)])
+        return table[m], comb(len(types), size)
+    for kind, test in (("four_", lambda c: c.sum(-1) >= 4), ("panache_four_", lambda c: (c >= 1).all(-1))):
+        if base.startswith(kind) and base[len(kind):] in FOUR_RANKS:
+            rs = ranks(FOUR_RANKS[base[len(kind):]])
+            hits = sum(test(h[..., [s * 8 + r for s in range(4)]]).astype(np.int64) for r in rs)
+            return hits, len(rs)
+    return None
+
+
+def pooled_check(name: str, by_deal, copies, p):
+    """(mean pooled hits per deal, their exact expectation, the 99 % half-width of the mean) of
+    event ``name`` (see :func:`pooled_event`) over deals ``by_deal`` [n, units, 32] (each deal's
+    hands, or its two partnerships) for the exact probability ``p`` of one set; None if the
+    event has no pooled form. The deals are independent; the units of one deal are not, so a
+    deal's hits are summed before the interval is taken."""
+    import numpy as np
+    got = pooled_event(name, by_deal, copies)
+    if got is None:
+        return None
+    hits, sets = got
+    x = hits.reshape(len(by_deal), -1).sum(-1).astype(float)
+    expected = by_deal.shape[1] * sets * float(p)
+    return float(x.mean()), expected, Z99 * float(x.std(ddof=1)) / np.sqrt(len(x))

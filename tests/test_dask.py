@@ -108,22 +108,29 @@ def test_a_tuning_search_on_dask_is_the_threaded_search(cluster):
 
 
 def test_a_worker_killed_mid_run_costs_only_its_chunks(cluster):
-    """The scheduler's record of the worker's removal names the chunks it was running or held;
-    each of them finished again on another worker, and the tables are the threaded run's."""
+    """A worker is killed once the scheduler says it is processing a chunk of the run (the event
+    waited for, at the progress calls after each chunk merged; never a moment on a clock). The
+    scheduler's record of its removal names the chunks it was running or held; each of them
+    finished again on another worker, and the tables are the threaded run's."""
     rules = preset("ordinary")
     threaded = simulate(rules, ["hints", "greedy"], 120_000, seed=8, threads=2)
     pids = cluster.client.run(os.getpid)
     killed = []
+    run = {}
 
     def kill_one(_n):
-        if not killed:               # after the first chunk is merged, while others run
-            victim = next(iter(pids))
-            os.kill(pids[victim], signal.SIGKILL)
-            killed.append(victim)
+        if killed:
+            return
+        sent = set(run["seen"]["sent"])
+        busy = [w for w, keys in cluster.client.processing().items() if sent & set(keys)]
+        if busy:                     # a worker holding a chunk of this run now
+            os.kill(pids[busy[0]], signal.SIGKILL)
+            killed.append(busy[0])
 
     with on_workers(cluster) as seen:
+        run["seen"] = seen
         on_dask = simulate(rules, ["hints", "greedy"], 120_000, seed=8, progress=kill_one)
-    assert killed
+    assert killed, "no worker was seen processing a chunk of the run"
     removal = [msg for _, msg in cluster.client.get_events(killed[0]) if msg.get("action") == "remove-worker"]
     assert len(removal) == 1
     lost = (set(removal[0]["processing-tasks"]) | set(removal[0]["lost-computed-tasks"])) & set(seen["sent"])

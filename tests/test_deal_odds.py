@@ -10,6 +10,7 @@ from scipy import stats
 from analyzer.engine.deals import deal_deck
 from analyzer.studies.exact import p_hand_holds, p_turnup_seven, simulated_deals
 from analyzer.rules import preset
+from helpers import pooled_check
 
 N = 400_000
 Z99 = 2.5758293035489004
@@ -34,12 +35,39 @@ def test_exact_values_by_hand():
     assert p_turnup_seven(r) == Fraction(1, 8)
 
 
+def assert_pooled(name, hands, rules, p):
+    """Event ``name`` over every set of card types of its shape (helpers.pooled_check) in the
+    deals ``hands`` [n, seats, 32]: the 99 % interval of the pooled mean holds the exact value,
+    and is within 5 % of it, so that a 10 % error in the exact value or in the deal lies
+    outside it."""
+    copies = np.array([rules.copies(t) for t in range(32)])
+    mean, expected, half = pooled_check(name, hands, copies, p)
+    assert half <= 0.05 * expected, (name, half, expected)
+    assert abs(mean - expected) <= half, (name, mean, expected, half)
+
+
 def test_R2_1_seat_dealt_double_bezique(deals):
+    """Each seat's own count (about 44 hits in N deals: only a gross error shows), and every
+    pair of card types two of each in a hand, pooled: a 10 % error shows."""
     hands, _ = deals
-    p = p_hand_holds(preset("ordinary"), {"QS": 2, "JD": 2})
+    r = preset("ordinary")
+    p = p_hand_holds(r, {"QS": 2, "JD": 2})
     hits = (hands[:, :, 3] >= 2) & (hands[:, :, 20] >= 2)
     for seat in (0, 1):
         assert within_99(int(hits[:, seat].sum()), N, p)
+    assert p_hand_holds(r, {"AH": 2, "7C": 2}) == p             # any two types alike
+    assert_pooled("dealt_double_bezique", hands, r, p)
+
+
+def test_R2_1_seat_dealt_a_sequence_pooled(deals):
+    """A given five cards, one of each, in a dealt hand (the sequence in spades: 1 hand in
+    4,900): every set of five card types pooled."""
+    hands, _ = deals
+    r = preset("ordinary")
+    p = p_hand_holds(r, {"AS": 1, "TS": 1, "KS": 1, "QS": 1, "JS": 1})
+    # inclusion-exclusion over the five types missing (two copies each)
+    assert p == sum((-1) ** j * Fraction(comb(5, j) * comb(64 - 2 * j, 8), comb(64, 8)) for j in range(6))
+    assert_pooled("dealt_sequence_S", hands, r, p)
 
 
 def test_R2_1_four_aces_in_a_dealt_hand(deals):
@@ -95,19 +123,33 @@ def test_R3_1_dealt_two_or_more_queens_of_spades_and_knaves_of_diamonds(rubicon_
     assert p == by_hand
     hands, _ = rubicon_deals
     hits = (hands[:, :, 3] >= 2) & (hands[:, :, 20] >= 2)
-    for seat in (0, 1):
+    for seat in (0, 1):                       # about 150 hits each: only a gross error shows
         assert within_99(int(hits[:, seat].sum()), N, p)
+    assert_pooled("dealt_double_bezique", hands, r, p)       # every pair of types: a 10 % error shows
 
 
 @pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
 def test_odds_table_simulated_values_agree_with_exact(variant):
+    """The table's simulated column counts its deals right (hit for hit against the events
+    written out in test_variant_odds, on the same deals), and where it has hits enough to see a
+    10 % error (SHARP expected) the exact value is in its 99 % interval; the rarer rows are held
+    to their exact values pooled, above and in test_variant_odds."""
+    from test_variant_odds import SHARP, reference_hits
+
     from analyzer.studies.exact import odds_table
-    df = odds_table(preset(variant), 150_000, seed=11)
+    rules = preset(variant)
+    df = odds_table(rules, 150_000, seed=11)
+    dealt, turnups = simulated_deals(rules, 150_000, seed=11)
     sim = df[df["sample"] > 0]
     assert len(sim) >= 8
+    sharp = 0
     for _, r in sim.iterrows():
         hits = round(r.simulated * r["sample"])
-        assert within_99(hits, int(r["sample"]), Fraction(r.exact)), r.event
+        assert hits == int(reference_hits(r.event, dealt, turnups).sum()), r.event
+        if r.exact_decimal * r["sample"] >= SHARP:
+            assert within_99(hits, int(r["sample"]), Fraction(r.exact)), r.event
+            sharp += 1
+    assert sharp >= 6
 
 
 def test_receives_double_bezique_exact():

@@ -164,11 +164,29 @@ def test_a_pickled_spec_travels_by_name_and_gets_its_models_there(tmp_path):
     assert np.array_equal(back.weights_for(arr), spec.weights_for(arr))
 
 
-def test_learned_plays_through_the_batch_kernel_in_both_games():
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_learned_plays_through_the_batch_kernel_in_both_games(variant):
+    """The batch kernel (``analyzer.simulate``) plays the learned player's own decisions with
+    its game's shipped model: every hand of the run equals the same hand played decision by
+    decision from Python, the learned seat's choices made by ``learned_policy`` with the seat
+    data of that model (test_state's step). And those decisions matter: hints in its seat
+    plays other hands."""
     import analyzer
-    for variant in ("ordinary", "rubicon"):
-        res = analyzer.simulate(preset(variant), ["learned", "hints"], 64, seed=3)
-        assert res.hands == 64
+    from test_state import SEED, record
+    rules, arr, players, _ = setup(variant, {}, ("learned", "hints"))
+    assert np.array_equal(players.seats[0].weights, load_model(shipped_model(variant), variant)[0])
+    hands = 8
+    res = analyzer.simulate(rules, ["learned", "hints"], hands, seed=SEED, threads=1, keep_records=True)
+    decided = 0
+    for hand in range(hands):
+        st = deal(rules, arr, hand)
+        while not is_over(st):
+            decided += to_act(st) == 0 and legal_actions(arr, st)[0] > 1
+            step(arr, st, players)
+        assert np.array_equal(record(arr, st, hand % rules.players), res.records[hand]), hand
+    assert decided > 20 * hands
+    other = analyzer.simulate(rules, ["hints", "hints"], hands, seed=SEED, threads=1, keep_records=True)
+    assert not np.array_equal(other.records, res.records)
 
 
 def test_suits_rotate_so_that_trumps_are_suit_0():

@@ -111,6 +111,7 @@ import analyzer.engine                      # installs the cache lock (engine/ca
 from numba.core.caching import IndexDataCacheFile
 cache, worker, go = Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
 index = IndexDataCacheFile(str(cache), "kernel", "stamp")
+(go.parent / f"ready-{worker}").touch()     # imported and about to wait for the signal
 while not go.exists():
     time.sleep(0.001)
 for i in range(40):
@@ -131,8 +132,12 @@ def test_kernels_saved_by_several_processes_at_once_each_load_as_their_own(tmp_p
     (tmp_path / "cache").mkdir()             # numba makes it before it saves
     procs = [subprocess.Popen([sys.executable, "-c", SAVER, str(tmp_path / "cache"), str(w), str(go)])
              for w in range(6)]
-    time.sleep(1.5)                          # every process imported numba and waits for the signal
-    go.touch()
+    deadline = time.monotonic() + 120        # a failsafe: the event is every process saying it is ready
+    while not all((tmp_path / f"ready-{w}").exists() for w in range(6)):
+        assert all(p.poll() is None for p in procs), [p.poll() for p in procs]
+        assert time.monotonic() < deadline, "the saving processes never got ready"
+        time.sleep(0.01)
+    go.touch()                               # every process imported numba and waits for the signal
     assert [p.wait(120) for p in procs] == [0] * 6
     index = IndexDataCacheFile(str(tmp_path / "cache"), "kernel", "stamp")
     for w in range(6):

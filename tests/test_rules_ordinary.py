@@ -323,12 +323,18 @@ def test_R2_6_no_declaration_before_a_trick_is_won():
     illegal(o, "R2.6")
 
 
-def test_R2_6_only_one_combination_after_a_trick():
-    o = run(make_spec(H0_DECL, LOW1, moves=["0 plays AS", "1 plays 7D",
-                                            "0 declares marriage_H KH QH",
-                                            "0 declares bezique QS JD"]))
-    illegal(o, "R2.6", "R2.16")
+def test_R2_16_a_second_combination_after_one_trick_is_refused_though_legal_itself():
+    """R2.6 gives the winner "one combination"; R2.16 is the rule the engine names for a second
+    one. The bézique here breaks nothing else (its cards come from the hand, R2.12; no card is
+    re-used, R2.13-R2.15; the winner declares, R2.6): with ``declare_all`` the same moves are
+    accepted, so only R2.16 stands in the way."""
+    moves = ["0 plays AS", "1 plays 7D", "0 declares marriage_H KH QH", "0 declares bezique QS JD"]
+    o = run(make_spec(H0_DECL, LOW1, moves=moves))
+    illegal(o, "R2.16")
     assert o.scores == [20, 0]
+    o = run(make_spec(H0_DECL, LOW1, moves=moves, rules=preset("ordinary", declare_all=True)))
+    outcome_ok(o)
+    assert o.scores == [60, 0]
 
 
 # --- R2.7 declared cards on the table ------------------------------------------------
@@ -525,17 +531,26 @@ def test_R2_10_turned_up_seven_scores_only_once():
 
 # --- R2.11 classes --------------------------------------------------------------------
 
-def test_R2_11_marriage_king_in_a_four_but_not_married_again():
+def test_R2_11_married_king_joins_four_kings_another_class():
     h0 = "AS AS KH QH QH KS KD KC"
     base = ["0 plays AS", "1 plays 7D", "0 declares marriage_H KH QH", "0 plays AS", "1 plays 7D"]
     # class F is another class: the married K♥ joins four kings
     o = run(make_spec(h0, LOW1, moves=base + ["0 declares four_kings KS KH KD KC"]))
     outcome_ok(o)
     assert [e["points"] for e in events(o, "declare")] == [20, 80]
-    # class M, same step: the married K♥ with the second Q♥ is not a new marriage
-    o = run(make_spec(h0, LOW1, moves=base + ["0 declares marriage_H KH QH"]))
-    illegal(o, "R2.11", "R2.14")
+
+
+def test_R2_14_married_king_is_not_married_again_to_a_second_queen():
+    """Class M, same step (docs/rules.md, interpretation 6): the married K♥ with a second Q♥ from
+    the hand is no new marriage. Only R2.14 refuses it: the Q♥ comes from the hand (R2.12), it is
+    a later trick (R2.16) won by the declarer (R2.6); a fresh K♥ and Q♥ in its place score."""
+    base = ["0 plays AS", "1 plays 7D", "0 declares marriage_H KH QH", "0 plays AS", "1 plays 7D"]
+    o = run(make_spec("AS AS KH QH QH KS KD KC", LOW1, moves=base + ["0 declares marriage_H KH QH"]))
+    illegal(o, "R2.14")
     assert o.scores == [20, 0]
+    o = run(make_spec("AS AS KH QH QH KH KD KC", LOW1, moves=base + ["0 declares marriage_H KH QH"]))
+    outcome_ok(o)
+    assert o.scores == [40, 0]
 
 
 def test_R2_11_four_of_any_suits_and_table_a_points():
@@ -572,12 +587,22 @@ def test_R2_11_plain_suit_sequence_is_not_a_combination():
 
 # --- R2.12 a card from the hand -------------------------------------------------------
 
-def test_R2_12_same_marriage_again_needs_a_new_card():
-    h0 = "AS AS KH QH 8S 9S 8D 9D"
-    o = run(make_spec(h0, LOW1, moves=["0 plays AS", "1 plays 7D", "0 declares marriage_H KH QH",
-                                       "0 plays AS", "1 plays 7D", "0 declares marriage_H KH QH"]))
-    illegal(o, "R2.12", "R2.14")
-    assert o.scores == [20, 0]
+# K♠ on the table from four kings, Q♠ from a bézique: a marriage of them re-uses each card in
+# another class (R2.13 allows it, R2.14 does not apply), yet takes nothing from the hand.
+H0_TABLE_MARRIAGE = "AS AH KS KH KD KC QS JD"
+TABLE_MARRIAGE = ["0 plays AS", "1 plays 7D", "0 declares four_kings KS KH KD KC",
+                  "0 plays AH", "1 plays 7H", "0 declares bezique QS JD", "0 plays AD", "1 plays 7D",
+                  "0 declares marriage_S KS QS"]
+
+
+def test_R2_12_a_marriage_of_table_cards_needs_a_card_from_the_hand():
+    """Only R2.12 refuses: the same marriage with the second Q♠ drawn into the hand scores."""
+    o = run(make_spec(H0_TABLE_MARRIAGE, LOW1, talon="AD 8S", moves=TABLE_MARRIAGE))
+    illegal(o, "R2.12")
+    assert o.scores == [120, 0]
+    o = run(make_spec(H0_TABLE_MARRIAGE, LOW1, talon="AD 8S QS 8S", moves=TABLE_MARRIAGE))
+    outcome_ok(o)
+    assert o.scores == [140, 0]
 
 
 def test_R2_12_four_kings_all_from_the_table_is_refused():
@@ -668,7 +693,10 @@ def test_R2_14_bezique_extended_to_double():
     assert o.scores == [540, 0]
 
 
-def test_R2_14_two_beziques_cannot_become_a_double_with_two_packs():
+def test_R2_12_two_beziques_cannot_become_a_double_with_two_packs():
+    """R2.14 lets a bézique rise to a double (a higher combination of its class); "because of
+    R2.12" (docs/rules.md R2.14) two béziques of two packs never do: no card of the double would
+    come from the hand. R2.12 alone refuses it (the three-pack case below scores it)."""
     h0 = "AS AS AH QS QS JD JD 8H"
     moves = ["0 plays AS", "1 plays 7D", "0 declares bezique QS JD",
              "0 plays AS", "1 plays 7D", "0 declares bezique QS JD", "0 plays AH", "1 plays 7H"]
@@ -676,7 +704,7 @@ def test_R2_14_two_beziques_cannot_become_a_double_with_two_packs():
     outcome_ok(o)
     assert o.scores == [80, 0]
     o = run(make_spec(h0, LOW1, "9C", moves=moves + ["0 declares double_bezique QS JD QS JD"]))
-    illegal(o, "R2.12", "R2.14")
+    illegal(o, "R2.12")
     assert o.scores == [80, 0]
 
 
@@ -771,11 +799,32 @@ def test_R2_16_declare_all_option_allows_several():
     assert o.scores == [80, 0]
 
 
-def test_R2_16_declare_all_each_must_be_legal_when_declared():
+def test_R2_14_declare_all_a_second_marriage_of_the_married_king_in_one_window():
+    """R2.16 with ``declare_all``: each declaration of the window must satisfy R2.12-R2.15 when
+    made. The married K♥ with the second Q♥ from the hand breaks R2.14 alone (a card from the
+    hand, R2.12, and several declarations per trick allowed, R2.16)."""
     rules = preset("ordinary", declare_all=True)
-    o = run(make_spec(H0_DECL, LOW1, rules=rules, moves=[
+    o = run(make_spec("AS KH QH QH QS JD KS 8H", LOW1, rules=rules, moves=[
         "0 plays AS", "1 plays 7D", "0 declares marriage_H KH QH", "0 declares marriage_H KH QH"]))
-    illegal(o, "R2.12", "R2.14")
+    illegal(o, "R2.14")
+    assert o.scores == [20, 0]
+
+
+def test_R2_12_declare_all_a_marriage_of_cards_declared_in_the_same_window():
+    """R2.16 with ``declare_all``: four kings and a bézique in one window, then the K♠ and Q♠
+    they put on the table as a marriage: R2.12 alone refuses it (each card re-used in another
+    class, R2.13); with one more trick the marriage would be refused the same way
+    (test_R2_12_a_marriage_of_table_cards_needs_a_card_from_the_hand)."""
+    rules = preset("ordinary", declare_all=True)
+    o = run(make_spec(H0_TABLE_MARRIAGE, LOW1, rules=rules, moves=[
+        "0 plays AS", "1 plays 7D", "0 declares four_kings KS KH KD KC", "0 declares bezique QS JD",
+        "0 declares marriage_S KS QS"]))
+    illegal(o, "R2.12")
+    assert o.scores == [120, 0]
+
+
+def test_R2_16_declare_all_a_bezique_raised_to_a_double_in_one_window():
+    rules = preset("ordinary", declare_all=True)
     h0 = "AS QS QS JD JD 8H 8D 9D"
     o = run(make_spec(h0, LOW1, rules=rules, moves=[
         "0 plays AS", "1 plays 7D", "0 declares bezique QS JD", "0 declares double_bezique QS JD QS JD"]))

@@ -1,7 +1,8 @@
 """The second stage's value network (policies/stage2_value.py) and the search that ends its
 roll-outs with it (``expert:leaf=net``): the inputs as the training script builds them, the
 compiled network against numpy, its error against the exact solver on positions it never saw,
-where it applies, the last window's alpha-beta over it, and the search's strength."""
+where it applies, the last window's alpha-beta over it, and the search's strength against the
+exact search's."""
 from __future__ import annotations
 
 import importlib.util
@@ -177,11 +178,17 @@ def test_the_last_window_with_the_network_is_alpha_beta_of_its_leaves():
     assert checked >= 8
 
 
-def test_the_search_with_the_network_is_not_weaker_than_learned():
-    """On fixed deals (seats swapped) the 16-sample search whose roll-outs end at the network is
-    not measurably weaker than the learned player it rolls out with (its interval reaches above
-    zero, 100 deals): a network read backwards (the wrong seat's sign) would lose heavily."""
+def test_the_search_with_the_network_is_as_strong_as_the_exact_search():
+    """On fixed deals (seats swapped) ``expert`` (its roll-outs and last window valued by the
+    network) plays head to head against ``expert:leaf=exact`` (the exact solver instead) as
+    docs/search.md measured: +0.3 [-1.0, +1.6] points per hand on 1,000 deals of seed 20261213.
+    Here the 99 % interval holds that figure and is narrower than ±6 points, so a network that
+    costs the search 10 points per hand fails, and one read backwards (the wrong seat's sign)
+    loses by far more. The two searches agree at most decisions, which keeps the paired
+    difference's spread small (about 21 points per deal, against 34 for either against learned)."""
     rules = preset("ordinary")
-    row = compare_pair(rules, resolve_policy("expert:prior=0,rollout=learned,samples=16,leaf=net"),
-                       resolve_policy("learned"), 100, seed=20261205, threads=2).row()
-    assert row["mean_diff_hi"] > 0, row
+    row = compare_pair(rules, resolve_policy("expert"), resolve_policy("expert:leaf=exact"), 100,
+                       seed=20261205, threads=2).row()
+    half = (row["mean_diff_hi"] - row["mean_diff_lo"]) / 2 * 2.576 / 1.96
+    assert half < 6.0, row
+    assert row["mean_diff"] - half <= 0.3 <= row["mean_diff"] + half, row

@@ -66,33 +66,40 @@ def test_the_same_seed_gives_the_same_weights_and_another_seed_others(reference,
 
 def test_a_run_killed_with_sigkill_resumes_to_the_same_weights(tmp_path):
     """``bezique train`` killed (SIGKILL) after a checkpoint, then ``--resume``: the weights of
-    a run that was never stopped."""
+    a run that was never stopped. The killed run is asked for 200 steps, so that it is still
+    running when its checkpoint of step 2 appears (the event waited for: the deadline is a
+    failsafe); resumed to 8 steps (the number of steps is not part of a run's identity) it
+    must give the 8-step run's weights."""
     steps = ["--steps", "8"]
     CliRunner().invoke(main, ["train", *CLI_TINY, *steps, "--out", str(tmp_path / "whole")], catch_exceptions=False)
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-c", "from analyzer.cli import run; run()", "train", *CLI_TINY, *steps, "--out", str(out)],
+    proc = subprocess.Popen([sys.executable, "-c", "from analyzer.cli import run; run()", "train", *CLI_TINY,
+                             "--steps", "200", "--out", str(out)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 240
-    step = 0
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with np.load(out / CHECKPOINT) as z:
-                step = json.loads(str(z["meta"]))["step"]
-        except (OSError, ValueError, KeyError):
-            step = 0
-        if step >= 2:
-            break
-        time.sleep(0.02)
-    killed = proc.poll() is None
-    if killed:
+    try:
+        deadline = time.monotonic() + 300
+        step = 0
+        while step < 2:
+            assert proc.poll() is None, "the run ended before its second checkpoint"
+            assert time.monotonic() < deadline, "no checkpoint of step 2"
+            try:
+                with np.load(out / CHECKPOINT) as z:
+                    step = json.loads(str(z["meta"]))["step"]
+            except (OSError, ValueError, KeyError):
+                step = 0
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run ended before it was killed"
         os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert step >= 1
+        assert proc.wait(60) == -signal.SIGKILL
+    finally:
+        proc.kill()
+    with np.load(out / CHECKPOINT) as z:
+        step = json.loads(str(z["meta"]))["step"]
+    assert 2 <= step < 8, step                   # killed part-way through the steps resumed below
     r = CliRunner().invoke(main, ["train", *CLI_TINY, *steps, "--out", str(out), "--resume"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     assert np.array_equal(_weights(out), _weights(tmp_path / "whole"))
-    assert killed or step == 8
 
 
 def test_another_runs_directory_is_refused_unless_resumed_with_its_settings(reference, tmp_path):
@@ -117,13 +124,50 @@ def test_resume_with_more_steps_continues_a_finished_run(reference, tmp_path):
     assert np.array_equal(longer.w, state.w) and [r["step"] for r in longer.curve] == [1, 2, 3]
 
 
-def test_the_self_play_runs_on_dask_workers_to_the_same_weights(reference, tmp_path):
+def test_the_self_play_runs_on_dask_workers_to_the_same_weights(reference, tmp_path, monkeypatch):
+    """``--workers 2``: every labelling task (the self-play) and every evaluation was sent to
+    the cluster and finished there, in worker processes that are not this one (the scheduler's
+    task stream names the worker of each; the workers' own process ids, asked of them), and
+    the weights are the threaded run's. A run that fell back to threads sends nothing."""
     pytest.importorskip("distributed")
+    from contextlib import contextmanager
+
+    from distributed import get_task_stream
+
+    import analyzer.cli_options
+    from analyzer.run.backends import connect_dask, use_backend
+    seen = {"sent": []}
+
+    @contextmanager
+    def recorded_dask(workers, scheduler):
+        backend = connect_dask(workers, scheduler)
+        submit = backend.submit
+
+        def recording(task, *args):
+            future = submit(task, *args)
+            seen["sent"].append((task.__name__, future.key))
+            return future
+
+        backend.submit = recording
+        try:
+            with get_task_stream(backend.client) as stream, use_backend(backend):
+                yield backend
+            seen["pids"] = backend.client.run(os.getpid)         # worker address -> its process id
+        finally:
+            backend.shutdown()
+        seen["finished"] = {t["key"]: t["worker"] for t in stream.data if t["status"] == "OK"}
+
+    monkeypatch.setattr(analyzer.cli_options, "dask_backend", recorded_dask)
     out, _ = reference
     args = [a for a in CLI_TINY if a not in ("--threads", "1")]       # Dask brings its own workers
     r = CliRunner().invoke(main, ["train", *args, "--steps", "3", "--workers", "2", "--out", str(tmp_path / "d")],
                            catch_exceptions=False)
     assert r.exit_code == 0, r.output
+    names = [name for name, _ in seen["sent"]]
+    assert names.count("_label_task") == 3 and names.count("_match_task") == 2, names   # 3 steps, 2 evaluations
+    workers = {seen["finished"].get(key) for _, key in seen["sent"]}
+    assert None not in workers and workers <= set(seen["pids"]), (workers, seen["pids"])
+    assert os.getpid() not in seen["pids"].values()
     assert np.array_equal(_weights(tmp_path / "d"), _weights(out))
 
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from helpers import DONE, cards, illegal, run
+from helpers import DONE, ILLEGAL, cards, illegal, run
 
 from analyzer.cards import parse_card
 from analyzer.engine.game_kernel import claim_winner, game_winner
@@ -243,9 +243,16 @@ def test_V5_option_the_winner_lets_his_partner_declare():
     assert events(o, "partner_declares") == [{"event": "partner_declares", "seat": 0, "partner": 2}]
     assert events(o, "declare")[0]["seat"] == 2
     assert [e["seat"] for e in events(o, "draw")][:4] == [0, 1, 2, 3]     # the winner draws first
-    o = run(spec_n(V5_HANDS, rules, moves=["0 plays AS", "1 plays 7D", "2 plays TS", "3 plays 7S",
-                                           "0 passes to partner", "0 declares marriage_H KH QH"]))
+    # having passed, the winner may not declare himself: a marriage he holds (so that nothing but
+    # R2.6 refuses it), which he may declare when he does not pass
+    hands = ["AS KS QS 9S 8S 8H 8D JS"] + V5_HANDS[1:]
+    trick = ["0 plays AS", "1 plays 7D", "2 plays TS", "3 plays 7S"]
+    o = run(spec_n(hands, rules, moves=trick + ["0 passes to partner", "0 declares marriage_S KS QS"]))
     illegal(o, "R2.6")
+    assert not events(o, "declare")
+    o = run(spec_n(hands, rules, moves=trick + ["0 declares marriage_S KS QS"]))
+    assert o.status != ILLEGAL, o.error
+    assert [(e["seat"], e["points"]) for e in events(o, "declare")] == [(0, 20)]
 
 
 def test_V5_partnership_tallies_pool_the_partners_scores():

@@ -35,7 +35,7 @@ def numba_cache_dir(source: Path) -> Path | None:
 
 
 # modules of engine/, policies/ and learning/ that no kernel imports: a change to them compiles nothing
-PYTHON_ONLY = ("__init__.py", "registry.py", "spec.py", "expert_names.py", "presets.py", "user.py", "train.py")
+PYTHON_ONLY = ("__init__.py", "registry.py", "spec.py", "expert_names.py", "hints_names.py", "presets.py", "user.py", "train.py")
 
 
 def drop_stale_numba_cache(pkg: Path) -> None:

@@ -43,7 +43,7 @@ from ..engine.layout import (
 from ..rules import RuleError, RuleSet, from_dict, shown
 
 FORMAT = "bezique-replay/1"
-MOVE_RE = re.compile(r"^\s*(\d+)\s+(plays|declares|exchanges|claims|shows|passes)\b\s*(.*?)\s*$", re.I)
+MOVE_RE = re.compile(r"^\s*(-?\d+)\s+(plays|declares|exchanges|claims|shows|passes)\b\s*(.*?)\s*$", re.I)
 
 
 class ReplayError(ValueError):
@@ -122,7 +122,7 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
         raise ReplayError(f"move {index}: cannot read {shown(text)} (expected e.g. \"0 plays QS\", "
                           "\"0 plays QS from table\", \"1 declares bezique QS JD\", \"0 exchanges 7H\", "
                           "\"1 claims the game\", \"2 passes to partner\")")
-    if len(m.group(1)) > 2 or int(m.group(1)) >= rules.players:
+    if len(m.group(1)) > 2 or not 0 <= int(m.group(1)) < rules.players:     # "-1": no seat, not a misreading
         raise ReplayError(f"move {index}: there is no seat {shown(m.group(1))[1:-1]} in a "
                           f"{rules.players}-handed game")
     seat, verb, rest = int(m.group(1)), m.group(2).lower(), m.group(3).split()

@@ -23,6 +23,8 @@ and follows with its lowest-ranking card.
 - H8 second stage: lead sure winners (the highest card left in a suit, the lowest such
   first), and value winning a trick that holds a brisque.
 
+The names (``hints``, ``hints:SETTINGS``) and each hint's words are in hints_names.py.
+
 H9..H13 are not the rulebook's: they were read from the decisions where strong play parts from
 the tuned hints (``bezique hints --patterns``; docs/policies.md gives each one's sentence and
 worth). ``hints`` plays them off (weight 0); the tuned presets weigh them.
@@ -108,11 +110,10 @@ from ..engine.combos import combo_points
 from ..engine.tricks import beats
 from .builtin import partner_winning
 from .params import (
-    H1, H2, H3, H4, H5, H6, H7, H8, H9, H10, H11, H12, H13, HINT_NAMES, HINT_SLOTS, N_HINTS,
-    P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP, P_RUBICON_RATE, RULEBOOK_HINTS, hint_defaults, hint_slot,
+    H1, H2, H3, H4, H5, H6, H7, H8, H9, H10, H11, H12, H13, P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP,
+    P_RUBICON_RATE,
 )
 from .endgame import exact_endgame_action, is_exact_decision
-from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
 from ..rules import (
     R_BRISQUE_POINTS,
     R_BRISQUES_SCORED,
@@ -138,21 +139,6 @@ BRISQUE_LEAD = 10.0      # H10: taken off the keep value of a plain ace or ten l
 LAST_TRICK = 20.0        # H11: what winning the first stage's last trick is worth
 TRUMP_COURT_KEEP = 4.0   # H12: added to the keep value of a trump king, queen or knave
 TRUMP_DRAW = 10.0        # H13: taken off the keep value of a trump led to draw the others'
-HINT_TEXT = (
-    "declare the best combination after each trick won, win tricks to declare; Rubicon: claims",
-    "make your aces and tens: win brisque tricks cheaply, never give brisques away",
-    "do not throw away aces while four aces is still likely",
-    "count the cards: stop keeping cards of combinations that became impossible",
-    "keep bezique and sequence cards while completing them is likely (double bezique above all)",
-    "spades or diamonds trumps: declare royal marriage, sequence, fours before bezique",
-    "Rubicon: play to reach the rubicon limit (1000); when hopeless, score as little as possible",
-    "second stage: lead sure winners, take tricks that hold a brisque",
-    "lead the cards on your table before those in your hand",
-    "keep your kings, queens and knaves in hand; lead a plain ace or ten rather than one",
-    "win the last trick before the talon runs out (lead a trump no card can beat)",
-    "keep your trump kings, queens and knaves: do not spend them to win a trick",
-    "second stage: while the other holds trumps, lead a trump no card can beat, no winner he can trump",
-)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -568,62 +554,3 @@ def hints_policy(obs, legal, n_legal, rules, params, rng, data):
             best_v = v
             best = legal[i]
     return best
-
-
-# --- the names: hints, hints:SETTINGS ---------------------------------------------------------
-
-HINTS_EXACT_CHUNK = 1024    # an exact second stage costs ~10 hints hands
-HINTS_DESCRIPTION = ("the rulebook's Hints and Cautions H1-H8, all on; H9-H13, found by strong "
-                     "play, off (see hints:...)")
-
-
-def hints_spec(name: str) -> PolicySpec:
-    """Parse ``hints:only=H2``, ``hints:no=H4``, ``hints:h2=0.5,h5=2``, ``hints:endgame=exact``
-    (combinable with commas; ``only``/``no`` take several ids joined by ``+``)."""
-    params = hint_defaults()
-    if name == "hints":
-        return PolicySpec("hints", hints_policy, params, description=HINTS_DESCRIPTION)
-    for key, sep, value, item in settings_of(name):
-        if not sep and key.startswith("tuned-"):          # a stored preset (bezique tune)
-            params[list(HINT_SLOTS)] = tuned_weights(name, key)
-            continue
-        if not sep:
-            raise PolicyError(f"{name!r}: expected only=H2, no=H4, h2=0.5, endgame=exact or a tuned "
-                              f"preset such as tuned-ordinary (got {item!r})")
-        if key in ("only", "no"):
-            ids = [v.strip().upper() for v in value.split("+")]
-            bad = [v for v in ids if v not in HINT_NAMES]
-            if bad:
-                raise PolicyError(f"{name!r}: unknown hint {bad[0]!r}; hints are H1..H{N_HINTS}")
-            idx = [hint_slot(v) for v in ids]
-            if key == "only":
-                params[list(HINT_SLOTS)] = 0.0
-                params[idx] = 1.0
-            else:
-                params[idx] = 0.0
-        elif key == "endgame":
-            params[P_ENDGAME] = endgame_flag(name, value)
-        elif key.upper() in HINT_NAMES:
-            params[hint_slot(key)] = weight_of(name, value)
-        else:
-            raise PolicyError(f"{name!r}: unknown setting {key!r}; use only=, no=, h1..h{N_HINTS}= or "
-                              "endgame=exact")
-    slow = params[P_ENDGAME] > 0
-    return PolicySpec(name, hints_policy, params, description="hints with custom weights",
-                      hands_per_chunk=HINTS_EXACT_CHUNK if slow else None, solver=bool(slow))
-
-
-
-
-def _describe() -> list[str]:
-    """The lines of ``bezique policies`` for hints and its settings."""
-    lines = [f"{'hints':<10} {HINTS_DESCRIPTION}",
-             "hints parameters (weights; 0 = off, 1 = on; e.g. hints:only=H2, hints:no=H4, "
-             "hints:h2=0.5,h5=2; a tuned preset: hints:tuned-ordinary, hints:tuned-rubicon):"]
-    lines += [f"  {HINT_NAMES[i].lower():<8} {HINT_TEXT[i]}" + ("" if i < RULEBOOK_HINTS else " (found; off)")
-              for i in range(N_HINTS)]
-    lines.append("  endgame=exact  play the two-handed second stage with the exact solver")
-    return lines
-
-
-register("hints", hints_spec, _describe)

@@ -139,7 +139,7 @@ def resolve(name: str) -> PolicySpec:
     return entry.resolve(name)
 
 
-POLICY_MODULES = ("analyzer.policies.builtin", "analyzer.policies.hints", "analyzer.policies.learned",
+POLICY_MODULES = ("analyzer.policies.builtin", "analyzer.policies.hints_names", "analyzer.policies.learned",
                   "analyzer.policies.expert_names", "analyzer.policies.user")
 
 

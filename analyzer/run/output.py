@@ -26,7 +26,7 @@ TEMP_PREFIX = ".bezique-tmp-"       # a file being written; one left by a killed
 
 
 class OutputError(OSError):
-    """An output directory that cannot be written."""
+    """An output directory or file that cannot be written."""
 
 
 def _umask() -> int:
@@ -115,18 +115,26 @@ def finish_output(out_dir, written, owned=()) -> Path:
 
 
 def atomic_write(path, write) -> Path:
-    """Call ``write(tmp_path)`` then move the file into place; return ``path``."""
+    """Call ``write(tmp_path)`` then move the file into place; return ``path``. If anything
+    fails (``write`` raises, a full disk), the temporary file goes and an earlier file at
+    ``path`` stays as it was; an OSError comes back as an OutputError naming ``path`` (its
+    ``strerror`` the system's reason), which the command line prints as one line."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
+    tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}.", suffix=path.suffix, dir=path.parent)
+        os.close(fd)
         write(tmp)
         os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
+    except BaseException as e:
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(e, OSError) and not isinstance(e, OutputError):
+            error = OutputError(f"cannot write {path}: {e.strerror or e}")
+            error.strerror = e.strerror     # no errno: str(error) stays the message above
+            raise error from e
         raise
     return path
 

@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 
 from ..game import rubicon_results
-from ..policies.hints import HINT_NAMES, HINT_SLOTS, HINT_TEXT, hints_policy
+from ..policies.hints import hints_policy
+from ..policies.hints_names import HINT_TEXT
+from ..policies.params import HINT_NAMES, HINT_SLOTS
 from ..policies.registry import PolicyError, resolve_policy
 from ..policies.spec import PolicySpec
 from ..rules import RuleSet

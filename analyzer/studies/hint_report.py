@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..policies.hints import HINT_TEXT
+from ..policies.hints_names import HINT_TEXT
 from ..policies.params import HINT_NAMES
 from ..tables.stats import interval_text
 from .report_markdown import md_table

@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from ..plots import save_chart
 from ..plots.figure import new_figure
-from ..policies.hints import HINT_TEXT
+from ..policies.hints_names import HINT_TEXT
 from ..policies.params import HINT_NAMES, RULEBOOK_HINTS
 from ..run.output import atomic_write, write_json, write_table
 from .compare import points_unit
