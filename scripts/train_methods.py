@@ -41,7 +41,7 @@ from analyzer.learning.train import DEFAULT_HINT_BONUS, EVAL_SEED_OFFSET, value_
 from analyzer.policies.features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from analyzer.policies.hints import hints_policy
 from analyzer.policies.learned_net import best_action
-from analyzer.policies.network import init_weights
+from analyzer.policies.network import init_weights, stored_teacher
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules import preset
 from analyzer.run.output import write_table
@@ -145,7 +145,7 @@ def run(method: str, game: str, steps: int, hands: int, window: int, eval_every:
     """Train with ``method`` and return the learning-curve rows."""
     rules = preset(game)
     ra, rubicon, scale = rules.to_array(), rules.is_rubicon, value_scale(rules)
-    teacher = resolve_policy(teacher_name(game)).params.astype(np.float32).astype(np.float64)
+    teacher = stored_teacher(resolve_policy(teacher_name(game)).params)
     w = init_weights(np.random.default_rng([seed, 0]), teacher, DEFAULT_HINT_BONUS[game] / scale)
     m, v, t = np.zeros_like(w), np.zeros_like(w), 0
     make = rollout_samples if method == "rollouts" else dmc_samples

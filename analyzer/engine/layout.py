@@ -71,14 +71,13 @@ OBS_SLOTS = OBS_PUBLIC + 4 * OBS_PUBLIC_W    # 4 x MAX_TABLE x T_W: each seat's 
 # --- policy signature (engine/policy_data.py: POLICY_SIG) --------------------
 #   policy(obs, legal, n_legal, rules, params, rng, data) -> action
 # obs: int32[OBS_SIZE]; legal[:n_legal] the legal actions; rules: the packed
-# RuleSet; params: the policy's parameter vector; rng: uint64[1] counter state;
-# data: the seat's SeatData (its model's weights and its working memory).
-POLICY_PARAMS = 32           # length of a policy's parameter vector
-PARAM_FULL_OBS = POLICY_PARAMS - 1   # > 0: the policy is given its seat's public record too
-                                     # (G_FULL_OBS; search players sample hands from it);
-                                     # SEE_HANDS: and the other hands, SEE_TALON: and the talon's
-                                     # order (the ceilings, which cheat: OBS_TRUE below)
-SEE_PUBLIC, SEE_HANDS, SEE_TALON = 1, 2, 3
+# RuleSet; params: the policy's settings (a record, policy_data.PARAMS_DTYPE);
+# rng: uint64[1] counter state; data: the seat's SeatData (its model's weights
+# and its working memory).
+# What a seat may see (Players.sees, the engine's per-seat setting): SEE_PUBLIC its
+# public record too (G_FULL_OBS; search players sample hands from it), SEE_HANDS and
+# the other hands, SEE_TALON and the talon's order (the ceilings, which cheat: OBS_TRUE)
+SEE_OWN, SEE_PUBLIC, SEE_HANDS, SEE_TALON = 0, 1, 2, 3
 
 # --- global scalars of a hand (int64 array G) --------------------------------
 # Everything the hand knows between two decisions lives here, so that a hand can be stopped,

@@ -364,7 +364,7 @@ def rebuild(rules, o, hidden, talon_rest, drawn, dst):
 def observe_true(st, s, talon_too):
     """Show seat ``s`` what no fair player sees (layout OBS_TRUE): every hand by relative seat,
     the last round's draws and, with ``talon_too``, the cards still to draw in order. Only the
-    ceilings ask for it (PARAM_FULL_OBS of SEE_HANDS or SEE_TALON)."""
+    ceilings ask for it (Players.sees of SEE_HANDS or SEE_TALON)."""
     G, P = st.G, st.P
     o = st.obs[s]
     n = G[G_NSEATS]

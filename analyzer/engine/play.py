@@ -20,7 +20,6 @@ from .layout import (
     G_NSEATS,
     G_STATUS,
     G_TRICK,
-    PARAM_FULL_OBS,
     SEE_HANDS,
     SEE_HANDS_BIT,
     SEE_PUBLIC,
@@ -73,13 +72,12 @@ def next_move(rules, st):
 @njit(cache=True, _nrt=False)
 def play_out(rules, st, players):
     """Play the hand from its current decision to the end with ``players`` (a Players: each
-    seat's policy function, its parameter row — a seat whose PARAM_FULL_OBS slot is set sees
-    its public record too, and a ceiling's the hidden cards: SEE_HANDS, SEE_TALON — and its
-    data). Returns ST_DONE, or ST_ILLEGAL_POLICY when a policy returns an illegal action
-    (details in G_ERR_*)."""
-    policies, params, seats = players
+    seat's policy function, its settings, its data and what it may see — SEE_PUBLIC its public
+    record too, a ceiling's SEE_HANDS or SEE_TALON the hidden cards). Returns ST_DONE, or
+    ST_ILLEGAL_POLICY when a policy returns an illegal action (details in G_ERR_*)."""
+    policies, params, seats, sees = players
     for s in range(st.G[G_NSEATS]):
-        see = params[s, PARAM_FULL_OBS]
+        see = sees[s]
         if see >= SEE_PUBLIC:
             st.G[G_FULL_OBS] |= 1 << s
         if see >= SEE_HANDS:                 # a ceiling: it reads the hidden cards

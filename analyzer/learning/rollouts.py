@@ -15,7 +15,7 @@ opponent that holds one seat throughout (the learner's seat alternates with the 
 its decisions are labelled).
 
 With a search (expert iteration, :class:`Search`: ``expert``'s parameters and a seat whose
-network is the round's model) the decisions it searches — those with at most its E_LATE cards
+network is the round's model) the decisions it searches — those with at most its ``late`` cards
 left to draw — are labelled instead by the search's action values, each action's mean over
 the worlds it was played in (policies.expert.search, which sees only the seat's observation
 and samples the unseen cards), and the search's choice is played there: the hands are the
@@ -36,7 +36,6 @@ from ..policies.features import CTX_W, MAX_ACTION_NZ, action_features, state_fea
 from ..policies.expert import search
 from ..policies.hints import hints_policy
 from ..policies.learned_net import best_action
-from ..policies.params import E_LATE, E_PRUNE_Z, E_SAMPLES
 from .selfplay import BOTH_SEATS
 from .steps import hand_result, legal, next_choice
 
@@ -64,9 +63,9 @@ class Players(NamedTuple):
 
 
 class Search(NamedTuple):
-    """The search that labels the late decisions (none when ``params[E_SAMPLES]`` is 0)."""
+    """The search that labels the late decisions (none when ``params.samples`` is 0)."""
 
-    params: np.ndarray   # float64[POLICY_PARAMS]: an ``expert``'s parameter vector
+    params: np.void      # an ``expert``'s settings (engine/policy_data.PARAMS_DTYPE)
     data: SeatData       # its seat: the round's network (and the value network after it), the solver
 
 
@@ -138,8 +137,8 @@ def _searched_values(rules, obs, legal, nleg, srch, srng, values):
     """The search's value of each legal action at this decision (its mean over the worlds it
     was played in: a pruned action's over fewer) into ``values``; returns the search's choice
     (an index into ``legal``)."""
-    best, vals = search(rules, obs, legal, nleg, srch.params, srng, max(1, int(srch.params[E_SAMPLES])),
-                        srch.params[E_PRUNE_Z], srch.data)
+    best, vals = search(rules, obs, legal, nleg, srch.params, srng, max(1, srch.params.samples),
+                        srch.params.prune_z, srch.data)
     for k in range(nleg):
         total = 0.0
         n = 0
@@ -159,7 +158,7 @@ def label_chunk(rules, run, who, srch, out, picks):
     decision of a learner's seat with a choice, with probability ``keep``, into ``out``
     (Samples): its state features, a row per legal action with the action's features and its
     advantage under roll-outs (the learner's seat by ``who.roll``, the other by the opponent or
-    ``who.roll``). With a search (``srch``, a Search whose E_SAMPLES > 0) every decision it
+    ``who.roll``). With a search (``srch``, a Search whose ``samples`` > 0) every decision it
     searches is labelled by its action values instead and played by its choice, whose row
     (from the decision's first) goes to ``picks[decision]`` (-1 for a decision labelled by
     roll-outs). Returns (decisions, rows); the arrays' capacity bounds them."""
@@ -174,8 +173,8 @@ def label_chunk(rules, run, who, srch, out, picks):
     values = np.zeros(MAX_LEGAL, np.float64)
     rs = np.zeros(1, np.uint64)
     srng = np.zeros(1, np.uint64)
-    searching = srch.params[E_SAMPLES] > 0
-    late = srch.params[E_LATE]
+    searching = srch.params.samples > 0
+    late = srch.params.late
     best_response = _has_net(who.opponent)
     cap_d = out.dec_xs.shape[0]
     cap_r = out.row_y.shape[0]

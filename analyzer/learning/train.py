@@ -32,15 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.policy_data import NO_WEIGHTS, SeatData, seat_work
+from ..engine.policy_data import NO_WEIGHTS, SeatData, new_params, seat_work
 from ..policies.features import MAX_ACTION_NZ, N_STATE, X_HINT
 from ..policies.learned import ModelError, game_of, load_model, save_model
 from ..policies.network import (
-    N_H1, N_WEIGHTS, O_HINT_BONUS, O_W1, UNIT_ORDINARY, UNIT_RUBICON, init_weights, late_block, with_late_net,
+    N_H1, N_WEIGHTS, O_HINT_BONUS, O_W1, UNIT_ORDINARY, UNIT_RUBICON, init_weights, late_block, stored_teacher,
+    with_late_net,
 )
-from ..engine.layout import POLICY_PARAMS
 from ..policies.expert_names import EXPERT_KERNEL
-from ..policies.params import E_LATE, E_LEAF, E_PRUNE_Z
 from ..policies.registry import resolve_policy
 from ..policies.spec import PolicyError
 from ..policies.stage2_value import load_value_model
@@ -173,7 +172,7 @@ class Trainer:
         self.dealt = talon_at_deal(rules)
         self.scale = value_scale(rules)
         # float32 as the model file keeps it: the teacher's choice is the same in training and play
-        self.teacher = resolve_policy(teacher_name(self.game)).params.astype(np.float32).astype(np.float64)
+        self.teacher = stored_teacher(resolve_policy(teacher_name(self.game)).params)
         self.start_w = self._model(config.start, "start")
         self.opponent_w = self._model(config.opponent, "opponent")
         self.search = self._search(config.search)
@@ -202,11 +201,11 @@ class Trainer:
             raise TrainError(f"search: {e}") from None
         if spec.kernel != EXPERT_KERNEL or spec.cheats:
             raise TrainError(f"search: {name!r} is not a fair search; give expert or expert:SETTINGS")
-        params = spec.params_for(self.rules_arr).copy()
+        params = new_params(spec.params_for(self.rules_arr))
         if self.config.late_net:
-            params[E_LATE] = self.config.late_net       # it labels exactly the late network's decisions
+            params["late"] = self.config.late_net       # it labels exactly the late network's decisions
         weights = self.start_w
-        if params[E_LEAF] > 0:
+        if params["leaf"]:
             weights = np.concatenate([weights, load_value_model()[0]])
         return params, weights
 
@@ -301,8 +300,8 @@ class Trainer:
             run = LabelRun(self.rules.is_rubicon, np.uint64(c.seed + EVAL_SEED_OFFSET), 0,
                            max(c.eval_deals // HELD_SHARE, 1), 0.0, 0.0, self.scale, c.teacher_input)
             params, weights = self.search
-            params = params.copy()
-            params[E_PRUNE_Z] = 0.0
+            params = new_params(params)
+            params["prune_z"] = 0.0
             samples, picks = _labelled(self.rules_arr, run, self.start_w, self.start_w, None, self.teacher,
                                        (params, weights))
             gaps = np.zeros(picks.shape[0])
@@ -463,7 +462,7 @@ def _labelled(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher, sear
     out = Samples(np.zeros((cap_d, N_STATE), np.float32), np.zeros(cap_r, np.int64),
                   np.zeros((cap_r, MAX_ACTION_NZ), np.int8), np.zeros((cap_r, MAX_ACTION_NZ), np.float32),
                   np.zeros(cap_r, np.float32))
-    srch = Search(np.zeros(POLICY_PARAMS), _seat(None)) if search is None else \
+    srch = Search(new_params(), _seat(None)) if search is None else \
         Search(search[0], SeatData(search[1], seat_work(True)))
     picks = np.full(cap_d, -1, np.int64)
     nd, nr = label_chunk(rules_arr, run, Players(_seat(behaviour), _seat(roll), _seat(opponent), teacher), srch, out,

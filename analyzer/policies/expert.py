@@ -16,30 +16,30 @@ Rubicon (the registry refuses a rule set of three or four players, see
 registry.check_rules). Asked whether it claims the game (V3) it always does: the engine asks
 only when the claim is right, and a right claim wins the game.
 
-Parameters (``params`` slots; the first 16 are the hints weights a ``hints`` rollout uses):
-E_SAMPLES samples per decision; E_ROLLOUT the rollout policy (0 greedy, 1 random, 2 hints);
-E_ENDGAME 1: a rollout that reaches the second stage is finished by the exact solver;
-E_EXACT 1: own second-stage decisions by the exact solver (else as the first stage);
-E_PRUNE_Z: after every E_BLOCK samples an action more than this many standard errors
+Settings (``params``, engine/policy_data.PARAMS_DTYPE; the ``hint`` weights are those a
+``hints`` rollout uses): ``samples`` per decision; ``rollout`` the rollout policy (ROLLOUT_*);
+``rollout_endgame``: a rollout that reaches the second stage is finished by the exact solver;
+``exact``: own second-stage decisions by the exact solver (else as the first stage);
+``prune_z``: after every ``block`` samples an action more than this many standard errors
 (of its paired difference) behind the best is dropped, so the samples go to the close calls
 (0: every action gets every sample);
-E_TAIL 1: at a decision of the first stage's last window (one card to draw and the turn-up)
+``tail``: at a decision of the first stage's last window (one card to draw and the turn-up)
 each sampled world is searched to the second stage (tail_estimate) instead of rolled out;
-E_PRIOR K > 0: the learned network ranks the actions first; only its K best are searched;
-E_GUARD > 0 (without a prior): the roll-out policy's own choice at the decision is ranked first.
-That choice, the anchor, stands unless another action's paired mean is E_SWITCH_Z standard
+``prior`` K > 0: the learned network ranks the actions first; only its K best are searched;
+``guard`` (without a prior): the roll-out policy's own choice at the decision is ranked first.
+That choice, the anchor, stands unless another action's paired mean is ``switch_z`` standard
 errors above it, so a search is never weaker than the policy it anchors on where it cannot
-tell the actions apart; E_GATE > 0: a decision whose network values are this far apart (best
+tell the actions apart; ``gate`` > 0: a decision whose network values are this far apart (best
 to second) is not searched at all (in points; Rubicon: game points, the winner's score);
-E_LATE N > 0: only the decisions with at most N cards left to draw are searched, the anchor
-(without one, the roll-out policy) plays the others; E_INFER T > 0: following the other
+``late`` N > 0: only the decisions with at most N cards left to draw are searched, the anchor
+(without one, the roll-out policy) plays the others; ``infer`` T > 0: following the other
 seat's lead, the worlds are kept by how likely that lead is in each under the learned network
-(policies/inference.py; softmax temperature T points). The learned network (E_PRIOR,
+(policies/inference.py; softmax temperature T points). The learned network (``prior``,
 or the ``learned`` rollout) is the seat's model (``SeatData.weights``: the registry gives such a
 search the learned player's models), and the exact solver's table is the seat's too.
 
-A ceiling (PARAM_FULL_OBS of SEE_HANDS or SEE_TALON) draws its worlds with the true hands
-(observe.sample_world), and with the talon's order too plays one world, whose best action is
+A ceiling (a seat that sees SEE_HANDS or SEE_TALON, ``Players.sees``) draws its worlds with
+the true hands (observe.sample_world), and with the talon's order too plays one world, whose best action is
 sure (no anchor holds it back): it cheats, and the registry names it so.
 """
 import math
@@ -84,19 +84,6 @@ from .network import value_unit
 from .stage2_value import H_W, V_WEIGHTS, estimated_value, value_applies
 from .params import (
     DEFAULT_BLOCK,
-    E_BLOCK,
-    E_ENDGAME,
-    E_EXACT,
-    E_GATE,
-    E_GUARD,
-    E_LATE,
-    E_LEAF,
-    E_PRIOR,
-    E_PRUNE_Z,
-    E_ROLLOUT,
-    E_SAMPLES,
-    E_SWITCH_Z,
-    E_TAIL,
     ROLLOUT_HINTS,
     ROLLOUT_LEARNED,
     ROLLOUT_RANDOM,
@@ -114,10 +101,10 @@ assert SCRATCH_USED <= SCRATCH_WORDS - H_W // 2, "the value network's scratch ov
 def _second_stage_value(rules, st, me, params, data, alpha, beta):
     """The value for ``me`` of a two-handed second stage: exact, with the seat's solver, within
     the window (``alpha``, ``beta``) (floats, -inf and inf for none; outside it a bound on the
-    side it fell, endgame.state_bound); with E_LEAF, where the value network applies
+    side it fell, endgame.state_bound); with ``leaf``, where the value network applies
     (stage2_value.value_applies), its estimate (the network's weights follow the learned
     model's in the seat's weights: the last V_WEIGHTS of them)."""
-    if params[E_LEAF] > 0 and value_applies(rules, st):
+    if params.leaf and value_applies(rules, st):
         h = data.work[W_SCRATCH + SCRATCH_WORDS - H_W // 2:W_SCRATCH + SCRATCH_WORDS].view(np.float32)
         return estimated_value(rules, st, me, data.weights[data.weights.shape[0] - V_WEIGHTS:], h)
     pos = data.work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
@@ -128,13 +115,13 @@ def _second_stage_value(rules, st, me, params, data, alpha, beta):
 
 @njit(cache=True, _nrt=False)
 def rollout_value(rules, st, me, params, data):
-    """Play ``st`` to its end with the rollout policy of ``params`` (E_ROLLOUT; with E_ENDGAME
+    """Play ``st`` to its end with the rollout policy of ``params`` (``rollout``; with ``rollout_endgame``
     a two-handed second stage is solved exactly instead) and return its value for ``me``.
     ``data`` is the searching seat's SeatData: the learned network of the ``learned`` rollout
     (its weights), the solver's table and the scratch every rollout policy works in."""
-    kind = params[E_ROLLOUT]
+    kind = params.rollout
     while True:
-        if params[E_ENDGAME] > 0 and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY and not is_over(st):
+        if params.rollout_endgame and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY and not is_over(st):
             return _second_stage_value(rules, st, me, params, data, -np.inf, np.inf)
         nleg, _plays = next_move(rules, st)
         if nleg == 0:
@@ -247,7 +234,7 @@ def new_search(samples, z, n_legal, data):
 def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
     """Fail-soft alpha-beta for ``me`` within (``alpha``, ``beta``) over the engine's moves from
     the state at depth ``d`` of ``pool`` to the second stage, each second stage reached valued
-    by :func:`_second_stage_value` within the window left (exact, or the network under E_LEAF)."""
+    by :func:`_second_stage_value` within the window left (exact, or the network under ``leaf``)."""
     st = pool_state(pool, d)
     if is_over(st):
         return np.float64(final_value(rules, st, me))
@@ -279,7 +266,7 @@ def tail_estimate(rules, st, me, pool, params, data):
     """The value for ``me`` of a two-handed HandState of the first stage's last window whose
     talon order is known (a sampled world): alpha-beta over the moves to the second stage
     (:func:`_tail_estimate`), each second stage reached solved exactly within its window, or
-    under E_LEAF valued by the network; ``pool`` from endgame.new_tail_pool."""
+    under ``leaf`` valued by the network; ``pool`` from endgame.new_tail_pool."""
     top = np.int64(0)                   # typed values, not literals (see endgame._search)
     copy_into(pool_state(pool, top), st)
     return _tail_estimate(rules, pool, top, np.int64(me), params, data, -np.inf, np.inf)
@@ -287,20 +274,20 @@ def tail_estimate(rules, st, me, pool, params, data):
 
 @njit(cache=True, _nrt=False)
 def in_last_window(obs, params):
-    """Whether each sampled world of this decision is solved exactly (E_TAIL): a two-handed
+    """Whether each sampled world of this decision is solved exactly (``tail``): a two-handed
     first stage with only the last card to draw and the turn-up left."""
-    return (params[E_TAIL] > 0 and obs[OBS_N_SEATS] == 2 and obs[OBS_STAGE] == 1
+    return (params.tail and obs[OBS_N_SEATS] == 2 and obs[OBS_STAGE] == 1
             and obs[OBS_TALON_LEFT] <= TAIL_TALON)
 
 
 @njit(cache=True, _nrt=False)
 def _apply_prior(obs, legal, n_legal, rules, params, rng, sw):
-    """Rank the actions by the learned network (E_PRIOR): only its E_PRIOR best stay alive.
+    """Rank the actions by the learned network (``prior``): only its ``prior`` best stay alive.
     Returns the network's choice, or -1 - its choice when the decision is not to be searched
-    (the best is E_GATE or more above the second)."""
+    (the best is ``gate`` or more above the second)."""
     best = best_action(sw.data.weights, obs, rules, legal, n_legal, rng, sw.data)
     q = action_q(sw.data)
-    k = int(params[E_PRIOR])
+    k = params.prior
     second = -1e30
     for i in range(n_legal):
         above = 0
@@ -309,7 +296,7 @@ def _apply_prior(obs, legal, n_legal, rules, params, rng, sw):
         sw.alive[i] = above < k
         if i != best:
             second = max(second, q[i])
-    if params[E_GATE] > 0 and (q[best] - second) * value_unit(obs[OBS_PACKS]) >= params[E_GATE]:
+    if params.gate > 0 and (q[best] - second) * value_unit(obs[OBS_PACKS]) >= params.gate:
         return -1 - best
     return best
 
@@ -317,8 +304,8 @@ def _apply_prior(obs, legal, n_legal, rules, params, rng, sw):
 @njit(cache=True, _nrt=False)
 def _rollout_choice(obs, legal, n_legal, rules, params, rng, data):
     """The index in ``legal`` of the action the roll-out policy would take here itself (the
-    anchor of a search without a prior, E_GUARD)."""
-    kind = params[E_ROLLOUT]
+    anchor of a search without a prior, ``guard``)."""
+    kind = params.rollout
     if kind == ROLLOUT_LEARNED:
         if is_exact_decision(obs):
             a = exact_endgame_action(rules, obs, legal, n_legal, data)
@@ -356,12 +343,12 @@ def _keep_anchor(vals, k, alive, best, anchor, z):
 
 @njit(cache=True, _nrt=False)
 def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
-    """Up to ``sw.samples`` determinizations in blocks of E_BLOCK; after each block the
+    """Up to ``sw.samples`` determinizations in blocks of ``block``; after each block the
     actions clearly worse than the best are dropped (``sw.z`` > 0; with ``z`` = 0 every
     action, even a forced one, gets every sample). ``sw.vals[k, i]``: the value of action i in
-    sample k (a world of the last window solved exactly, E_TAIL). With E_PRIOR only the
-    network's best actions are searched; the anchor (the prior's choice, or with E_GUARD the
-    roll-out policy's own) stands unless clearly beaten, and plays the decisions E_LATE leaves
+    sample k (a world of the last window solved exactly, ``tail``). With ``prior`` only the
+    network's best actions are searched; the anchor (the prior's choice, or with ``guard`` the
+    roll-out policy's own) stands unless clearly beaten, and plays the decisions ``late`` leaves
     unsearched. Returns (samples played, the best action's index)."""
     samples, z, vals, alive, base, work = sw.samples, sw.z, sw.vals, sw.alive, sw.base, sw.work
     me = obs[OBS_SEAT]
@@ -369,20 +356,20 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     if obs[OBS_TRUE] == SEE_TALON:           # a ceiling that knows the talon: one world
         samples = 1
     anchor = -1
-    if params[E_PRIOR] > 0:
+    if params.prior > 0:
         anchor = _apply_prior(obs, legal, n_legal, rules, params, rng, sw)
         if anchor < 0:
             return 0, -1 - anchor
-    elif params[E_GUARD] > 0:
+    elif params.guard:
         anchor = _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
-    if params[E_LATE] > 0 and obs[OBS_TALON_LEFT] > params[E_LATE]:   # not searched: the anchor plays,
+    if params.late > 0 and obs[OBS_TALON_LEFT] > params.late:   # not searched: the anchor plays,
         #                                                      without one (guard=0) the roll-out policy
         return 0, anchor if anchor >= 0 else _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
     tail = in_last_window(obs, params)
     n_alive = 0
     for i in range(n_legal):
         n_alive += alive[i]
-    block = int(params[E_BLOCK]) if params[E_BLOCK] > 0 else DEFAULT_BLOCK
+    block = params.block if params.block > 0 else DEFAULT_BLOCK
     k = 0
     best = 0
     while k < samples and (n_alive > 1 or z <= 0):      # z = 0: every sample (analysis)
@@ -411,7 +398,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
             if alive[i]:
                 best = i
     if anchor >= 0 and obs[OBS_TRUE] != SEE_TALON:     # the one true world's best is sure
-        best = _keep_anchor(vals, k, alive, best, anchor, params[E_SWITCH_Z])
+        best = _keep_anchor(vals, k, alive, best, anchor, params.switch_z)
     return k, best
 
 
@@ -431,14 +418,14 @@ def search(rules, obs, legal, n_legal, params, rng, samples, z, data):
 
 @njit(POLICY_SIG, cache=True)
 def expert_policy(obs, legal, n_legal, rules, params, rng, data):
-    """The expert (module docstring): exact in a two-handed second stage (with E_EXACT), else
-    the action of best mean over up to E_SAMPLES determinizations played out by the rollout
-    policy, the clearly worse actions dropped early (E_PRUNE_Z). A claim of the game (V3) is
+    """The expert (module docstring): exact in a two-handed second stage (with ``exact``), else
+    the action of best mean over up to ``samples`` determinizations played out by the rollout
+    policy, the clearly worse actions dropped early (``prune_z``). A claim of the game (V3) is
     always made."""
     if obs[OBS_DECISION] == D_CLAIM:
         return A_CLAIM_GAME
-    if params[E_EXACT] > 0 and is_exact_decision(obs):
+    if params.exact and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
-    best, _vals = search(rules, obs, legal, n_legal, params, rng, max(1, int(params[E_SAMPLES])),
-                         params[E_PRUNE_Z], data)
+    best, _vals = search(rules, obs, legal, n_legal, params, rng, max(1, params.samples),
+                         params.prune_z, data)
     return legal[best]

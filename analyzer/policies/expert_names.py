@@ -9,12 +9,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..engine.layout import SEE_HANDS, SEE_TALON
+from ..engine.layout import SEE_HANDS, SEE_PUBLIC, SEE_TALON
 from .learned import GAMES, learned_spec
-from .params import (
-    DEFAULT_BLOCK, E_BLOCK, E_ENDGAME, E_LEAF, E_EXACT, E_GATE, E_GUARD, E_INFER, E_LATE, E_PRIOR, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, E_SWITCH_Z, E_TAIL,
-    HINT_NAMES, HINT_SLOTS, PARAM_FULL_OBS, ROLLOUT_NAMES, hint_slot, search_defaults,
-)
+from .params import DEFAULT_BLOCK, HINT_NAMES, ROLLOUT_HINTS, ROLLOUT_LEARNED, ROLLOUT_NAMES, hint_index, search_defaults
 from .stage2_value import load_value_model
 from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
 
@@ -80,7 +77,7 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
     rollout also takes h1..h8=, or the weights of a tuned preset: ``expert:rollout=tuned-ordinary``).
     ``expert:plain,...`` changes the plain search instead (greedy roll-outs, 32 samples, every
     decision searched: the expert before it took the learned prior). Every search is anchored
-    on its roll-out policy's choice (E_GUARD) unless ``guard=0`` is given, so that where it
+    on its roll-out policy's choice (guard) unless ``guard=0`` is given, so that where it
     cannot tell the actions apart it plays as that policy would. ``settings`` replaces the part
     after the colon; ``base`` "plain" starts from the plain search. The spec's
     parameters depend on the game (``PolicySpec.params_for``)."""
@@ -91,11 +88,11 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
     by_game = []
     for game in GAMES:
         params = search_defaults()
-        params[E_SWITCH_Z] = DEFAULT_SWITCH_Z
+        params["switch_z"] = DEFAULT_SWITCH_Z
         if base == "best":
             for item in settings_of(":" + BEST_SEARCH[game]):
                 _expert_setting(name, params, *item)
-        params[E_GUARD] = 1
+        params["guard"] = True
         for item in items:
             _expert_setting(name, params, *item)
         by_game.append((game, params))
@@ -103,56 +100,55 @@ def expert_spec(name: str, settings: str | None = None, base: str = "best") -> P
     described = "the strongest search of each game (see docs/search.md)" if name == "expert" else \
         "expert with custom search settings"
     spec = PolicySpec(name, EXPERT_KERNEL, params, description=described, hands_per_chunk=EXPERT_CHUNK,
-                      max_players=2, solver=True, game_params=tuple(by_game))
-    if any(p[E_PRIOR] > 0 or p[E_ROLLOUT] == ROLLOUT_NAMES.index("learned") or p[E_LEAF] > 0 or p[E_INFER] > 0
-           for _g, p in by_game):
+                      max_players=2, solver=True, game_params=tuple(by_game), sees=SEE_PUBLIC)
+    if any(p["prior"] > 0 or p["rollout"] == ROLLOUT_LEARNED or p["leaf"] or p["infer"] > 0 for _g, p in by_game):
         net = learned_spec("learned")              # the shipped networks, by game
         models = net.models
-        if any(p[E_LEAF] > 0 for _g, p in by_game):  # the ordinary model, the value network after it
+        if any(p["leaf"] for _g, p in by_game):  # the ordinary model, the value network after it
             value, _info = load_value_model()
             models = tuple((g, np.concatenate([w, value]) if g == "ordinary" else w) for g, w in models)
         spec = replace(spec, games=net.games, models=models)
     return spec
 
 
-def _expert_setting(name: str, params: np.ndarray, key: str, sep: str, value: str, item: str) -> None:
+def _expert_setting(name: str, params: np.void, key: str, sep: str, value: str, item: str) -> None:
     """Apply one ``key=value`` setting of an expert to ``params``; PolicyError if it is wrong."""
     if not sep:
         raise PolicyError(f"{name!r}: expected key=value or plain (got {item!r}); keys: {EXPERT_KEYS}")
     if key == "samples":
         if not value.isdigit() or not 1 <= int(value) <= MAX_SAMPLES:
             raise PolicyError(f"{name!r}: samples is a whole number from 1 to {MAX_SAMPLES:,} (got {value!r})")
-        params[E_SAMPLES] = int(value)
+        params["samples"] = int(value)
     elif key == "rollout" and value.lower().startswith("tuned-"):     # hints with tuned weights
-        params[E_ROLLOUT] = ROLLOUT_NAMES.index("hints")
-        params[list(HINT_SLOTS)] = tuned_weights(name, value.lower())
+        params["rollout"] = ROLLOUT_HINTS
+        params["hint"] = tuned_weights(name, value.lower())
     elif key == "rollout":
         if value.lower() not in ROLLOUT_NAMES:
             raise PolicyError(f"{name!r}: rollout is one of {', '.join(ROLLOUT_NAMES)} or a tuned "
                               f"preset such as tuned-ordinary (got {value!r})")
-        params[E_ROLLOUT] = ROLLOUT_NAMES.index(value.lower())
+        params["rollout"] = ROLLOUT_NAMES.index(value.lower())
     elif key == "endgame":
-        params[E_ENDGAME] = endgame_flag(name, value)
+        params["rollout_endgame"] = endgame_flag(name, value)
     elif key in ("prune", "switch", "gate", "infer"):
         z = weight_of(name, value)
         if z < 0:
             raise PolicyError(f"{name!r}: {key} is a number >= 0 (got {value!r})")
-        params[{"prune": E_PRUNE_Z, "switch": E_SWITCH_Z, "gate": E_GATE, "infer": E_INFER}[key]] = z
+        params[{"prune": "prune_z", "switch": "switch_z"}.get(key, key)] = z
     elif key == "leaf":
         if value.lower() not in ("exact", "net"):
             raise PolicyError(f"{name!r}: leaf is exact or net (got {value!r})")
-        params[E_LEAF] = float(value.lower() == "net")
+        params["leaf"] = value.lower() == "net"
     elif key in ("exact", "tail", "guard"):
         if value not in ("0", "1"):
             raise PolicyError(f"{name!r}: {key} is 0 or 1 (got {value!r})")
-        params[{"exact": E_EXACT, "tail": E_TAIL, "guard": E_GUARD}[key]] = float(value)
+        params[key] = value == "1"
     elif key in ("prior", "late", "block"):
         if not value.isdigit():
             raise PolicyError(f"{name!r}: {key} is a whole number >= 0 (0: "
                               f"{f'every {DEFAULT_BLOCK} samples' if key == 'block' else 'off'}; got {value!r})")
-        params[{"prior": E_PRIOR, "late": E_LATE, "block": E_BLOCK}[key]] = int(value)
+        params[key] = int(value)
     elif key.upper() in HINT_NAMES:
-        params[hint_slot(key)] = weight_of(name, value)
+        params["hint"][hint_index(key)] = weight_of(name, value)
     else:
         raise PolicyError(f"{name!r}: unknown setting {key!r}; keys: {EXPERT_KEYS}")
 
@@ -162,10 +158,7 @@ def ceiling_spec(name: str) -> PolicySpec:
     settings changed as the expert's are after a colon (``cheat-sees-hand:samples=64``,
     ``cheat-clairvoyant:late=0``)."""
     see, text = CEILINGS[name.partition(":")[0]]
-    spec = expert_spec(name)
-    for _game, params in spec.game_params:
-        params[PARAM_FULL_OBS] = see
-    return replace(spec, description=text, cheats=True)
+    return replace(expert_spec(name), description=text, cheats=True, sees=see)
 
 
 

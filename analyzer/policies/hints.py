@@ -1,8 +1,8 @@
 """The rulebook's "Hints and Cautions to Young Players" as one weighted policy.
 
-Each hint H1..H8 is a component switched on by a weight in the parameter vector
-(``params[H1 .. H8]``; 0 = off, 1 = as described, other values scale it), so a
-sweep over weights never recompiles. With every weight 0 the policy is a plain
+Each hint H1..H8 is a component switched on by a weight in the policy's settings
+(``params.hint[HINT_*]``, params.py names them; 0 = off, 1 = as described, other
+values scale it), so a sweep over weights never recompiles. With every weight 0 the policy is a plain
 baseline: it exchanges the seven, declares the first combination offered, leads
 and follows with its lowest-ranking card.
 
@@ -18,7 +18,7 @@ and follows with its lowest-ranking card.
 - H6 spades or diamonds trumps: declare the royal marriage, sequence or fours
   before the bézique (and hold the bézique back while the talon is long).
 - H7 Rubicon: play to reach 1000; when that is hopeless (behind by more than
-  ``params[P_RUBICON_GAP]`` and 1000 out of reach at ``params[P_RUBICON_RATE]``
+  ``params.rubicon_gap`` and 1000 out of reach at ``params.rubicon_rate``
   points per card left to draw), declare nothing more and hide carte blanche.
 - H8 second stage: lead sure winners (the highest card left in a suit, the lowest such
   first), and value winning a trick that holds a brisque.
@@ -110,8 +110,19 @@ from ..engine.combos import combo_points
 from ..engine.tricks import beats
 from .builtin import partner_winning
 from .params import (
-    H1, H2, H3, H4, H5, H6, H7, H8, H9, H10, H11, H12, H13, P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP,
-    P_RUBICON_RATE,
+    HINT_BEZIQUE_LAST,
+    HINT_COUNT_CARDS,
+    HINT_DECLARE_BEST,
+    HINT_DRAW_TRUMPS,
+    HINT_KEEP_ACES,
+    HINT_KEEP_BEZIQUE,
+    HINT_KEEP_COURT,
+    HINT_KEEP_TRUMP_COURT,
+    HINT_LEAD_WINNERS,
+    HINT_MAKE_BRISQUES,
+    HINT_PLAY_FOR_RUBICON,
+    HINT_TABLE_FIRST,
+    HINT_WIN_LAST_TRICK,
 )
 from .endgame import exact_endgame_action, is_exact_decision
 from ..rules import (
@@ -285,7 +296,7 @@ class Bonuses(NamedTuple):
 @njit(cache=True, _nrt=False)
 def hint_bonuses(obs, rules, params):
     """The :class:`Bonuses` of one decision (H1, H3, H4, H5); all 0 in the second stage."""
-    counting = params[H4] > 0
+    counting = params.hint[HINT_COUNT_CARDS] > 0
     ace = 0.0
     bez = 0.0
     seq = 0.0
@@ -299,18 +310,19 @@ def hint_bonuses(obs, rules, params):
     seq_cards = sequence_bits(trump) if trump >= 0 else 0
     seq_open = trump >= 0 and obtainable & seq_cards == seq_cards
     dead = _dead_cards(fours, obtainable, seq_open, seq_cards) if counting else 0
-    if params[H3] > 0 and aces >= 2 and fours & 1:
-        ace = ACE_KEEP * params[H3]
-    if params[H5] > 0:
-        bez = params[H5] * (float(rules[R_POINTS + BEZIQUE]) * bezique_chance(obs, 1, counting, share)
-                            + float(rules[R_POINTS + bezique_of(2)]) * bezique_chance(obs, 2, counting, share)
-                            ) / POINT_UNIT
+    if params.hint[HINT_KEEP_ACES] > 0 and aces >= 2 and fours & 1:
+        ace = ACE_KEEP * params.hint[HINT_KEEP_ACES]
+    keep_bezique = params.hint[HINT_KEEP_BEZIQUE]
+    if keep_bezique > 0:
+        bez = keep_bezique * (float(rules[R_POINTS + BEZIQUE]) * bezique_chance(obs, 1, counting, share)
+                              + float(rules[R_POINTS + bezique_of(2)]) * bezique_chance(obs, 2, counting, share)
+                              ) / POINT_UNIT
         if seq_open:                               # always open without counting
             missing = 0
             for r in range(KNAVE + 1):             # A, 10, K, Q, J
                 if (held >> card_of(trump, r)) & 1 == 0:
                     missing += 1
-            seq = params[H5] * float(rules[R_TRUMP_SEQ_POINTS]) * share ** missing / POINT_UNIT
+            seq = keep_bezique * float(rules[R_TRUMP_SEQ_POINTS]) * share ** missing / POINT_UNIT
     return Bonuses(ace, bez, seq, dead, pending_declaration(rules, trump, held, in_hand, have))
 
 
@@ -321,9 +333,9 @@ def keep_value(obs, rules, params, t, bonus):
     trump = obs[OBS_TRUMP]
     v = float(SEVEN) - card_rank(t)                # baseline: rank strength, ace 7 .. seven 0
     if is_brisque(t):
-        v += float(rules[R_BRISQUE_POINTS]) * params[H2]    # H2: a brisque given away costs 20
+        v += float(rules[R_BRISQUE_POINTS]) * params.hint[HINT_MAKE_BRISQUES]    # H2: a brisque given away costs 20
     if card_suit(t) == trump:
-        v += TRUMP_KEEP * params[H2]               # trumps win brisques later
+        v += TRUMP_KEEP * params.hint[HINT_MAKE_BRISQUES]               # trumps win brisques later
     if obs[OBS_STAGE] != 1:
         return v
     if card_rank(t) == ACE:
@@ -332,10 +344,10 @@ def keep_value(obs, rules, params, t, bonus):
         v += bonus.bez
     if card_suit(t) == trump and card_rank(t) <= KNAVE:
         v += bonus.seq
-    if params[H4] > 0 and (bonus.dead >> t) & 1:
-        v -= DEAD_CARD_COST * params[H4]           # H4: every combination it could join is dead
+    if params.hint[HINT_COUNT_CARDS] > 0 and (bonus.dead >> t) & 1:
+        v -= DEAD_CARD_COST * params.hint[HINT_COUNT_CARDS]           # H4: every combination it could join is dead
     if card_suit(t) == trump and is_court(t):
-        v += TRUMP_COURT_KEEP * params[H12]
+        v += TRUMP_COURT_KEEP * params.hint[HINT_KEEP_TRUMP_COURT]
     return v
 
 
@@ -346,7 +358,7 @@ def play_value(obs, rules, params, a, bonus):
     card = played_card(a)
     v = keep_value(obs, rules, params, card, bonus)
     if obs[OBS_STAGE] == 1 and not plays_from_table(a) and is_court(card):
-        v += COURT_KEEP * params[H10]
+        v += COURT_KEEP * params.hint[HINT_KEEP_COURT]
     return v
 
 
@@ -386,14 +398,15 @@ def lead_value(obs, rules, params, a, bonus, drawing):
     trump = obs[OBS_TRUMP]
     if obs[OBS_STAGE] != 1:
         if drawing and card_suit(card) == trump:
-            v -= TRUMP_DRAW * params[H13]
+            v -= TRUMP_DRAW * params.hint[HINT_DRAW_TRUMPS]
         return v
     if plays_from_table(a):
-        v -= TABLE_LEAD * params[H9]
+        v -= TABLE_LEAD * params.hint[HINT_TABLE_FIRST]
     elif is_brisque(card) and card_suit(card) != trump:
-        v -= BRISQUE_LEAD * params[H10]
-    if params[H11] > 0 and last_trick(obs) and card_suit(card) == trump and _sure_winner(obs, card):
-        v -= LAST_TRICK * params[H11]
+        v -= BRISQUE_LEAD * params.hint[HINT_KEEP_COURT]
+    last = params.hint[HINT_WIN_LAST_TRICK]
+    if last > 0 and last_trick(obs) and card_suit(card) == trump and _sure_winner(obs, card):
+        v -= LAST_TRICK * last
     return v
 
 
@@ -401,12 +414,12 @@ def lead_value(obs, rules, params, a, bonus, drawing):
 def _rubicon_hopeless(obs, rules, params):
     """H7: Rubicon (two-handed only, so relative seat 1 is the opponent), and the rubicon
     limit is out of reach while the opponent is far ahead."""
-    if rules[R_BRISQUES_SCORED] or params[H7] <= 0:
+    if rules[R_BRISQUES_SCORED] or params.hint[HINT_PLAY_FOR_RUBICON] <= 0:
         return False
     mine = obs[OBS_SCORE]
     other = obs[OBS_SCORE + 1]
-    reach = mine + params[P_RUBICON_RATE] / params[H7] * obs[OBS_TALON_LEFT]
-    return reach < rules[R_RUBICON_LIMIT] and other - mine > params[P_RUBICON_GAP]
+    reach = mine + params.rubicon_rate / params.hint[HINT_PLAY_FOR_RUBICON] * obs[OBS_TALON_LEFT]
+    return reach < rules[R_RUBICON_LIMIT] and other - mine > params.rubicon_gap
 
 
 @njit(cache=True, _nrt=False)
@@ -440,17 +453,17 @@ def _own_meld_choice(obs, legal, n_legal, rules, params):
             if first == A_STOP:
                 first = a
             v = float(combo_points(rules, trump, c))
-            if c == BEZIQUE and params[H6] > 0 and (trump == SPADES or trump == DIAMONDS):
+            if c == BEZIQUE and params.hint[HINT_BEZIQUE_LAST] > 0 and (trump == SPADES or trump == DIAMONDS):
                 bezique = a
                 v -= BEZIQUE_DEFER                    # H6: everything else first
             if v > best_v:
                 best_v = v
                 best = a
-        elif is_claim(a) and params[H1] > 0 and best == A_STOP:
+        elif is_claim(a) and params.hint[HINT_DECLARE_BEST] > 0 and best == A_STOP:
             best = a                                  # H1 (Rubicon): "and ... to score"
-    if params[H1] <= 0:
+    if params.hint[HINT_DECLARE_BEST] <= 0:
         return first
-    if best == bezique and obs[OBS_TALON_LEFT] > params[P_DEFER_TALON]:
+    if best == bezique and obs[OBS_TALON_LEFT] > params.defer_talon:
         return A_STOP                                 # H6: hold the bézique back for now
     return best
 
@@ -461,7 +474,7 @@ def _follow_partner(obs, legal, n_legal, rules, params, bonus):
     winning it gains nothing (H1's and H2's reasons to win are dropped) and the card I keep
     least is played. A brisque counts as given away (H2) unless I play last, when it goes to
     my partner's trick for sure. (In the second stage the legal plays may force a win.)"""
-    brisque = float(rules[R_BRISQUE_POINTS]) * params[H2]
+    brisque = float(rules[R_BRISQUE_POINTS]) * params.hint[HINT_MAKE_BRISQUES]
     last = obs[OBS_TRICK_POS] == obs[OBS_N_SEATS] - 1
     best = legal[0]
     best_v = -1e9
@@ -483,7 +496,7 @@ def _lead(obs, legal, n_legal, rules, params, bonus):
     and no plain winner of a suit he could trump)."""
     stage = obs[OBS_STAGE]
     trump = obs[OBS_TRUMP]
-    drawing = stage == 2 and params[H13] > 0 and trump >= 0 and out_against(obs, trump) > 0
+    drawing = stage == 2 and params.hint[HINT_DRAW_TRUMPS] > 0 and trump >= 0 and out_against(obs, trump) > 0
     best = legal[0]
     best_v = 1e9
     sure = -1
@@ -495,7 +508,7 @@ def _lead(obs, legal, n_legal, rules, params, bonus):
         if v < best_v:
             best_v = v
             best = legal[i]
-        if stage == 2 and params[H8] > 0 and _sure_winner(obs, card):
+        if stage == 2 and params.hint[HINT_LEAD_WINNERS] > 0 and _sure_winner(obs, card):
             if card_suit(card) == trump:
                 if drawing:
                     sure_trump = legal[i]
@@ -511,9 +524,9 @@ def _lead(obs, legal, n_legal, rules, params, bonus):
 
 @njit(POLICY_SIG, cache=True, _nrt=False)
 def hints_policy(obs, legal, n_legal, rules, params, rng, data):
-    """The hints policy (module docstring); weights in ``params[HINT_SLOTS]``; with
-    ``params[P_ENDGAME]`` its two-handed second stage is exact (policies.endgame)."""
-    if params[P_ENDGAME] > 0 and is_exact_decision(obs):
+    """The hints policy (module docstring); weights in ``params.hint``; with ``params.endgame``
+    its two-handed second stage is exact (policies.endgame)."""
+    if params.endgame and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
     decision = obs[OBS_DECISION]
     if decision == D_CLAIM:
@@ -534,22 +547,22 @@ def hints_policy(obs, legal, n_legal, rules, params, rng, data):
     top = obs[OBS_BEST_CARD]
     brisque = float(rules[R_BRISQUE_POINTS])
     trick_brisques = 1 if is_brisque(top) else 0
-    gain = brisque * params[H2] * trick_brisques * BRISQUE_SWING     # taking it swings 20 per brisque
-    if stage == 1 and params[H1] > 0:
-        gain += params[H1] * bonus.pending / PENDING_SHARE
-    if stage == 2 and params[H8] > 0:
-        gain += brisque * params[H8] * trick_brisques
-    if params[H11] > 0 and last_trick(obs):
-        gain += LAST_TRICK * params[H11]
+    gain = brisque * params.hint[HINT_MAKE_BRISQUES] * trick_brisques * BRISQUE_SWING   # taking it swings 20 a brisque
+    if stage == 1 and params.hint[HINT_DECLARE_BEST] > 0:
+        gain += params.hint[HINT_DECLARE_BEST] * bonus.pending / PENDING_SHARE
+    if stage == 2 and params.hint[HINT_LEAD_WINNERS] > 0:
+        gain += brisque * params.hint[HINT_LEAD_WINNERS] * trick_brisques
+    if params.hint[HINT_WIN_LAST_TRICK] > 0 and last_trick(obs):
+        gain += LAST_TRICK * params.hint[HINT_WIN_LAST_TRICK]
     best = legal[0]
     best_v = -1e9
     for i in range(n_legal):
         card = played_card(legal[i])
         v = -play_value(obs, rules, params, legal[i], bonus)
         if beats(card, top, trump):
-            v += gain + (brisque * params[H2] if is_brisque(card) else 0.0)
+            v += gain + (brisque * params.hint[HINT_MAKE_BRISQUES] if is_brisque(card) else 0.0)
         elif is_brisque(card):
-            v -= brisque * params[H2]                    # H2: never give a brisque away
+            v -= brisque * params.hint[HINT_MAKE_BRISQUES]                    # H2: never give a brisque away
         if v > best_v:
             best_v = v
             best = legal[i]

@@ -5,7 +5,7 @@ The kernel is policies/hints.py.
 from __future__ import annotations
 
 from .hints import hints_policy
-from .params import HINT_NAMES, HINT_SLOTS, N_HINTS, P_ENDGAME, RULEBOOK_HINTS, hint_defaults, hint_slot
+from .params import HINT_NAMES, RULEBOOK_HINTS, hint_defaults, hint_index
 from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
 
 HINT_TEXT = (
@@ -37,7 +37,7 @@ def hints_spec(name: str) -> PolicySpec:
         return PolicySpec("hints", hints_policy, params, description=HINTS_DESCRIPTION)
     for key, sep, value, item in settings_of(name):
         if not sep and key.startswith("tuned-"):          # a stored preset (bezique tune)
-            params[list(HINT_SLOTS)] = tuned_weights(name, key)
+            params["hint"] = tuned_weights(name, key)
             continue
         if not sep:
             raise PolicyError(f"{name!r}: expected only=H2, no=H4, h2=0.5, endgame=exact or a tuned "
@@ -46,23 +46,23 @@ def hints_spec(name: str) -> PolicySpec:
             ids = [v.strip().upper() for v in value.split("+")]
             bad = [v for v in ids if v not in HINT_NAMES]
             if bad:
-                raise PolicyError(f"{name!r}: unknown hint {bad[0]!r}; hints are H1..H{N_HINTS}")
-            idx = [hint_slot(v) for v in ids]
+                raise PolicyError(f"{name!r}: unknown hint {bad[0]!r}; hints are H1..H{len(HINT_NAMES)}")
+            idx = [hint_index(v) for v in ids]
             if key == "only":
-                params[list(HINT_SLOTS)] = 0.0
-                params[idx] = 1.0
+                params["hint"] = 0.0
+                params["hint"][idx] = 1.0
             else:
-                params[idx] = 0.0
+                params["hint"][idx] = 0.0
         elif key == "endgame":
-            params[P_ENDGAME] = endgame_flag(name, value)
+            params["endgame"] = endgame_flag(name, value)
         elif key.upper() in HINT_NAMES:
-            params[hint_slot(key)] = weight_of(name, value)
+            params["hint"][hint_index(key)] = weight_of(name, value)
         else:
-            raise PolicyError(f"{name!r}: unknown setting {key!r}; use only=, no=, h1..h{N_HINTS}= or "
+            raise PolicyError(f"{name!r}: unknown setting {key!r}; use only=, no=, h1..h{len(HINT_NAMES)}= or "
                               "endgame=exact")
-    slow = params[P_ENDGAME] > 0
+    slow = bool(params["endgame"])
     return PolicySpec(name, hints_policy, params, description="hints with custom weights",
-                      hands_per_chunk=HINTS_EXACT_CHUNK if slow else None, solver=bool(slow))
+                      hands_per_chunk=HINTS_EXACT_CHUNK if slow else None, solver=slow)
 
 
 
@@ -73,7 +73,7 @@ def _describe() -> list[str]:
              "hints parameters (weights; 0 = off, 1 = on; e.g. hints:only=H2, hints:no=H4, "
              "hints:h2=0.5,h5=2; a tuned preset: hints:tuned-ordinary, hints:tuned-rubicon):"]
     lines += [f"  {HINT_NAMES[i].lower():<8} {HINT_TEXT[i]}" + ("" if i < RULEBOOK_HINTS else " (found; off)")
-              for i in range(N_HINTS)]
+              for i in range(len(HINT_NAMES))]
     lines.append("  endgame=exact  play the two-handed second stage with the exact solver")
     return lines
 

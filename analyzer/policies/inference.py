@@ -9,7 +9,7 @@ declarations) were made with a hand that the draws since have changed by a card 
 are not read.
 
 How: rejection. A world drawn fairly is kept with probability p, the softmax (temperature
-E_INFER points) of the learned network's action values at that lead, taken at the card that was
+``infer`` points) of the learned network's action values at that lead, taken at the card that was
 led; the worlds kept follow the posterior, so every sample keeps weight 1 in the search's
 paired arithmetic (pruning, the anchor's switch test). After MAX_TRIES refusals the last world
 drawn is kept.
@@ -30,16 +30,15 @@ from ..engine.state import add_hand, copy_into, table_add
 from ..rules import R_SEVEN, R_SEVEN_POINTS
 from .learned_net import action_q, best_action
 from .network import value_unit
-from .params import E_INFER
 
 MAX_TRIES = 16       # worlds drawn at most for one sample (the last is kept)
 
 
 @njit(cache=True, _nrt=False)
 def infers_lead(obs, params):
-    """Whether a search at this decision reads the other seat's lead (E_INFER > 0): a fair
+    """Whether a search at this decision reads the other seat's lead (``infer`` > 0): a fair
     two-handed search of the first stage, following a card the other seat led."""
-    return (params[E_INFER] > 0 and obs[OBS_TRUE] < SEE_HANDS and obs[OBS_N_SEATS] == 2
+    return (params.infer > 0 and obs[OBS_TRUE] < SEE_HANDS and obs[OBS_N_SEATS] == 2
             and obs[OBS_STAGE] == 1 and obs[OBS_DECISION] == D_FOLLOW and obs[OBS_TRICK_POS] == 1)
 
 
@@ -117,6 +116,6 @@ def draw_world(rules, obs, params, rng, sw):
         if not infer or tries >= MAX_TRIES:
             return tries
         copy_into(sw.work, sw.base)
-        p = lead_likelihood(rules, sw.work, params[E_INFER], rng, sw.data)
+        p = lead_likelihood(rules, sw.work, params.infer, rng, sw.data)
         if uniform(rng) < p:
             return tries

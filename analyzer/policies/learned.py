@@ -18,12 +18,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..engine.policy_data import POLICY_SIG
+from ..engine.policy_data import POLICY_SIG, new_params
 from .endgame import exact_endgame_action, is_exact_decision
 from .features import N_ACTION, N_STATE
 from .learned_net import best_action
 from .network import FORMAT_VERSION, LATE_HEADER, N_H1, N_H2, N_WEIGHTS, late_block, net_size
-from .params import new_params
 from .spec import PolicyError, PolicySpec, register, settings_of
 
 MODEL_DIR = Path(__file__).parent / "learned"

@@ -2,20 +2,20 @@
 value of every legal action (:mod:`.network`), the teacher's choice as an input, and the best.
 
 The decision works in the seat's working memory (``SeatData.work``, the policy scratch region
-from ``W_SCRATCH``: its regions ``F_*`` as float32, ``I_*`` as int64 and the teacher's parameter
-vector as float64 through views), so it allocates nothing and runs inside any kernel, the
+from ``W_SCRATCH``: its regions ``F_*`` as float32, ``I_*`` as int64 and the teacher's settings
+record through views), so it allocates nothing and runs inside any kernel, the
 runtime-free search loop included. It leaves every action's value at :func:`action_q`, where the
 search's prior reads them.
 """
 import numpy as np
 from numba import njit
 
-from ..engine.layout import MAX_LEGAL, OBS_STAGE, OBS_TALON_LEFT, POLICY_PARAMS
-from ..engine.policy_data import SCRATCH_WORDS, W_SCRATCH
+from ..engine.layout import MAX_LEGAL, OBS_STAGE, OBS_TALON_LEFT
+from ..engine.policy_data import PARAMS_DTYPE, SCRATCH_WORDS, W_SCRATCH
 from .features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from .hints import hints_policy
 from .network import (
-    BLOCK, LATE_MAX_H1, LATE_MAX_H2, O_HINT_BONUS, O_TEACHER, action_values, hidden_state, net_of, plays_late,
+    BLOCK, LATE_MAX_H1, LATE_MAX_H2, O_HINT_BONUS, action_values, hidden_state, net_of, plays_late, read_teacher,
 )
 
 # the float32 regions (in floats from the scratch's start), sized for the larger of the two networks
@@ -30,8 +30,9 @@ F_END = F_Q + MAX_LEGAL
 I_IDX = (F_END + 1) // 2                     # [BLOCK, MAX_ACTION_NZ]
 I_NZ = I_IDX + BLOCK * MAX_ACTION_NZ         # [BLOCK]
 I_CTX = I_NZ + BLOCK                         # [CTX_W]
-D_TEACHER = I_CTX + CTX_W                 # float64 [POLICY_PARAMS]: the teacher's vector
-SCRATCH_USED = D_TEACHER + POLICY_PARAMS
+D_TEACHER = I_CTX + CTX_W                 # a settings record (PARAMS_DTYPE): the teacher's
+PARAMS_WORDS = PARAMS_DTYPE.itemsize // 8
+SCRATCH_USED = D_TEACHER + PARAMS_WORDS
 assert SCRATCH_USED <= SCRATCH_WORDS, "the decision's scratch outgrows policy_data.SCRATCH_WORDS"
 
 
@@ -49,10 +50,9 @@ def action_q(data):
 
 @njit(cache=True, _nrt=False)
 def teacher_action(w, obs, rules, legal, n_legal, rng, data):
-    """The teacher's choice: hints with the parameter vector stored after the network."""
-    params = data.work[W_SCRATCH + D_TEACHER:W_SCRATCH + D_TEACHER + POLICY_PARAMS].view(np.float64)
-    for k in range(POLICY_PARAMS):
-        params[k] = w[O_TEACHER + k]
+    """The teacher's choice: hints with the settings stored after the network."""
+    params = data.work[W_SCRATCH + D_TEACHER:W_SCRATCH + D_TEACHER + PARAMS_WORDS].view(PARAMS_DTYPE)[0]
+    read_teacher(w, params)
     return hints_policy(obs, legal, n_legal, rules, params, rng, data)
 
 

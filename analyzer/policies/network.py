@@ -4,8 +4,9 @@ features of :mod:`.features`, in numba.
 ``x = [state features (N_STATE); action features (N_ACTION)]``, two hidden layers of ReLU units
 (N_H1, N_H2) and one output, the expected change of the seat's result from now to the end of the
 hand (points per hand / 100; Rubicon: the game score / 1000). Every weight lives in one flat
-float32 vector (offsets ``O_*``), followed by the teacher's parameter vector and the bonus of its
-choice, so a model file is one array and training updates it in place.
+float32 vector (offsets ``O_*``), followed by the teacher's settings (TEACHER_W floats: the
+hints' fields of its settings record at fixed slots, :func:`teacher_vector`) and the bonus of
+its choice, so a model file is one array and training updates it in place.
 
 A model may end with a **late network** (from N_WEIGHTS: LATE_MAGIC, the cards left to draw at
 or below which it plays, its two hidden sizes, then its weights laid out as the main network's):
@@ -23,7 +24,7 @@ on how the actions are blocked.
 import numpy as np
 from numba import njit
 
-from ..engine.layout import POLICY_PARAMS
+from ..engine.policy_data import N_HINTS, new_params
 from .features import MAX_ACTION_NZ, N_ACTION, N_STATE
 
 N_IN = N_STATE + N_ACTION
@@ -35,9 +36,10 @@ O_W2 = O_B1 + N_H1                # [N_H1, N_H2]
 O_B2 = O_W2 + N_H1 * N_H2
 O_W3 = O_B2 + N_H2
 O_B3 = O_W3 + N_H2
-N_NET = O_B3 + 1                  # the network's weights; then the teacher's parameter vector
-O_TEACHER = N_NET                 # [POLICY_PARAMS]: hints' weights, whose choice is input X_HINT
-O_HINT_BONUS = O_TEACHER + POLICY_PARAMS   # added to the teacher's choice: deviate only for more
+N_NET = O_B3 + 1                  # the network's weights; then the teacher's settings
+O_TEACHER = N_NET                 # [TEACHER_W]: the hints' settings, whose choice is input X_HINT
+TEACHER_W = 32
+O_HINT_BONUS = O_TEACHER + TEACHER_W   # added to the teacher's choice: deviate only for more
 N_WEIGHTS = O_HINT_BONUS + 1
 FORMAT_VERSION = 1
 BLOCK = 16                        # actions valued together
@@ -47,6 +49,12 @@ LATE_MAGIC = -7777.0
 LATE_HEADER = 4
 LATE_MAX_H1, LATE_MAX_H2 = 128, 64
 LATE_H1, LATE_H2 = 128, 64        # the size bezique train gives a new late network
+
+# where the teacher's settings lie in its TEACHER_W floats (the model files' format): the
+# hints' weights by HINT_* index, then its constants
+T_HINTS = np.array((0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 30))
+T_DEFER_TALON, T_RUBICON_RATE, T_RUBICON_GAP, T_ENDGAME = 8, 9, 10, 11
+assert len(T_HINTS) == N_HINTS
 
 # the unit of the network's values: 100 points per hand, in Rubicon 1000 game points (the
 # winner's game score, R3.9: half of compare's net game points)
@@ -195,11 +203,42 @@ def action_values(w, o, n1, n2, h0, idx, val, nz, n, hidden, out):
         out[a] = q
 
 
-def init_weights(rng: np.random.Generator, teacher: np.ndarray, hint_bonus: float = 0.0) -> np.ndarray:
+@njit(cache=True, _nrt=False)
+def read_teacher(w, params):
+    """Fill the hints' fields of the settings record ``params`` with the teacher's that the
+    model ``w`` keeps (its other fields are left as they are: the hints read none)."""
+    for k in range(N_HINTS):
+        params.hint[k] = w[O_TEACHER + T_HINTS[k]]
+    params.defer_talon = w[O_TEACHER + T_DEFER_TALON]
+    params.rubicon_rate = w[O_TEACHER + T_RUBICON_RATE]
+    params.rubicon_gap = w[O_TEACHER + T_RUBICON_GAP]
+    params.endgame = w[O_TEACHER + T_ENDGAME] > 0
+
+
+def teacher_vector(params: np.void) -> np.ndarray:
+    """The hints' settings of ``params`` as a model keeps its teacher's (float32[TEACHER_W])."""
+    v = np.zeros(TEACHER_W, np.float32)
+    v[T_HINTS] = params["hint"]
+    v[[T_DEFER_TALON, T_RUBICON_RATE, T_RUBICON_GAP, T_ENDGAME]] = (
+        params["defer_talon"], params["rubicon_rate"], params["rubicon_gap"], float(params["endgame"]))
+    return v
+
+
+def stored_teacher(params: np.void) -> np.void:
+    """The hints' settings of ``params`` as the teacher plays them from a model file (through
+    float32): the teacher's choices are then the same in training and in play."""
+    w = np.zeros(O_HINT_BONUS, np.float32)
+    w[O_TEACHER:] = teacher_vector(params)
+    stored = new_params()
+    read_teacher(w, stored)
+    return stored
+
+
+def init_weights(rng: np.random.Generator, teacher: np.void, hint_bonus: float = 0.0) -> np.ndarray:
     """Fresh weights (He initialisation of the hidden layers, small output layer) after which
-    the ``teacher``'s parameter vector and the bonus of its choice are kept."""
+    the ``teacher``'s settings (a hints settings record) and the bonus of its choice are kept."""
     w = np.zeros(N_WEIGHTS, np.float32)
-    w[O_TEACHER:O_HINT_BONUS] = teacher
+    w[O_TEACHER:O_HINT_BONUS] = teacher_vector(teacher)
     w[O_HINT_BONUS] = hint_bonus
     w[O_W1:O_B1] = rng.normal(0, np.sqrt(2.0 / 40.0), N_IN * N_H1)     # ~40 nonzero inputs
     w[O_W2:O_B2] = rng.normal(0, np.sqrt(2.0 / N_H1), N_H1 * N_H2)

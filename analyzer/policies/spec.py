@@ -18,9 +18,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..engine.policy_data import SeatData, new_seat_data
+from ..engine.layout import SEE_OWN
+from ..engine.policy_data import SeatData, new_params, new_seat_data
 from ..rules import R_PACKS, R_PLAYERS
-from .params import HINT_NAMES, new_params
+from .params import HINT_NAMES
 from .presets import load_preset, preset_names
 
 
@@ -31,13 +32,13 @@ class PolicyError(ValueError):
 @dataclass(frozen=True)
 class PolicySpec:
     """A resolved policy: display name, compiled function (or where to import it from on first
-    use, "module:name": :attr:`function`), parameter vector, for a slow policy the hands a
-    batch should hold (the driver cuts its runs finer), and the most players it can play with
-    (:func:`check_rules`)."""
+    use, "module:name": :attr:`function`), settings (a record, engine/policy_data.PARAMS_DTYPE),
+    for a slow policy the hands a batch should hold (the driver cuts its runs finer), the most
+    players it can play with (:func:`check_rules`) and what its seat may see."""
 
     name: str
     kernel: object
-    params: np.ndarray = field(default_factory=new_params)
+    params: np.void = field(default_factory=new_params)
     description: str = ""
     hands_per_chunk: int | None = None
     source: str | None = None     # what resolves to it in another process (default: name)
@@ -45,9 +46,10 @@ class PolicySpec:
     games: tuple[str, ...] | None = None   # learned: the games it has a model for (None: any)
     refuses: Callable | None = None   # rules -> why it should not play them (None: it plays them)
     models: tuple = ()            # (game, float32 weights) pairs: the model its seat is given per game
-    game_params: tuple = ()       # (game, parameter vector) pairs: its parameters where they depend on the game
+    game_params: tuple = ()       # (game, settings) pairs: its settings where they depend on the game
     solver: bool = False          # it solves two-handed second stages: its seat gets the solver's table
     cheats: bool = False          # a ceiling: it reads cards no player can see (CEILINGS)
+    sees: int = SEE_OWN           # what its seat is shown beside its observation (layout.SEE_*): the engine's
 
     @property
     def function(self):
@@ -62,8 +64,8 @@ class PolicySpec:
         game = game_of_packed(rules_arr)
         return next((w for g, w in self.models if g == game), None)
 
-    def params_for(self, rules_arr) -> np.ndarray:
-        """Its parameter vector under the packed rules ``rules_arr`` (those of their game, if
+    def params_for(self, rules_arr) -> np.void:
+        """Its settings under the packed rules ``rules_arr`` (those of their game, if
         they depend on it)."""
         game = game_of_packed(rules_arr)
         return next((p for g, p in self.game_params if g == game), self.params)
@@ -158,7 +160,7 @@ def _rebuild_spec(ref: str, name: str, params, description: str, hands_per_chunk
     """A pickled PolicySpec, rebuilt: the function ``ref`` resolves to (once per process, with
     its models), with the sender's parameters."""
     spec = _resolved(ref)
-    params = np.array(params, dtype=np.float64)
+    params = new_params(params)
     return replace(spec, name=name, params=params, description=description,
                    hands_per_chunk=hands_per_chunk, source=ref)
 
@@ -195,12 +197,12 @@ def weight_of(name: str, value: str) -> float:
     return w
 
 
-def endgame_flag(name: str, value: str) -> float:
-    """``endgame=exact`` (1) or ``endgame=heuristic`` (0); PolicyError otherwise."""
+def endgame_flag(name: str, value: str) -> bool:
+    """``endgame=exact`` (True) or ``endgame=heuristic`` (False); PolicyError otherwise."""
     if value.lower() in ("exact", "solver"):
-        return 1.0
+        return True
     if value.lower() in ("rollout", "heuristic", "own"):
-        return 0.0
+        return False
     raise PolicyError(f"{name!r}: endgame is 'exact' or 'heuristic' (got {value!r})")
 
 

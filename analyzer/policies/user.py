@@ -19,10 +19,9 @@ import numba
 import numpy as np
 
 from ..engine import api
-from ..engine.policy_data import POLICY_SIG, new_seat_data
+from ..engine.policy_data import POLICY_SIG, new_params, new_seat_data
 from ..rules import preset, shown
 from ..stop import WAKE_EVERY, check_stop
-from .params import new_params
 from .spec import PolicyError, PolicySpec, is_user_policy, register
 
 PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng", "data")
@@ -127,7 +126,7 @@ def _compile_checked(py, ref: str, n_args: int):
         detail = next((ln for ln in first if ln.strip() and "Failed in" not in ln), first[0] if first else "")
         raise UserPolicyError(
             f"{ref} does not compile as a policy "
-            f"(obs int32[:], legal int32[:], n_legal int64, rules int64[:], params float64[:], "
+            f"(obs int32[:], legal int32[:], n_legal int64, rules int64[:], params (a settings record), "
             f"rng uint64[:], data SeatData -> int64): {detail.strip()}") from None
 
 

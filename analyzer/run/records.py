@@ -15,23 +15,22 @@ from ..engine.layout import (
     REC_W,
     ST_ILLEGAL_POLICY,
 )
-from ..engine.policy_data import Players
-from ..policies.params import POLICY_PARAMS
+from ..engine.policy_data import PARAMS_DTYPE, Players
 from ..policies.spec import PolicySpec
 from .driver import SimulationError
 
 
 def policy_arrays(specs: list[PolicySpec], rules_arr) -> Players:
     """The kernels' view of ``specs`` (one per seat, repeated round the table) under the packed
-    rules ``rules_arr``: the four seats' policy functions, their parameter rows and their data
-    (the model of the rules' game, fresh working memory: one Players per chunk, so no two
-    threads share a seat's memory)."""
+    rules ``rules_arr``: the four seats' policy functions, their settings, their data (the
+    model of the rules' game, fresh working memory: one Players per chunk, so no two threads
+    share a seat's memory) and what each may see."""
     seat_specs = [specs[s % len(specs)] for s in range(MAX_SEATS)]
-    params = np.zeros((MAX_SEATS, POLICY_PARAMS))
+    params = np.zeros(MAX_SEATS, PARAMS_DTYPE)
     for s, spec in enumerate(seat_specs):
-        p = np.asarray(spec.params_for(rules_arr), dtype=np.float64)
-        params[s, :len(p)] = p
-    return Players(tuple(spec.function for spec in seat_specs), params, _seat_data(seat_specs, rules_arr))
+        params[s] = spec.params_for(rules_arr)
+    sees = np.array([spec.sees for spec in seat_specs], np.int64)
+    return Players(tuple(spec.function for spec in seat_specs), params, _seat_data(seat_specs, rules_arr), sees)
 
 
 def _seat_data(seat_specs, rules_arr) -> tuple:

@@ -17,7 +17,7 @@ import pandas as pd
 from ..game import rubicon_results
 from ..policies.hints import hints_policy
 from ..policies.hints_names import HINT_TEXT
-from ..policies.params import HINT_NAMES, HINT_SLOTS
+from ..policies.params import HINT_NAMES
 from ..policies.registry import PolicyError, resolve_policy
 from ..policies.spec import PolicySpec
 from ..rules import RuleSet
@@ -291,7 +291,7 @@ def hints_on(base: str) -> list[str]:
     spec = resolve_policy(base)
     if spec.function is not hints_policy:
         raise PolicyError(f"{base!r} is not a hints policy (hints, hints:tuned-ordinary, hints:h9=1 ...)")
-    return [h for h, slot in zip(HINT_NAMES, HINT_SLOTS) if spec.params[slot] > 0]
+    return [h for h, w in zip(HINT_NAMES, spec.params["hint"]) if w > 0]
 
 
 def without_hint(base: str, hint: str) -> str:

@@ -24,9 +24,10 @@ import pandas as pd
 from ..engine import layout as L
 from ..engine.batch import deal_hand
 from ..engine.hand import apply, is_over, legal_actions, observe, to_act
+from ..engine.policy_data import new_params
 from ..engine.state import new_state
 from ..policies.hints import hints_policy
-from ..policies.params import HINT_NAMES, HINT_SLOTS
+from ..policies.params import HINT_NAMES
 from ..policies.registry import resolve_policy
 from ..rules import RuleSet
 from ..run.records import policy_arrays
@@ -194,11 +195,11 @@ def _hint_choices(obs, legal, arr, params, data, rng):
     others as in ``params`` (the same random stream for every call)."""
     n = len(legal)
     out = []
-    for k in HINT_SLOTS:
-        p = params.copy()
-        p[k] = params[k] if params[k] > 0 else 1.0
+    for k in range(len(HINT_NAMES)):
+        p = new_params(params)
+        p["hint"][k] = params["hint"][k] if params["hint"][k] > 0 else 1.0
         on = int(hints_policy(obs, legal, n, arr, p, rng.copy(), data))
-        p[k] = 0.0
+        p["hint"][k] = 0.0
         out.append((on, int(hints_policy(obs, legal, n, arr, p, rng.copy(), data))))
     return out
 
