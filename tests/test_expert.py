@@ -12,7 +12,6 @@ from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.endgame import solve_actions
 from analyzer.policies.expert import expert_policy, search
-from analyzer.policies.params import E_BLOCK, E_PRUNE_Z, E_ROLLOUT, E_SAMPLES, P_ENDGAME
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.run.records import as_structured, play_records, policy_arrays
 from analyzer.rules import preset
@@ -101,7 +100,7 @@ def test_search_declares_in_the_last_window_R2_19():
         api.observe(arr, st, me)
         legal = st.legal[:n].copy()
         params = resolve_policy("expert:plain").params.copy()
-        params[E_PRUNE_Z] = 0.0
+        params["prune_z"] = 0.0
         best, vals = search(arr, st.obs[me].copy(), legal, n, params, np.array([9], np.uint64), 6, 0.0,
                             resolve_policy("expert").new_seat(arr))
         assert vals.shape == (6, n)
@@ -137,7 +136,7 @@ def test_expert_second_stage_is_exact_R2_20(variant):
 def test_hints_endgame_exact_plays_the_exact_second_stage():
     """hints:endgame=exact hands its two-handed second stage to the solver; hints does not."""
     spec = resolve_policy("hints:endgame=exact")
-    assert spec.params[P_ENDGAME] == 1 and resolve_policy("hints").params[P_ENDGAME] == 0
+    assert spec.params["endgame"] and not resolve_policy("hints").params["endgame"]
     for arr, st, n in _positions("ordinary", lambda st, n: st.G[L.G_STAGE] == 2, 8, limit=20):
         values = np.zeros(n, np.int64)
         solve_actions(arr, st, values)
@@ -149,10 +148,10 @@ def test_hints_endgame_exact_plays_the_exact_second_stage():
 
 def test_expert_settings_parse_and_bad_ones_are_refused():
     spec = resolve_policy("expert:plain,samples=64,rollout=hints,prune=0")
-    assert spec.params[E_SAMPLES] == 64 and spec.params[E_ROLLOUT] == 2 and spec.params[E_PRUNE_Z] == 0
-    assert spec.params[E_BLOCK] == 8                    # the plain search looks every 8 samples
-    assert resolve_policy("expert:plain,block=3").params[E_BLOCK] == 3
-    assert spec.params[L.PARAM_FULL_OBS] == 1 and spec.hands_per_chunk
+    assert spec.params["samples"] == 64 and spec.params["rollout"] == 2 and spec.params["prune_z"] == 0
+    assert spec.params["block"] == 8                    # the plain search looks every 8 samples
+    assert resolve_policy("expert:plain,block=3").params["block"] == 3
+    assert spec.sees == L.SEE_PUBLIC and spec.hands_per_chunk
     for bad in ("expert:plain,samples=0", "expert:plain,samples=abc", "expert:rollout=smart", "expert:depth=3",
                 "expert:prune=-1", "expert:prune=nan", "expert:samples", "hints:endgame=maybe",
                 "expert:block=-2", "expert:block=1.5"):

@@ -7,7 +7,7 @@ import pytest
 from analyzer.cards import parse_card
 from analyzer.engine import layout as L
 from analyzer.policies.hints import hint_bonuses, hints_policy, keep_value
-from analyzer.policies.params import HINT_SLOTS, RULEBOOK_HINTS
+from analyzer.policies.params import RULEBOOK_HINTS
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.rules import preset
 from analyzer.run.records import play_records
@@ -58,11 +58,11 @@ def card(a):
 
 
 def test_presets_parse():
-    assert list(resolve_policy("hints").params[:8]) == [1] * 8
-    assert list(resolve_policy("hints:only=H2").params[:8]) == [0, 1, 0, 0, 0, 0, 0, 0]
-    assert list(resolve_policy("hints:no=H4").params[:8]) == [1, 1, 1, 0, 1, 1, 1, 1]
-    assert list(resolve_policy("hints:h2=0.5,h5=2").params[:8]) == [1, 0.5, 1, 1, 2, 1, 1, 1]
-    assert list(resolve_policy("hints:only=H2+H8").params[:8]) == [0, 1, 0, 0, 0, 0, 0, 1]
+    assert list(resolve_policy("hints").params["hint"][:8]) == [1] * 8
+    assert list(resolve_policy("hints:only=H2").params["hint"][:8]) == [0, 1, 0, 0, 0, 0, 0, 0]
+    assert list(resolve_policy("hints:no=H4").params["hint"][:8]) == [1, 1, 1, 0, 1, 1, 1, 1]
+    assert list(resolve_policy("hints:h2=0.5,h5=2").params["hint"][:8]) == [1, 0.5, 1, 1, 2, 1, 1, 1]
+    assert list(resolve_policy("hints:only=H2+H8").params["hint"][:8]) == [0, 1, 0, 0, 0, 0, 0, 1]
     for bad in ("hints:only=H14", "hints:h2=x", "hints:foo=1", "hints:h2", "hints:h0=1"):
         with pytest.raises(PolicyError):
             resolve_policy(bad)
@@ -168,12 +168,12 @@ def test_H8_leads_a_sure_winner_in_the_second_stage():
 # --- the found hints H9..H13 (docs/policies.md) --------------------------------------------
 
 def test_found_hints_are_off_in_hints_and_set_by_name():
-    slots = [HINT_SLOTS[i] for i in range(RULEBOOK_HINTS, len(HINT_SLOTS))]
-    assert list(resolve_policy("hints").params[slots]) == [0] * 5
-    assert list(resolve_policy("hints:only=H1+H2+H3+H4+H5+H6+H7+H8").params) == list(resolve_policy("hints").params)
-    assert list(resolve_policy("hints:h9=0.5,h13=2").params[slots]) == [0.5, 0, 0, 0, 2]
-    assert list(resolve_policy("hints:only=H10+H12").params[list(HINT_SLOTS)]) == [0] * 9 + [1, 0, 1, 0]
-    assert list(resolve_policy("hints:tuned-ordinary-h8").params[slots]) == [0] * 5   # a preset before them
+    found = slice(RULEBOOK_HINTS, None)
+    assert list(resolve_policy("hints").params["hint"][found]) == [0] * 5
+    assert resolve_policy("hints:only=H1+H2+H3+H4+H5+H6+H7+H8").params.tobytes() == resolve_policy("hints").params.tobytes()
+    assert list(resolve_policy("hints:h9=0.5,h13=2").params["hint"][found]) == [0.5, 0, 0, 0, 2]
+    assert list(resolve_policy("hints:only=H10+H12").params["hint"]) == [0] * 9 + [1, 0, 1, 0]
+    assert list(resolve_policy("hints:tuned-ordinary-h8").params["hint"][found]) == [0] * 5   # a preset before them
 
 
 def test_H9_leads_a_table_card_before_a_hand_card():
@@ -241,7 +241,7 @@ def test_found_hints_switched_off_play_as_before_they_existed(variant, pairing, 
 
 def _ref_keep_values(o, params):
     packs, trump, stage = int(o[L.OBS_PACKS]), int(o[L.OBS_TRUMP]), int(o[L.OBS_STAGE])
-    counting = params[3] > 0
+    counting = params["hint"][3] > 0
 
     def held(t):
         return int(o[L.OBS_HAND + t] + o[L.OBS_TABLE + t])
@@ -288,23 +288,23 @@ def _ref_keep_values(o, params):
     if stage == 1:
         seen = int(o[:L.OBS_PLAYED + 32].sum())
         share = min(1.0, 0.5 * int(o[L.OBS_TALON_LEFT]) / max(32 * packs - seen, 1))
-        if params[2] > 0 and sum(held(s * 8) for s in range(4)) >= 2 and four_possible(0, counting):
-            ace = 15.0 * params[2]
-        if params[4] > 0:
-            bez = params[4] * (40.0 * chance([(3, 1), (20, 1)], counting, share)
+        if params["hint"][2] > 0 and sum(held(s * 8) for s in range(4)) >= 2 and four_possible(0, counting):
+            ace = 15.0 * params["hint"][2]
+        if params["hint"][4] > 0:
+            bez = params["hint"][4] * (40.0 * chance([(3, 1), (20, 1)], counting, share)
                                + 500.0 * chance([(3, 2), (20, 2)], counting, share)) / 20.0
             if trump >= 0 and (seq_open or not counting):
-                seq = params[4] * 250.0 * chance([(t, 1) for t in seq_cards], counting, share) / 20.0
+                seq = params["hint"][4] * 250.0 * chance([(t, 1) for t in seq_cards], counting, share) / 20.0
     out = np.zeros(32)
     for t in range(32):
-        v = 7.0 - t % 8 + (10.0 * params[1] if t % 8 <= 1 else 0.0)
-        v += 4.0 * params[1] if t // 8 == trump else 0.0
+        v = 7.0 - t % 8 + (10.0 * params["hint"][1] if t % 8 <= 1 else 0.0)
+        v += 4.0 * params["hint"][1] if t // 8 == trump else 0.0
         if stage == 1:
             v += ace if t % 8 == 0 else 0.0
             v += bez if t in (3, 20) else 0.0
             v += seq if t // 8 == trump and t % 8 <= 4 else 0.0
             if counting and dead(t):
-                v -= 2.0 * params[3]
+                v -= 2.0 * params["hint"][3]
         out[t] = v
     return out
 

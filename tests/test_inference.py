@@ -9,6 +9,8 @@ draws do, and a search without it draws exactly the fair worlds (same play).
 from __future__ import annotations
 
 import numpy as np
+
+from analyzer.engine.policy_data import new_params
 import pytest
 from test_rebuild import ALL_SEATS
 from test_state import deal, setup, step
@@ -17,7 +19,6 @@ from analyzer.engine import layout as L
 from analyzer.engine.hand import decision, is_over, observe, to_act
 from analyzer.engine.state import card_mask, copy_into, new_state
 from analyzer.policies.inference import before_lead, infers_lead
-from analyzer.policies.params import E_INFER
 from analyzer.policies.registry import resolve_policy
 from analyzer.run.records import policy_arrays
 
@@ -96,11 +97,11 @@ def test_inferred_worlds_place_the_leaders_cards_better_than_fair_ones():
     for arr, o, truth in follow_decisions(12):
         players = players or policy_arrays([spec, spec], arr)
         me = int(o[L.OBS_SEAT])
-        params = players.params[me].copy()
+        params = new_params(players.params[me])
         assert infers_lead(o, params)
         right = []
         for infer in (0.0, 2.0):
-            params[E_INFER] = infer
+            params["infer"] = infer
             sw = new_search(1, 0.0, 1, players.seats[me])
             rng = np.array([17], np.uint64)
             got = 0
@@ -137,14 +138,14 @@ def test_a_search_without_inference_draws_the_fair_worlds():
 
 
 def test_the_setting_is_a_temperature_and_brings_the_network():
-    """``infer=T`` sets E_INFER in both games; a search that rolls out without the network
+    """``infer=T`` sets ``infer`` in both games; a search that rolls out without the network
     (``plain``) still gets the learned models to read the lead with; a negative or missing
     temperature is refused with one clear message."""
     from analyzer.policies.registry import PolicyError
     spec = resolve_policy("expert:plain,infer=3")
-    assert all(p[E_INFER] == 3 for _game, p in spec.game_params)
+    assert all(p["infer"] == 3 for _game, p in spec.game_params)
     assert spec.models and all(len(w) > 0 for _game, w in spec.models)
-    assert resolve_policy("expert").params[E_INFER] == 0
+    assert resolve_policy("expert").params["infer"] == 0
     for bad in ("expert:infer=-1", "expert:infer=x"):
         with pytest.raises(PolicyError, match="infer"):
             resolve_policy(bad)

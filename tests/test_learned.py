@@ -7,6 +7,8 @@ import pickle
 from pathlib import Path
 
 import numpy as np
+
+from analyzer.engine.policy_data import new_params
 import pytest
 from test_state import deal, setup, step
 
@@ -90,7 +92,7 @@ def test_the_features_read_only_the_kept_observation():
 
 def _model(tmp_path, game="ordinary", **change):
     path = tmp_path / (f"{game}.npz" if not change else f"{game}-{'-'.join(map(str, change.items()))}.npz")
-    save_model(path, init_weights(np.random.default_rng(0), np.zeros(L.POLICY_PARAMS)), game, {"summary": "test"})
+    save_model(path, init_weights(np.random.default_rng(0), new_params()), game, {"summary": "test"})
     if change:
         import json
         with np.load(path) as z:

@@ -97,7 +97,7 @@ def test_a_fair_seat_never_sees_what_a_ceiling_saw():
         api.seed_policies(st.rngs, np.uint64(5), hand)
         players = policy_arrays(list(seats), arr)
         for s, spec in enumerate(seats):          # as play_out sets them
-            see = spec.params[L.PARAM_FULL_OBS]
+            see = spec.sees
             st.G[L.G_FULL_OBS] |= (1 << s) | (int(see >= L.SEE_HANDS) << (L.SEE_HANDS_BIT + s)) | (
                 int(see >= L.SEE_TALON) << (L.SEE_TALON_BIT + s))
         decisions = 0
@@ -115,8 +115,8 @@ def test_the_ceilings_are_named_as_cheats_and_only_by_their_full_names():
     for name, (see, _text) in CEILINGS.items():
         spec = resolve_policy(name)
         assert spec.cheats and "CHEATS" in spec.description
-        assert spec.params[L.PARAM_FULL_OBS] == see
-        assert not resolve_policy(f"{name}:samples=4,rollout=tuned-ordinary").params[L.PARAM_FULL_OBS] < see
+        assert spec.sees == see
+        assert resolve_policy(f"{name}:samples=4,rollout=tuned-ordinary").sees == see
     with pytest.raises(PolicyError, match="full names: cheat-clairvoyant, cheat-sees-hand"):
         resolve_policy("cheat")
     assert not resolve_policy("expert").cheats
@@ -125,18 +125,16 @@ def test_the_ceilings_are_named_as_cheats_and_only_by_their_full_names():
 
 @pytest.mark.parametrize("game", ["ordinary", "rubicon"])
 def test_a_ceiling_searches_as_the_expert_does_and_only_sees_more(game):
-    """Each ceiling's parameters are ``expert``'s in every game but for what it sees
-    (PARAM_FULL_OBS), its settings included (``cheat-sees-hand:samples=16`` is
+    """Each ceiling's settings are ``expert``'s in every game, and it sees more
+    (``PolicySpec.sees``), its settings included (``cheat-sees-hand:samples=16`` is
     ``expert:samples=16`` seeing the hand); before, the ceilings started from the plain search
     without the anchor, so with the expert's settings they searched every decision unanchored."""
     arr = preset(game).to_array()
     for name, (see, _text) in CEILINGS.items():
         for settings in ("", ":samples=16", ":late=0,prune=2"):
-            fair = resolve_policy("expert" + settings).params_for(arr).copy()
-            cheat = resolve_policy(name + settings).params_for(arr).copy()
-            assert cheat[L.PARAM_FULL_OBS] == see and fair[L.PARAM_FULL_OBS] < L.SEE_HANDS
-            cheat[L.PARAM_FULL_OBS] = fair[L.PARAM_FULL_OBS]
-            assert np.array_equal(cheat, fair), (name, settings)
+            fair, cheat = resolve_policy("expert" + settings), resolve_policy(name + settings)
+            assert cheat.sees == see and fair.sees == L.SEE_PUBLIC
+            assert cheat.params_for(arr).tobytes() == fair.params_for(arr).tobytes(), (name, settings)
 
 
 # (game, deals): fixed deals of a seed no choice of settings played

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.engine.policy_data import new_params
 from analyzer.learning.rollouts import Samples
 from analyzer.learning.sgd import SCRATCH_FIT, fit_epoch, forward_backward
 from analyzer.policies import network as N
@@ -13,7 +14,7 @@ from analyzer.policies.features import MAX_ACTION_NZ, N_ACTION, N_STATE
 def _sample(rng):
     """A network and one sample, in float64 (the kernels compile for the arrays they are given,
     so the finite differences are not drowned in float32 rounding)."""
-    w = N.init_weights(rng, np.zeros(32)).astype(np.float64)
+    w = N.init_weights(rng, new_params()).astype(np.float64)
     w[:N.N_NET] += rng.normal(0, 0.05, N.N_NET)              # biases off zero: every unit can be active
     xs = np.where(rng.random(N_STATE) < 0.2, rng.integers(1, 4, N_STATE), 0).astype(np.float64)
     ai = np.full(MAX_ACTION_NZ, -1, np.int8)
@@ -60,7 +61,7 @@ def test_the_gradient_is_the_losss_by_finite_differences():
 def test_a_pass_of_adam_lowers_the_loss():
     """Fitting a few hundred samples for some passes brings their mean loss down."""
     rng = np.random.default_rng(5)
-    w = N.init_weights(rng, np.zeros(32))
+    w = N.init_weights(rng, new_params())
     n = 300
     xs = np.where(rng.random((40, N_STATE)) < 0.2, 1.0, 0.0).astype(np.float32)
     row_dec = rng.integers(0, 40, n)

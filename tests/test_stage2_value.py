@@ -16,7 +16,6 @@ from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.state import copy_into, new_state
 from analyzer.policies.expert_names import BEST_SEARCH
-from analyzer.policies.params import E_LEAF
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.policies.stage2_value import (
     H_W, SCALE, V_H1, V_H2, V_IN, estimated_value, input_index, load_value_model, points_to_come, value_applies,
@@ -145,15 +144,15 @@ def test_the_network_applies_only_where_it_was_trained():
 
 
 def test_leaf_is_a_setting_and_the_ordinary_expert_uses_the_network():
-    """``leaf=net`` sets E_LEAF (and gives the seat the network after the learned model);
+    """``leaf=net`` sets ``leaf`` (and gives the seat the network after the learned model);
     ``expert`` by name ends its ordinary roll-outs with it and keeps Rubicon's exact; a wrong
     value is refused."""
     spec = resolve_policy("expert:leaf=net")
-    assert spec.params_for(ORD)[E_LEAF] == 1
+    assert spec.params_for(ORD)["leaf"]
     assert "leaf=net" in BEST_SEARCH["ordinary"] and "leaf" not in BEST_SEARCH["rubicon"]
-    assert resolve_policy("expert").params_for(ORD)[E_LEAF] == 1
-    assert resolve_policy("expert").params_for(preset("rubicon").to_array())[E_LEAF] == 0
-    assert resolve_policy("expert:leaf=exact").params_for(ORD)[E_LEAF] == 0
+    assert resolve_policy("expert").params_for(ORD)["leaf"]
+    assert not resolve_policy("expert").params_for(preset("rubicon").to_array())["leaf"]
+    assert not resolve_policy("expert:leaf=exact").params_for(ORD)["leaf"]
     assert spec.weights_for(ORD).shape[0] == resolve_policy("learned").weights_for(ORD).shape[0] + len(load_value_model()[0])
     with pytest.raises(PolicyError, match="leaf is exact or net"):
         resolve_policy("expert:leaf=fast")

@@ -132,22 +132,21 @@ def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
     from analyzer.policies.presets import load_preset
     preset_data = load_preset(f"tuned-{variant}")
     assert preset_data["version"] == 1 and preset_data["command"].startswith("bezique tune")
-    from analyzer.policies.params import HINT_NAMES, HINT_SLOTS
+    from analyzer.policies.params import HINT_NAMES
     assert set(preset_data["weights"]) == set(HINT_NAMES)
     tuned = resolve_policy(f"hints:tuned-{variant}")
-    assert list(tuned.params[list(HINT_SLOTS)]) == [preset_data["weights"][h] for h in HINT_NAMES]
+    assert list(tuned.params["hint"]) == [preset_data["weights"][h] for h in HINT_NAMES]
     row = compare_pair(preset(variant), tuned, resolve_policy("hints"), deals, seed=20261130, threads=2).row()
     confirmed = next(c for c in preset_data["confirmation"] if c["against"] == "hints")
     assert_margin(row, confirmed["mean_diff"])      # the preset's own confirmation, other deals
 
 
 def test_expert_rolls_out_with_a_tuned_preset():
-    from analyzer.policies.params import E_ROLLOUT
     from analyzer.policies.registry import PolicyError, resolve_policy
     from analyzer.policies.presets import load_preset
-    from analyzer.policies.params import HINT_NAMES, HINT_SLOTS
+    from analyzer.policies.params import HINT_NAMES
     spec = resolve_policy("expert:rollout=tuned-ordinary,samples=8")
     weights = load_preset("tuned-ordinary")["weights"]
-    assert spec.params[E_ROLLOUT] == 2 and list(spec.params[list(HINT_SLOTS)]) == [weights[h] for h in HINT_NAMES]
+    assert spec.params["rollout"] == 2 and list(spec.params["hint"]) == [weights[h] for h in HINT_NAMES]
     with pytest.raises(PolicyError, match="no tuned preset 'tuned-nosuch'"):
         resolve_policy("expert:rollout=tuned-nosuch")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
+
+from analyzer.engine.policy_data import new_params
 import pytest
 
 import analyzer
@@ -91,7 +93,7 @@ def test_V3_random_stays_uniform_at_a_claim():
     rng = np.array([12345], np.uint64)
     rules = preset("fixed_point").to_array()
     seat = resolve_policy("random").new_seat(rules)
-    picks = [random_policy(o, legal, 2, rules, np.zeros(L.POLICY_PARAMS), rng, seat) for _ in range(400)]
+    picks = [random_policy(o, legal, 2, rules, new_params(), rng, seat) for _ in range(400)]
     assert 150 < picks.count(L.A_CLAIM_GAME) < 250
 
 

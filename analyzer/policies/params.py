@@ -68,7 +68,3 @@ def search_defaults() -> np.void:
     p["tail"] = True
     return p
 
-
-def same_params(a: np.void, b: np.void) -> bool:
-    """Whether two settings records hold the same values."""
-    return a.tobytes() == b.tobytes()
