@@ -31,7 +31,7 @@ I_IDX = (F_END + 1) // 2                     # [BLOCK, MAX_ACTION_NZ]
 I_NZ = I_IDX + BLOCK * MAX_ACTION_NZ         # [BLOCK]
 I_CTX = I_NZ + BLOCK                         # [CTX_W]
 D_TEACHER = I_CTX + CTX_W                 # a settings record (PARAMS_DTYPE): the teacher's
-PARAMS_WORDS = PARAMS_DTYPE.itemsize // 8
+PARAMS_WORDS = PARAMS_DTYPE.itemsize // np.dtype(np.int64).itemsize   # the record in int64 words
 SCRATCH_USED = D_TEACHER + PARAMS_WORDS
 assert SCRATCH_USED <= SCRATCH_WORDS, "the decision's scratch outgrows policy_data.SCRATCH_WORDS"
 
