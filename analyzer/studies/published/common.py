@@ -55,6 +55,11 @@ def study_parser(name: str, doc: str, seed: int, out: str, tables: str | None = 
     return ap
 
 
+def scaler(scale: float):
+    """A number of deals or hands -> that number times ``scale`` (``--scale``), at least 2."""
+    return lambda n: max(2, int(n * scale))
+
+
 def scaled_command(name: str, scale: float) -> str:
     """The command of a study run at ``scale`` (written only when it is not 1)."""
     return command(name, *(("--scale", str(scale)) if scale != 1 else ()))
@@ -69,6 +74,21 @@ def table(rows, columns) -> list[str]:
     """The lines of a Markdown table of ``rows`` (a DataFrame or a list of rows); ``columns`` is
     a list of (header, row -> text) (report_markdown.shown_table)."""
     return shown_table(rows, columns).splitlines()
+
+
+def publish(args, mark: str, text: str, heading: str) -> int:
+    """Print a study's markdown ``text`` and, unless ``--no-readme``, put it between its markers
+    ``mark`` of results/README.md (a new section ``heading`` where they are absent); 0, the
+    study's exit status."""
+    if not args.no_readme:
+        update_readme(mark, text, heading)
+    print(text)
+    return 0
+
+
+def read_tables(out, *names: str) -> list[pd.DataFrame]:
+    """The tables ``names`` a study wrote into ``out`` (their CSV files)."""
+    return [pd.read_csv(Path(out) / f"{name}.csv", index_col=0) for name in names]
 
 
 def update_readme(mark: str, text: str, heading: str) -> None:
@@ -107,7 +127,7 @@ def with_other_games(df: pd.DataFrame, path: Path, games) -> pd.DataFrame:
     return pd.concat([kept[~kept.game.isin(games)], df], ignore_index=True)
 
 
-def model_policy(path) -> str:
+def weights_policy(path) -> str:
     """The policy that plays the model file ``path`` under results/, named relative to the
     repository (the studies that name models run there)."""
     return f"learned:weights={Path(path).relative_to(ROOT)},rules=any"

@@ -68,7 +68,8 @@ def main(argv=None) -> None:
                 strength.append({"variant": variant,       # twice the deals: the headline figures
                                  **timed_pair(rules, "expert:plain", b, 2 * deals, args.seed, args.threads, bar)})
             for a in others:
-                distance.append({"variant": variant, **timed_pair(rules, a, "expert:plain", deals, args.seed, args.threads, bar)})
+                distance.append({"variant": variant,
+                                 **timed_pair(rules, a, "expert:plain", deals, args.seed, args.threads, bar)})
             regret.append({"variant": variant, **timed_pair(rules, "hints:endgame=exact", "hints", args.regret_deals,
                                                       args.seed, args.threads, bar)})
         rules = preset("ordinary")

@@ -40,7 +40,8 @@ from ...run.output import write_table
 from ...tables.band_table import band_figures, is_share, player_figures
 from ..report import study
 from .common import (
-    RESULTS, ROOT, ci, model_policy, scaled_command, study_parser, table, timed_pair, unit, update_readme, with_other_games,
+    RESULTS, ROOT, ci, publish, read_tables, scaled_command, scaler, study_parser, table, timed_pair, unit,
+    weights_policy, with_other_games,
 )
 
 TRAIN = RESULTS / "train"
@@ -73,7 +74,7 @@ SELF_PLAY = {"ordinary": (20_000, 1_000), "rubicon": (5_000, 300)}          # ha
 
 def model_policy(run: str) -> str:
     """The policy that plays the model of the run ``run`` (a directory under results/train)."""
-    return model_policy(TRAIN / run / "model.npz")
+    return weights_policy(TRAIN / run / "model.npz")
 
 
 def lineage(game: str) -> list[tuple[str, str, str | None]]:
@@ -95,7 +96,7 @@ def trained(game: str) -> list[tuple[str, str]]:
         except ValueError:
             continue
         if meta["game"] == game and path.read_bytes() != shipped:
-            out.append((str(path.parent.relative_to(TRAIN)), model_policy(path)))
+            out.append((str(path.parent.relative_to(TRAIN)), weights_policy(path)))
     return out
 
 
@@ -110,7 +111,7 @@ def pair(game, label, a, b, deals, seed, threads, bar) -> dict:
 
 def measure(args, out: Path) -> None:
     """Play every comparison; write generations.csv and best_by_name.csv into ``out``."""
-    scaled = lambda n: max(2, int(n * args.scale))      # noqa: E731 (a one-line helper)
+    scaled = scaler(args.scale)
     jobs, best = [], []
     for game in args.games:
         vs_hints, h2h, expert, expert_prior = DEALS[game]
@@ -256,17 +257,12 @@ def main(argv=None) -> int:
     if not args.tables:
         measure(args, out)
         figures_by_strength(args, out)
-    df = pd.read_csv(out / "generations.csv", index_col=0)
-    best = pd.read_csv(out / "best_by_name.csv", index_col=0)
-    figs = pd.read_csv(out / "figures_by_strength.csv", index_col=0)
+    df, best, figs = read_tables(out, "generations", "best_by_name", "figures_by_strength")
     for game in df.game.unique():
         chart(df, game, out)
         strength_chart(figs, df, game, out)
-    text = markdown(df, best, scaled_command("generations", args.scale))
-    if not args.no_readme:
-        update_readme(MARK, text, "The learned player's generations, and the name that means the best")
-    print(text)
-    return 0
+    return publish(args, MARK, markdown(df, best, scaled_command("generations", args.scale)),
+                   "The learned player's generations, and the name that means the best")
 
 
 if __name__ == "__main__":

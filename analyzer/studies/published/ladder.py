@@ -33,7 +33,7 @@ from ...plots.figure import new_figure, save_chart
 from ...rules import preset
 from ...run.output import write_table
 from ..report import study
-from .common import RESULTS, ci, scaled_command, study_parser, table, timed_pair, unit, update_readme
+from .common import RESULTS, ci, scaled_command, study_parser, publish, table, timed_pair, unit
 
 MARK = "ladder"
 # one search setting for the fair player and both ceilings: ``expert`` (the strongest search of
@@ -253,11 +253,8 @@ def main(argv=None) -> int:
         if len(st):
             save_chart(statistics_chart(st, game), out, f"statistics_{game}")
             save_chart(declarations_chart(st, game), out, f"declarations_{game}")
-    text = markdown(lad, st, scaled_command("ladder", args.scale))
-    if not args.no_readme:
-        update_readme(MARK, text, "The ladder: from random play to the ceilings")
-    print(text)
-    return 0
+    return publish(args, MARK, markdown(lad, st, scaled_command("ladder", args.scale)),
+                   "The ladder: from random play to the ceilings")
 
 
 def measure(args, out: Path) -> None:

@@ -28,7 +28,7 @@ from ...rules import preset
 from ...run.output import write_table
 from ..compare import compare
 from ..simulate import simulate
-from .common import RESULTS, ci, command, study_parser, table, unit, update_readme
+from .common import RESULTS, ci, command, publish, study_parser, table, unit
 
 MARK = "learned"
 # opponent -> deals (each played twice, seats swapped), per game
@@ -173,10 +173,7 @@ def main(argv=None) -> int:
         write_table(var_df, args.out, "variants")
     text = markdown(strong_df, self_df, var_df, made_by)
     (Path(args.out) / "learned.md").write_text(text + "\n", encoding="utf-8")
-    if not args.no_readme:
-        update_readme(MARK, text, "The learned player")
-    print(text)
-    return 0
+    return publish(args, MARK, text, "The learned player")
 
 
 if __name__ == "__main__":

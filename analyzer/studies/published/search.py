@@ -35,7 +35,9 @@ from ...policies.expert import search
 from ...policies.registry import resolve_policy
 from ...rules import preset
 from ...run.output import write_table
-from .common import RESULTS, ci, scaled_command, study_parser, table, timed_pair, update_readme, with_other_games
+from .common import (
+    RESULTS, ci, publish, read_tables, scaled_command, scaler, study_parser, table, timed_pair, with_other_games,
+)
 
 MARK = "search"
 # (game, setting against hints:tuned-GAME, what it tests, deals); greedy roll-outs are the
@@ -149,17 +151,14 @@ def main(argv=None) -> int:
     out = Path(args.out)
     if not args.tables:
         measure(args, out)
-    var, diag, conf = (pd.read_csv(out / f"{name}.csv", index_col=0) for name in ("variance", "diagnosis", "configs"))
-    text = markdown(var, diag, conf, scaled_command("search", args.scale))
-    if not args.no_readme:
-        update_readme(MARK, text, "Search that improves on its policy")
-    print(text)
-    return 0
+    var, diag, conf = read_tables(out, "variance", "diagnosis", "configs")
+    return publish(args, MARK, markdown(var, diag, conf, scaled_command("search", args.scale)),
+                   "Search that improves on its policy")
 
 
 def measure(args, out: Path) -> None:
     """Play the study's games and write its tables into ``out`` (rows of other games kept)."""
-    scaled = lambda n: max(2, int(n * args.scale))     # noqa: E731 (a one-line helper)
+    scaled = scaler(args.scale)
     var_hands = {g: scaled(h) for g, h in (("ordinary", 40), ("rubicon", 12)) if g in args.games}
     diagnosis = [d for d in DIAGNOSIS if d[0] in args.games]
     configs = [c for c in CONFIGS if c[0] in args.games]

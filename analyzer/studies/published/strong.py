@@ -37,7 +37,8 @@ from ...rules import preset
 from ...run.backends import check_threads
 from ...run.output import write_table
 from .common import (
-    RESULTS, ROOT, ci, model_policy, scaled_command, study_parser, table, timed_pair, unit, update_readme, with_other_games,
+    RESULTS, ROOT, ci, publish, read_tables, scaled_command, scaler, study_parser, table, timed_pair, unit,
+    weights_policy, with_other_games,
 )
 from .ladder import statistics
 
@@ -78,7 +79,7 @@ def models(game: str) -> list[tuple[str, str]]:
     for label, run in RUNS[game]:
         path = TRAIN / run / "model.npz"
         if path.is_file() and path.read_bytes() != shipped_model(game).read_bytes():
-            out.append((label, model_policy(path)))
+            out.append((label, weights_policy(path)))
     return out
 
 
@@ -195,18 +196,14 @@ def main(argv=None) -> int:
     os.chdir(ROOT)           # the models are named relative to the repository (learned:weights=results/...)
     if not args.tables:
         measure(args, out)
-    names, players = pd.read_csv(out / "names.csv", index_col=0), pd.read_csv(out / "players.csv", index_col=0)
-    stats = pd.read_csv(out / "statistics.csv", index_col=0)
-    text = markdown(names, players, stats, scaled_command("strong", args.scale))
-    if not args.no_readme:
-        update_readme(MARK, text, "Strong play by name, a stronger learned player, and independent evidence")
-    print(text)
-    return 0
+    names, players, stats = read_tables(out, "names", "players", "statistics")
+    return publish(args, MARK, markdown(names, players, stats, scaled_command("strong", args.scale)),
+                   "Strong play by name, a stronger learned player, and independent evidence")
 
 
 def measure(args, out: Path) -> None:
     """Play every comparison and the self-play statistics; write their tables into ``out``."""
-    scaled = lambda n: max(2, int(n * args.scale))      # noqa: E731 (a one-line helper)
+    scaled = scaler(args.scale)
     vs = {"ordinary": (20_000, 5_000), "rubicon": (5_000, 2_000)}     # deals: against the tuned hints, learned
     self_play = {"ordinary": 100_000, "rubicon": 20_000}
     expert_hands = {"ordinary": 2_000, "rubicon": 400}
