@@ -36,6 +36,7 @@ from .run.output import (
     write_table,
 )
 from .stop import STOP
+from .studies.published import STUDIES, run_study
 from .studies.strong import StrongPlay
 
 POLICY_FORMS = ("a built-in name (see `bezique policies`), hints:/expert: settings such as hints:no=H4, "
@@ -859,6 +860,26 @@ def rules_command(variant, rule_items, as_json):
     from .tables.rule_table import format_rule_table, rule_table
     table = rule_table(rules_from(variant, rule_items))
     _echo_json(table) if as_json else click.echo(format_rule_table(table))
+
+
+STUDY_HELP = (
+    "Run a published study of results/ (docs/studies.md): it plays its games and writes its tables, "
+    "charts and its section of results/README.md; the options after NAME are the study's own "
+    "(bezique study NAME --help). The same as python -m analyzer.studies.published.NAME.\n\n"
+    "NAME is one of:\n\n\b\n" + "\n".join(f"  {n:<12} {what}" for n, what in STUDIES.items())
+    + "\n\nExample:\n\n\b\n    bezique study ladder --help\n"
+    "    bezique study learned --scale 0.0001 --no-variants --no-readme --out learned-quick\n")
+
+
+@main.command(help=STUDY_HELP, context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.argument("name", metavar="NAME")
+@click.argument("study_args", nargs=-1, type=click.UNPROCESSED, metavar="[STUDY OPTIONS]")
+@click.pass_context
+def study(ctx, name, study_args):
+    """``bezique study NAME``: the published study NAME with its own options (STUDY_HELP)."""
+    if name not in STUDIES:
+        raise click.ClickException(f"unknown study {name!r}; the studies: {', '.join(STUDIES)}")
+    ctx.exit(run_study(name, study_args))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ tests/test_import_layers.py holds the code to it). A package stands for every mo
 from __future__ import annotations
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("analyzer.cli", "analyzer.cli_options"),      # the command line: parse, call, print, write
+    ("analyzer.cli", "analyzer.cli_options",       # the command line: parse, call, print, write;
+     "analyzer.studies.published"),                # the published studies of results/, a command each
     ("analyzer",),                                 # the notebook's API (analyzer/__init__.py)
     ("analyzer.studies",),                         # simulate, compare, games, report, odds, tune, analyze
     ("analyzer.hands",),                           # replay files, one hand's event log, as text or JSON

@@ -33,7 +33,7 @@ from analyzer.engine.policy_data import SeatData, seat_work
 from analyzer.engine.rng import below
 from analyzer.engine.state import new_state
 from analyzer.learning.rollouts import LabelRun, Samples
-from analyzer.learning.train import _label_task, talon_at_deal, teacher_name
+from analyzer.learning.train import label_task, talon_at_deal, teacher_name
 from analyzer.learning.selfplay import BOTH_SEATS, match_chunk
 from analyzer.learning.sgd import fit_epoch
 from analyzer.learning.steps import hand_result, next_choice, uniform
@@ -125,7 +125,7 @@ def rollout_samples(ra, rubicon, seed, step, hands, w, teacher, scale):
     """One step of roll-out labels (behaviour: the teacher at step 0, then the network)."""
     keep = 0.5 if rubicon else 1.0
     run = LabelRun(rubicon, np.uint64(seed), step * hands, hands, 0.05, keep, scale, True)
-    return _label_task(ra, run, w if step > 0 else None, None, None, teacher)
+    return label_task(ra, run, w if step > 0 else None, None, None, teacher)
 
 
 def dmc_samples(ra, rubicon, seed, step, hands, w, teacher, scale):

@@ -118,6 +118,7 @@ def test_an_upward_import_and_a_circle_are_found(tmp_path):
 
 
 @pytest.mark.parametrize("module, layer", [("analyzer.cli", 0), ("analyzer.studies.simulate", 2),
+                                           ("analyzer.studies.published.ladder", 0),
                                            ("analyzer.engine.hand", LAYERS.index(("analyzer.engine",)))])
 def test_a_module_takes_the_layer_of_its_package(module, layer):
     assert layer_of(module) == layer

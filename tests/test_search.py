@@ -4,8 +4,6 @@ prior, and the last window of the first stage solved exactly.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from test_rebuild import ALL_SEATS, game_fields, positions, true_hidden
@@ -243,35 +241,3 @@ def test_the_clairvoyant_is_as_far_above_the_tuned_hints_as_first_measured():
     row = compare_pair(preset("ordinary"), resolve_policy("cheat-clairvoyant:plain,guard=0,rollout=tuned-ordinary"),
                        resolve_policy("hints:tuned-ordinary"), 150, seed=20261204, threads=2).row()
     assert_margin(row, 387)
-
-
-def test_the_study_scripts_run_at_a_small_scale(tmp_path):
-    """scripts/ladder_study.py, search_study.py and generations_study.py at a tiny scale: every
-    table written, the clairvoyant's share of its own gap 100 %, the reference's advantage 0."""
-    import importlib.util
-    import pandas as pd
-    root = Path(__file__).resolve().parent.parent / "scripts"
-    for name, args in (("ladder_study", ["--scale", "0.0005", "--games", "ordinary"]),
-                       ("search_study", ["--scale", "0.002", "--games", "rubicon", "--samples", "8"]),
-                       ("generations_study", ["--scale", "0.0005", "--games", "ordinary"])):
-        spec = importlib.util.spec_from_file_location(name, root / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        assert module.main([*args, "--no-readme", "--out", str(tmp_path / name)]) == 0
-    lad = pd.read_csv(tmp_path / "ladder_study" / "ladder.csv")
-    assert lad.set_index("player").loc["ceiling: clairvoyant", "share_clairvoyant"] == pytest.approx(1.0)
-    assert lad.set_index("player").loc["hints:tuned-ordinary", "mean_diff"] == 0
-    assert (tmp_path / "ladder_study" / "ladder_ordinary.png").exists()
-    stats = pd.read_csv(tmp_path / "ladder_study" / "statistics.csv")
-    assert len(stats) == len(lad) and (stats.mean_total > 0).all()
-    for table in ("variance", "diagnosis", "configs"):
-        assert len(pd.read_csv(tmp_path / "search_study" / f"{table}.csv")) > 0
-    gens = pd.read_csv(tmp_path / "generations_study" / "generations.csv")
-    assert {"learned (shipped)", "expert (the search over learned)"} <= set(gens.player)
-    best = pd.read_csv(tmp_path / "generations_study" / "best_by_name.csv")
-    assert (best.policy_a == "learned").all() and len(best) >= 5       # every network trained for the game
-    figs = pd.read_csv(tmp_path / "generations_study" / "figures_by_strength.csv")
-    assert set(figs.figure) == {"mean_total", "received_double", "scored_double", "margin_per_brisque",
-                                "hands_to_1000"}
-    for chart in ("generations_ordinary", "figures_by_strength_ordinary"):
-        assert (tmp_path / "generations_study" / f"{chart}.png").exists()

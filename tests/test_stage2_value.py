@@ -1,13 +1,9 @@
 """The second stage's value network (policies/stage2_value.py) and the search that ends its
-roll-outs with it (``expert:leaf=net``): the inputs as the training script builds them, the
+roll-outs with it (``expert:leaf=net``): the inputs as the training (learning/stage2_training.py) builds them, the
 compiled network against numpy, its error against the exact solver on positions it never saw,
 where it applies, the last window's alpha-beta over it, and the search's strength against the
 exact search's."""
 from __future__ import annotations
-
-import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +11,7 @@ import pytest
 from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.state import copy_into, new_state
+from analyzer.learning import stage2_training
 from analyzer.policies.expert_names import BEST_SEARCH
 from analyzer.policies.registry import PolicyError, resolve_policy
 from analyzer.policies.stage2_value import (
@@ -23,21 +20,8 @@ from analyzer.policies.stage2_value import (
 from analyzer.rules import preset
 from analyzer.studies.compare import compare_pair
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "train_stage2_value.py"
 UNSEEN_SEED = 7               # the model was trained on seeds 1-3 and measured on seed 4
 ORD = preset("ordinary").to_array()
-
-
-def _script():
-    if "train_stage2_value" in sys.modules:
-        return sys.modules["train_stage2_value"]
-    spec = importlib.util.spec_from_file_location("train_stage2_value", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    # registered by name, so that numba's cache of its kernel, loaded in a later session, can
-    # import the module it belongs to (unregistered, the cache names it '<dynamic>' and fails)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _numpy_value(w, x):
@@ -70,10 +54,10 @@ def _second_stage_states(count, first_hand):
     return out
 
 
-def test_the_inputs_are_those_the_training_script_builds():
+def test_the_inputs_are_those_the_training_builds():
     """input_index (compiled, what the search reads) and the training script's numpy features
     agree on random hands and trumps: the network is read as it was trained."""
-    features = _script().features
+    features = stage2_training.features
     rng = np.random.default_rng(5)
     hands = rng.integers(0, 3, (200, 2, 32)).astype(np.int8)
     trump = rng.integers(0, 4, 200).astype(np.int8)
@@ -92,7 +76,7 @@ def test_the_compiled_network_is_the_numpy_network():
     """points_to_come on real second-stage states equals the numpy forward pass of the same
     weights on the same inputs (float32 rounding aside)."""
     w, _info = load_value_model()
-    features = _script().features
+    features = stage2_training.features
     h = np.zeros(H_W, np.float32)
     for st in _second_stage_states(30, 0):
         ld = int(st.G[L.G_LEADER])
@@ -105,9 +89,9 @@ def test_the_network_is_close_to_the_exact_solver_on_unseen_positions():
     """On positions of learned self-play of a seed it never saw, the estimate of the points still
     to come is within 8 points root-mean-square of the exact solver's (5.5 on its own held-out
     seed; the points to come spread over about 39), and not biased by more than 2 points."""
-    hands, trump, exact = _script().positions(UNSEEN_SEED, 600)
+    hands, trump, exact = stage2_training.positions(UNSEEN_SEED, 600)
     w, info = load_value_model()
-    err = _numpy_value(w, _script().features(hands, trump)) - exact
+    err = _numpy_value(w, stage2_training.features(hands, trump)) - exact
     assert len(exact) > 550
     assert np.sqrt(np.mean(err ** 2)) < 8.0
     assert abs(err.mean()) < 2.0

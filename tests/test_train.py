@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.learning.rollouts import LabelRun
-from analyzer.learning.train import CHECKPOINT, MODEL, TrainConfig, Trainer, TrainError, _label_task, value_scale
+from analyzer.learning.train import CHECKPOINT, MODEL, TrainConfig, Trainer, TrainError, label_task, value_scale
 from analyzer.policies.features import N_STATE, X_HINT
 from analyzer.policies.learned import load_model
 from analyzer.policies.network import N_H1, O_HINT_BONUS, O_W1
@@ -164,7 +164,7 @@ def test_the_self_play_runs_on_dask_workers_to_the_same_weights(reference, tmp_p
                            catch_exceptions=False)
     assert r.exit_code == 0, r.output
     names = [name for name, _ in seen["sent"]]
-    assert names.count("_label_task") == 3 and names.count("_match_task") == 2, names   # 3 steps, 2 evaluations
+    assert names.count("label_task") == 3 and names.count("_match_task") == 2, names   # 3 steps, 2 evaluations
     workers = {seen["finished"].get(key) for _, key in seen["sent"]}
     assert None not in workers and workers <= set(seen["pids"]), (workers, seen["pids"])
     assert os.getpid() not in seen["pids"].values()
@@ -214,6 +214,6 @@ def test_a_best_response_labels_only_the_learners_seat(reference):
     rules = preset("ordinary")
     trainer = Trainer(rules, TrainConfig(**TINY), out / "unused")
     run = LabelRun(False, np.uint64(9), 0, 40, 0.0, 1.0, value_scale(rules), True)
-    both = _label_task(trainer.rules_arr, run, w, w, None, trainer.teacher)
-    one = _label_task(trainer.rules_arr, run, w, w, w, trainer.teacher)
+    both = label_task(trainer.rules_arr, run, w, w, None, trainer.teacher)
+    one = label_task(trainer.rules_arr, run, w, w, w, trainer.teacher)
     assert 0.35 < len(one[0]) / len(both[0]) < 0.65, (len(one[0]), len(both[0]))

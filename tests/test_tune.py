@@ -125,7 +125,7 @@ def test_weights_are_searched_within_bounds():
 
 @pytest.mark.parametrize("variant, deals", [("ordinary", 4000), ("rubicon", 4000)])
 def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
-    """The presets in the package (scripts/tune_study.py) against hand-set hints on deals of a
+    """The presets in the package (bezique study tune) against hand-set hints on deals of a
     seed neither the search nor its confirmation used: the interval is clear of zero."""
     from analyzer.studies.compare import compare_pair
     from analyzer.policies.registry import resolve_policy

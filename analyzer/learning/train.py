@@ -249,7 +249,7 @@ class Trainer:
         backend = open_backend(self.threads)
         try:
             keep = 0.0 if c.late_net else c.keep      # a late network's run labels only its decisions
-            futures = [backend.submit(_label_task, self.rules_arr,
+            futures = [backend.submit(label_task, self.rules_arr,
                                       LabelRun(self.rules.is_rubicon, np.uint64(c.seed), s, n, c.eps, keep,
                                                self.scale, c.teacher_input),
                                       behaviour, roll, self.opponent_w, self.teacher, self.search)
@@ -445,7 +445,7 @@ def _seat(weights: np.ndarray | None) -> SeatData:
     return SeatData(NO_WEIGHTS if weights is None else weights, seat_work(True))
 
 
-def _label_task(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher, search=None):
+def label_task(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher, search=None):
     """One chunk of labelled hands (learning/rollouts.label_chunk), trimmed: the learner's seats
     play ``behaviour`` (None: the teacher), its roll-outs ``roll`` (None: the teacher), the other
     seat ``opponent`` (None: none, self-play); ``search`` (parameters, seat weights) labels and
@@ -454,7 +454,7 @@ def _label_task(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher, se
 
 
 def _labelled(rules_arr, run: LabelRun, behaviour, roll, opponent, teacher, search):
-    """:func:`_label_task`'s samples, and each decision's row of the search's choice (-1: a
+    """:func:`label_task`'s samples, and each decision's row of the search's choice (-1: a
     decision labelled by roll-outs)."""
     cap_d = run.count * 64 if not run.rubicon else run.count * 160
     cap_d = max(int(cap_d * (1.0 if search is not None else run.keep) * 1.5) + 64, 64)

@@ -23,17 +23,15 @@ def md_table(df, cols, fmt="{:.4g}") -> str:
     numeric = [c for c in cols if df[c].dtype.kind in "fiu"]
     if numeric:
         df = df[df[numeric].notna().any(axis=1)]
-    head = "| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n"
-    body = ""
-    for _, r in df.iterrows():
-        body += "| " + " | ".join(_cell(v, fmt) for v in r) + " |\n"
-    return head + body
+    return shown_table(df, [(c, (lambda c: lambda r: _cell(r[c], fmt))(c)) for c in cols])
 
 
 def shown_table(df, columns) -> str:
-    """``df`` as a Markdown table for people: ``columns`` is a list of (header, row -> text)."""
-    head = "| " + " | ".join(h for h, _ in columns) + " |\n|" + "---|" * len(columns) + "\n"
-    return head + "".join("| " + " | ".join(f(r) for _, f in columns) + " |\n" for _, r in df.iterrows())
+    """``df`` (a DataFrame, or a list of rows) as a Markdown table for people: ``columns`` is a
+    list of (header, row -> text); an empty header is written "| |"."""
+    rows = (r for _, r in df.iterrows()) if hasattr(df, "iterrows") else df
+    head = "|" + "|".join(f" {h} " if h else " " for h, _ in columns) + "|\n|" + "---|" * len(columns) + "\n"
+    return head + "".join("| " + " | ".join(f(r) for _, f in columns) + " |\n" for r in rows)
 
 
 def _pct_ci(r, key: str, lo: str | None = None, hi: str | None = None, digits: int = 3) -> str:

@@ -5,24 +5,21 @@ with `bezique simulate --games` (hints in self-play), then one table of headline
 by side in results/variants/README.md.
 
 Example:
-    python scripts/variant_study.py                          # 200,000 hands, 20,000 games
-    python scripts/variant_study.py --hands 20000 --games 2000 --variants three_handed
+    bezique study variants                          # 200,000 hands, 20,000 games
+    bezique study variants --hands 20000 --games 2000 --variants three_handed
 """
 from __future__ import annotations
 
-import argparse
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pandas as pd
 
-from analyzer.studies.report_markdown import md_table
+from ..report_markdown import md_table
+from .common import RESULTS, ci, command, parser, run_bezique, update_readme
 
-ROOT = Path(__file__).resolve().parent.parent
-BEGIN, END = "<!-- variants: made by scripts/variant_study.py -->", "<!-- /variants -->"
-OUT = ROOT / "results" / "variants"
+MARK = "variants"
+OUT = RESULTS / "variants"
 VARIANTS = ("ordinary", "no_trump", "panache", "fixed_point", "three_handed", "four_handed", "rubicon")
 DESCRIPTION = {
     "ordinary": "two-handed, 64 cards, turn-up (R2)",
@@ -35,16 +32,11 @@ DESCRIPTION = {
 }
 
 
-def run(args: list[str]) -> None:
-    """Run one ``bezique`` command of the study, failing loudly."""
-    print("$ bezique " + " ".join(args), file=sys.stderr, flush=True)
-    subprocess.run([str(Path(sys.executable).parent / "bezique"), *args], check=True, cwd=ROOT)
-
-
 def interval(row, col: str, fmt: str = "{:.1f}") -> str:
     """``value [lo, hi]`` of a table column with its ``_lo``/``_hi`` columns."""
-    lo, hi = (f"{col}_lo", f"{col}_hi") if f"{col}_lo" in row else ("lo", "hi")
-    return f"{fmt.format(row[col])} [{fmt.format(row[lo])}, {fmt.format(row[hi])}]"
+    if f"{col}_lo" in row:
+        return ci(row, col, fmt)
+    return f"{fmt.format(row[col])} [{fmt.format(row.lo)}, {fmt.format(row.hi)}]"
 
 
 def headline(variant: str) -> dict:
@@ -72,40 +64,36 @@ def headline(variant: str) -> dict:
     return row
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None) -> None:
+    """Play each variant's study and write the table (see the module docstring)."""
+    ap = parser("variants", __doc__, seed=1)
     ap.add_argument("--hands", type=int, default=200_000, help="hands per pairing of each report")
     ap.add_argument("--games", type=int, default=20_000, help="whole games of hints self-play")
-    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
     ap.add_argument("--table-only", action="store_true", help="only rebuild the README table")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     for v in args.variants if not args.table_only else ():
         t0 = time.perf_counter()
-        run(["report", "--variant", v, "--hands", str(args.hands), "--seed", str(args.seed),
+        run_bezique(["report", "--variant", v, "--hands", str(args.hands), "--seed", str(args.seed),
              "--out", f"results/variants/{v}", "-q"])
         if v != "rubicon":
-            run(["simulate", "--variant", v, "--policy", "hints", "--games", str(args.games), "--seed",
+            run_bezique(["simulate", "--variant", v, "--policy", "hints", "--games", str(args.games), "--seed",
                  str(args.seed), "--out", f"results/variants/{v}/games", "-q"])
         print(f"{v}: {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     rows = [headline(v) for v in VARIANTS if (OUT / v / "summary.csv").exists()]
     df = pd.DataFrame(rows)
     table = md_table(df, list(df.columns))
-    command = (f"python scripts/variant_study.py --hands {args.hands} --games {args.games} "
-               f"--seed {args.seed}")
-    text = (f"Made by `{command}`: for each game a `bezique report` ({args.hands:,} hands per policy "
+    made_by = command("variants", "--hands", str(args.hands), "--games", str(args.games), "--seed", str(args.seed))
+    text = (f"Made by `{made_by}`: for each game a `bezique report` ({args.hands:,} hands per policy "
             f"pairing, seed {args.seed}) in its directory, and {args.games:,} whole games of `hints` "
             "self-play to the game's target (`bezique simulate --games`) in its `games/` "
             "subdirectory. Intervals are 95 %; \"hints against greedy\" is the mean difference per "
             "deal over every seating of the two policies on the same deals (with partners: "
             "the partnerships' pooled points; Rubicon: net game points per game).\n\n" + table + "\n")
     (OUT / "README.md").write_text("# The rulebook's games side by side\n\n" + text)
-    readme = ROOT / "results" / "README.md"
-    before, mark, rest = readme.read_text().partition(BEGIN)
-    after = rest.partition(END)[2] if mark else "\n"
-    readme.write_text(before + BEGIN + "\n" + text + END + after)
+    update_readme(MARK, text[:-1], "The rulebook's games side by side")
     print(table)
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

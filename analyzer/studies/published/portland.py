@@ -8,26 +8,25 @@ alone), ``tuned.csv`` (hints:tuned-rubicon against hints, net game points per de
 swapped) and the markdown table between the ``portland`` markers of results/README.md.
 
 Example:
-    python scripts/portland_study.py                       # 100,000 games; expert 1,000
-    python scripts/portland_study.py --games 20000 --expert-games 200
+    bezique study portland                       # 100,000 games; expert 1,000
+    bezique study portland --games 20000 --expert-games 200
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from analyzer import compare, preset, simulate
-from analyzer.cards import COMBO_NAMES
-from analyzer.tables.stats import interval_text
-from analyzer.run.output import write_table
-from analyzer.tables.stats import TABLE_ONLY, wilson_ci
+from ...cards import COMBO_NAMES
+from ...rules import preset
+from ...run.output import write_table
+from ...tables.stats import TABLE_ONLY, wilson_ci
+from ..compare import compare
+from ..simulate import simulate
+from .common import RESULTS, ci, command, parser, table, update_readme
 
-ROOT = Path(__file__).resolve().parent.parent
 READINGS = ("replace", "portland")
 POLICIES = ("hints", "hints:tuned-rubicon", "expert:plain")
 MARK = "portland"
@@ -67,58 +66,50 @@ def tuned_against_hints(reading: str, deals: int, seed: int, threads) -> dict:
             "mean_diff_lo": float(r.mean_diff_lo), "mean_diff_hi": float(r.mean_diff_hi)}
 
 
-def _ci(row, key, fmt="{:.1f}", scale=1.0) -> str:
-    return interval_text(row, key, fmt, scale)
-
-
 def markdown(rows: pd.DataFrame, tuned: pd.DataFrame, command: str) -> str:
     """The table of results/README.md: each figure replace -> portland, per policy."""
-    head = "| | " + " | ".join(f"`{p}`" for p in POLICIES) + " |"
+    figures = [("games per reading", lambda r: f"{int(r.games):,}"),
+               ("mean total per seat (without brisques)", lambda r: ci(r, "mean_total", "{:.0f}")),
+               ("rubicon rate", lambda r: ci(r, "rubicon_rate", "{:.2f}", 100) + " %"),
+               ("drawn games per 100,000", lambda r: f"{r.draws_per_100k:.1f}"),
+               ("winner's mean game score", lambda r: f"{r.winner_game_score:.0f}"),
+               ("declarations per seat and game", lambda r: f"{r.declarations_per_game:.2f}"),
+               ("share made of table cards alone", lambda r: ci(r, "table_only_share", "{:.1f}", 100) + " %")]
+    figures += [(f"{c} per seat and game", lambda r, c=c: f"{r[f'per_game_{c}']:.2f}")
+                for c in COMBO_NAMES if rows[f"per_game_{c}"].max() >= 0.005]
+
+    def change(policy, cell) -> str:
+        a, b = (rows[(rows.policy == policy) & (rows.redeclare == r)].iloc[0] for r in READINGS)
+        return f"{cell(a)} → {cell(b)}"
+
     lines = [f"Made by `{command}`: self-play, the same deals under both readings; intervals 95 %. "
              "Draws are counted by R3.9 as now read (Law 61); before it was revised, those games "
-             "went to the winner of the last trick.", "", head, "|---" * (len(POLICIES) + 1) + "|"]
-
-    def line(label, cell):
-        cells = []
-        for p in POLICIES:
-            a, b = (rows[(rows.policy == p) & (rows.redeclare == r)].iloc[0] for r in READINGS)
-            cells.append(f"{cell(a)} → {cell(b)}")
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
-
-    line("games per reading", lambda r: f"{int(r.games):,}")
-    line("mean total per seat (without brisques)", lambda r: _ci(r, "mean_total", "{:.0f}"))
-    line("rubicon rate", lambda r: _ci(r, "rubicon_rate", "{:.2f}", 100) + " %")
-    line("drawn games per 100,000", lambda r: f"{r.draws_per_100k:.1f}")
-    line("winner's mean game score", lambda r: f"{r.winner_game_score:.0f}")
-    line("declarations per seat and game", lambda r: f"{r.declarations_per_game:.2f}")
-    line("share made of table cards alone", lambda r: _ci(r, "table_only_share", "{:.1f}", 100) + " %")
-    for c in COMBO_NAMES:
-        if rows[f"per_game_{c}"].max() >= 0.005:
-            line(f"{c} per seat and game", lambda r, c=c: f"{r[f'per_game_{c}']:.2f}")
+             "went to the winner of the last trick.", ""]
+    lines += table(figures, [("", lambda f: f[0]),
+                             *((f"`{p}`", (lambda p: lambda f: change(p, f[1]))(p)) for p in POLICIES)])
     lines += ["", "`hints:tuned-rubicon` (the preset in the package, tuned under `portland`) against hand-set "
               "`hints`, net game points per deal, seats swapped:", ""]
     for _, t in tuned.iterrows():
-        lines.append(f"- `redeclare={t.redeclare}`: {_ci(t, 'mean_diff', '{:+.1f}')} ({int(t.deals):,} deals, "
-                     f"seed {int(t.seed)})")
+        lines.append(f"- `redeclare={t.redeclare}`: {ci(t)} ({int(t.deals):,} deals, seed {int(t.seed)})")
     return "\n".join(lines)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None) -> None:
+    """Play each policy under both readings and write the tables (see the module docstring)."""
+    np.seterr(all="ignore")
+    ap = parser("portland", __doc__, seed=1, threads=True)
     ap.add_argument("--games", type=int, default=100_000, help="games of self-play per policy and reading")
     ap.add_argument("--expert-games", type=int, default=1_000)
     ap.add_argument("--tuned-deals", type=int, default=50_000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--markdown-only", action="store_true",
                     help="only rewrite the README table from results/portland's tables")
-    args = ap.parse_args()
-    out = ROOT / "results" / "portland"
-    command = (f"python scripts/portland_study.py --games {args.games} --expert-games {args.expert_games} "
-               f"--tuned-deals {args.tuned_deals} --seed {args.seed}")
+    args = ap.parse_args(argv)
+    out = RESULTS / "portland"
+    made_by = command("portland", "--games", str(args.games), "--expert-games", str(args.expert_games),
+                      "--tuned-deals", str(args.tuned_deals), "--seed", str(args.seed))
     if args.markdown_only:
         publish(pd.read_csv(out / "before_after.csv", index_col=0), pd.read_csv(out / "tuned.csv", index_col=0),
-                command)
+                made_by)
         return
     out.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -132,22 +123,15 @@ def main() -> None:
     tuned = pd.DataFrame([tuned_against_hints(r, args.tuned_deals, args.seed + 1, args.threads) for r in READINGS])
     write_table(rows, out, "before_after")
     write_table(tuned, out, "tuned")
-    publish(rows, tuned, command)
+    publish(rows, tuned, made_by)
 
 
 def publish(rows: pd.DataFrame, tuned: pd.DataFrame, command: str) -> None:
     """Write the table between the markers of results/README.md and print it."""
     text = markdown(rows, tuned, command)
-    readme = ROOT / "results" / "README.md"
-    body = readme.read_text()
-    begin, end = f"<!-- {MARK}: made by scripts/portland_study.py -->", f"<!-- /{MARK} -->"
-    if begin in body:
-        head, rest = body.split(begin, 1)
-        body = head + begin + "\n" + text + "\n" + end + rest.split(end, 1)[1]
-        readme.write_text(body)
+    update_readme(MARK, text, "The Portland Club's laws")
     print(text)
 
 
 if __name__ == "__main__":
-    np.seterr(all="ignore")
-    main()
+    raise SystemExit(main())

@@ -11,8 +11,8 @@ The training used seed 1 (deals 0 .. steps x hands) and its learning curve seed 
 study plays seed 20261201 by default.
 
 Example:
-    python scripts/learned_study.py                                   # ~10 min on 2 cores
-    python scripts/learned_study.py --scale 0.1 --no-readme           # a quick look
+    bezique study learned                                   # ~10 min on 2 cores
+    bezique study learned --scale 0.1 --no-readme           # a quick look
 """
 from __future__ import annotations
 
@@ -22,12 +22,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer import compare, preset, simulate
-from analyzer.studies.script_args import study_parser
-from analyzer.tables.stats import interval_text
-from analyzer.run.output import update_marked_section, write_table
+from ...plots.figure import save_chart
+from ...plots.learning import rounds_chart
+from ...rules import preset
+from ...run.output import write_table
+from ..compare import compare
+from ..simulate import simulate
+from .common import RESULTS, ci, command, publish, study_parser, table, unit
 
-ROOT = Path(__file__).resolve().parent.parent
 MARK = "learned"
 # opponent -> deals (each played twice, seats swapped), per game
 OPPONENTS = {
@@ -96,9 +98,7 @@ def self_play(game: str, policy: str, hands: int, seed: int, threads) -> dict:
 def rounds_charts(out) -> None:
     """results/learned/rounds_GAME.png: the learning curve of each round (ROUNDS), a round drawn
     from where the run it improves on ended."""
-    from analyzer.plots.figure import save_chart
-    from analyzer.plots.learning import rounds_chart
-    train = ROOT / "results" / "train"
+    train = RESULTS / "train"
     for game, runs in ROUNDS.items():
         curves = {run: pd.read_csv(train / run / "curve.csv") for _l, run, _s in runs}
         drawn = []
@@ -107,62 +107,51 @@ def rounds_charts(out) -> None:
             if start is not None:
                 offset += next(o for _l, r, o in drawn if r == start)
             drawn.append((label, run, offset))
-        unit = "points per hand" if game == "ordinary" else "net game points per game"
-        fig = rounds_chart([(label, curves[run], offset) for label, run, offset in drawn], unit,
+        fig = rounds_chart([(label, curves[run], offset) for label, run, offset in drawn], unit(game),
                            f"{'Ordinary' if game == 'ordinary' else 'Rubicon'} bézique: the learned player, "
                            "round by round (95 % intervals)", f"hints:tuned-{game}")
         save_chart(fig, out, f"rounds_{game}")
 
 
-def _ci(row, key, fmt="{:+.1f}", scale=1.0) -> str:
-    return interval_text(row, key, fmt, scale)
-
-
 def markdown(strong: pd.DataFrame, selfp: pd.DataFrame, variants: pd.DataFrame, command: str) -> str:
     """The tables of results/README.md."""
     lines = [f"Made by `{command}` (seed {int(strong.seed.iloc[0])}: deals that neither the training nor its "
-             "learning curve played). Each deal is played twice, seats swapped; intervals 95 %.", "",
-             "| game | opponent | deals | learned's advantage | score share | Elo |", "|---|---|---|---|---|---|"]
-    for _, r in strong.iterrows():
-        unit = "points per hand" if r.game == "ordinary" else "net game points per game"
-        lines.append(f"| {r.game} | `{r.opponent}` | {int(r.deals):,} | {_ci(r, 'mean_diff')} {unit} | "
-                     f"{_ci(r, 'score_a', '{:.1f}', 100)} % | {_ci(r, 'elo_a', '{:+.0f}')} |")
-    lines += ["", "Self-play (both seats the same policy):", "",
-              "| game | policy | hands | mean total per seat | rubicon rate | double bézique rate (per seat) |",
-              "|---|---|---|---|---|---|"]
-    for _, r in selfp.iterrows():
-        rub = _ci(r, "rubicon_rate", "{:.2f}", 100) + " %" if r.game == "rubicon" else "—"
-        lines.append(f"| {r.game} | `{r.policy}` | {int(r.hands):,} | {_ci(r, 'mean_total', '{:.1f}')} | {rub} | "
-                     f"{_ci(r, 'double_bezique_rate', '{:.3f}', 100)} % |")
+             "learning curve played). Each deal is played twice, seats swapped; intervals 95 %.", ""]
+    lines += table(strong, [("game", lambda r: r.game), ("opponent", lambda r: f"`{r.opponent}`"),
+                            ("deals", lambda r: f"{int(r.deals):,}"),
+                            ("learned's advantage", lambda r: f"{ci(r)} {unit(r.game)}"),
+                            ("score share", lambda r: f"{ci(r, 'score_a', '{:.1f}', 100)} %"),
+                            ("Elo", lambda r: ci(r, "elo_a", "{:+.0f}"))])
+    lines += ["", "Self-play (both seats the same policy):", ""]
+    lines += table(selfp, [("game", lambda r: r.game), ("policy", lambda r: f"`{r.policy}`"),
+                           ("hands", lambda r: f"{int(r.hands):,}"),
+                           ("mean total per seat", lambda r: ci(r, "mean_total", "{:.1f}")),
+                           ("rubicon rate", lambda r: ci(r, "rubicon_rate", "{:.2f}", 100) + " %"
+                            if r.game == "rubicon" else "—"),
+                           ("double bézique rate (per seat)",
+                            lambda r: f"{ci(r, 'double_bezique_rate', '{:.3f}', 100)} %")])
     if len(variants):
-        lines += ["", "Rule sets the models were not trained on, against the tuned hints of the model's game:", "",
-                  "| rule set | deals | learned's advantage |", "|---|---|---|"]
-        for _, r in variants.iterrows():
-            lines.append(f"| {r.variant} | {int(r.deals):,} | {_ci(r, 'mean_diff')} |")
+        lines += ["", "Rule sets the models were not trained on, against the tuned hints of the model's game:", ""]
+        lines += table(variants, [("rule set", lambda r: r.variant), ("deals", lambda r: f"{int(r.deals):,}"),
+                                  ("learned's advantage", ci)])
     return "\n".join(lines)
-
-
-def update_readme(text: str) -> None:
-    """Put ``text`` between this study's markers of results/README.md."""
-    update_marked_section(ROOT / "results" / "README.md", MARK, text, "The learned player")
 
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = study_parser(__doc__, 20261201, str(ROOT / "results" / "learned"))
+    ap = study_parser("learned", __doc__, 20261201, str(RESULTS / "learned"))
     ap.add_argument("--no-variants", action="store_true", help="leave out the rule sets not trained on")
     ap.add_argument("--rounds-only", action="store_true", help="only draw the rounds' learning curves")
     args = ap.parse_args(argv)
     rounds_charts(args.out)
     if args.rounds_only:
         return 0
-    command = "python scripts/learned_study.py" + "".join(
-        f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
+    made_by = command("learned", *(argv if argv is not None else sys.argv[1:]))
     strong, selfp = [], []
     for game in args.games:
         for opponent, deals in OPPONENTS[game].items():
             row = strength(game, opponent, max(int(deals * args.scale), 10), args.seed, args.threads)
-            print(f"{game}: learned vs {opponent}: {_ci(row, 'mean_diff')} over {row['deals']:,} deals "
+            print(f"{game}: learned vs {opponent}: {ci(row)} over {row['deals']:,} deals "
                   f"({row['seconds']:.0f} s)", flush=True)
             strong.append(row)
         for policy in ("learned", f"hints:tuned-{game}"):
@@ -175,20 +164,17 @@ def main(argv=None) -> int:
         row = strength(name, f"hints:tuned-{game}", max(int(deals * args.scale), 10), args.seed, args.threads,
                        player="learned:rules=any", **options)
         row["variant"] = label
-        print(f"{label}: learned vs hints:tuned-{game}: {_ci(row, 'mean_diff')}", flush=True)
+        print(f"{label}: learned vs hints:tuned-{game}: {ci(row)}", flush=True)
         variants.append(row)
     strong_df, self_df, var_df = pd.DataFrame(strong), pd.DataFrame(selfp), pd.DataFrame(variants)
     write_table(strong_df, args.out, "strength")
     write_table(self_df, args.out, "selfplay")
     if variants:
         write_table(var_df, args.out, "variants")
-    text = markdown(strong_df, self_df, var_df, command)
+    text = markdown(strong_df, self_df, var_df, made_by)
     (Path(args.out) / "learned.md").write_text(text + "\n", encoding="utf-8")
-    if not args.no_readme:
-        update_readme(text)
-    print(text)
-    return 0
+    return publish(args, MARK, text, "The learned player")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -7,22 +7,20 @@ then the learned player against the tuned hints, seats swapped. The ordinary gam
 ``--hands`` hands per pairing, Rubicon ``--rubicon-hands`` games (a Rubicon hand is a game).
 
 Example:
-    python scripts/make_results.py                 # the committed figures (about 30 min on 2 quiet cores)
-    python scripts/make_results.py --hands 20000 --rubicon-hands 5000   # a quick look
+    bezique study reports                 # the committed figures (about 30 min on 2 quiet cores)
+    bezique study reports --hands 20000 --rubicon-hands 5000   # a quick look
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from pathlib import Path
 
 from tqdm import tqdm
 
-from analyzer.studies.report import hands_played, study, write_report
-from analyzer.rules import preset
+from ...rules import preset
+from ..report import hands_played, study, write_report
+from .common import GAMES, RESULTS, ROOT, command, parser
 
-ROOT = Path(__file__).resolve().parent.parent
 HEADLINE = "learned"                 # the strongest player fast enough for a million hands
 
 
@@ -35,34 +33,32 @@ def pairings(variant: str) -> tuple:
 
 def head_to_head(variant: str) -> tuple:
     """The policies a game's study compares head to head, seats swapped (the whole ladder of
-    players is results/ladder/, scripts/ladder_study.py)."""
+    players is results/ladder/, bezique study ladder)."""
     return (HEADLINE, f"hints:tuned-{variant}")
 
 
-def main() -> None:
+def main(argv=None) -> None:
     """Write results/ordinary and results/rubicon (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser("reports", __doc__, seed=1, threads=True)
     ap.add_argument("--hands", type=int, default=1_000_000, help="ordinary hands per policy pairing")
     ap.add_argument("--rubicon-hands", type=int, default=200_000, help="Rubicon games per policy pairing")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--variants", nargs="+", default=["ordinary", "rubicon"], choices=["ordinary", "rubicon"])
-    args = ap.parse_args()
+    ap.add_argument("--variants", nargs="+", default=GAMES, choices=GAMES)
+    args = ap.parse_args(argv)
     for variant in args.variants:
-        out = ROOT / "results" / variant
+        out = RESULTS / variant
         t0 = time.perf_counter()
         hands = args.hands if variant == "ordinary" else args.rubicon_hands
         pairs, h2h = pairings(variant), head_to_head(variant)
-        command = (f"python scripts/make_results.py --hands {args.hands} --rubicon-hands {args.rubicon_hands} "
-                   f"--seed {args.seed} --variants {variant}")
+        made_by = command("reports", "--hands", str(args.hands), "--rubicon-hands", str(args.rubicon_hands),
+                          "--seed", str(args.seed), "--variants", variant)
         with tqdm(total=hands_played(hands, pairings=pairs, head_to_head=h2h), unit="hand", unit_scale=True, desc=variant,
                   file=sys.stderr) as bar:
             st = study(preset(variant), hands, args.seed, threads=args.threads, progress=bar.update,
                        pairings=pairs, head_to_head=h2h)
-        files = write_report(st, out, command)
+        files = write_report(st, out, made_by)
         print(f"{variant}: {len(files)} files in {out.relative_to(ROOT)} "
               f"({time.perf_counter() - t0:.0f} s)")
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

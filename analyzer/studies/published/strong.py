@@ -18,36 +18,32 @@ Every comparison plays each deal twice with the seats swapped, on deals of a see
 tuning or choice of settings played (20261211); intervals are 95 %.
 
 Example:
-    python scripts/strong_study.py                          # the committed figures (about 40 minutes a game on one core)
-    python scripts/strong_study.py --scale 0.05 --no-readme --out /tmp/strong
-    python scripts/strong_study.py --games rubicon      # one game again; the other's rows are kept
+    bezique study strong                          # the committed figures (about 40 minutes a game on one core)
+    bezique study strong --scale 0.05 --no-readme --out /tmp/strong
+    bezique study strong --games rubicon      # one game again; the other's rows are kept
 """
 from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ladder_study import statistics  # noqa: E402 (the ladder's self-play statistics, shared)
+from ...policies.learned import shipped_model
+from ...rules import preset
+from ...run.backends import check_threads
+from ...run.output import write_table
+from .common import (
+    RESULTS, ROOT, ci, publish, read_tables, scaled_command, scaler, study_parser, table, timed_pair, unit,
+    weights_policy, with_other_games,
+)
+from .ladder import statistics
 
-from analyzer.studies.script_args import study_parser
-from analyzer.policies.learned import shipped_model  # noqa: E402
-from analyzer.policies.registry import resolve_policy  # noqa: E402
-from analyzer.rules import preset  # noqa: E402
-from analyzer.run.backends import check_threads  # noqa: E402
-from analyzer.run.output import update_marked_section, write_table  # noqa: E402
-from analyzer.studies.compare import compare_pair  # noqa: E402
-from analyzer.tables.stats import interval_text  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
 MARK = "strong"
-TRAIN = ROOT / "results" / "train"
+TRAIN = RESULTS / "train"
 STUDY_SEED = 20261211      # deals no training, tuning or choice of settings played
 # (game, label, policy A, policy B, deals): the names, a cheaper setting, and the anchor's worth
 # (the plain search with learned roll-outs, with its anchor and without: unanchored it lost to
@@ -83,21 +79,14 @@ def models(game: str) -> list[tuple[str, str]]:
     for label, run in RUNS[game]:
         path = TRAIN / run / "model.npz"
         if path.is_file() and path.read_bytes() != shipped_model(game).read_bytes():
-            out.append((label, f"learned:weights={path.relative_to(ROOT)},rules=any"))
+            out.append((label, weights_policy(path)))
     return out
 
 
 def pair(game, label, a, b, deals, seed, threads, bar) -> dict:
     """compare_pair's row for A against B, labelled, with the seconds it took."""
-    t0 = time.perf_counter()
-    r = compare_pair(preset(game), resolve_policy(a), resolve_policy(b), deals, seed, threads,
-                     progress=lambda d: bar.update(2 * d)).row()
-    return {"game": game, "player": label, **r, "seconds": round(time.perf_counter() - t0, 1),
-            "threads": check_threads(threads)}
-
-
-def unit(game: str) -> str:
-    return "net game points per game" if game == "rubicon" else "points per hand"
+    r = timed_pair(preset(game), a, b, deals, seed, threads, bar)
+    return {"game": game, "player": label, **r, "seconds": round(r["seconds"], 1), "threads": check_threads(threads)}
 
 
 def seconds_label(names: pd.DataFrame) -> str:
@@ -106,33 +95,37 @@ def seconds_label(names: pd.DataFrame) -> str:
     return f"seconds ({int(threads[0])} threads)" if len(threads) == 1 else "seconds"
 
 
+def _statistics_cells(r) -> list[str]:
+    """One self-play row's figures: totals, bézique rates, Rubicon's figures, brisques."""
+    rub = r.game == "rubicon"
+    return [ci(r, "mean_total", "{:.0f}"), ci(r, "double_bezique_rate", "{:.2f}", 100),
+            *((ci(r, "treble_bezique_rate", "{:.3f}", 100), ci(r, "rubicon_rate", "{:.1f}", 100),
+               ci(r, "winner_game_score", "{:.0f}")) if rub else ("–", "–", "–")),
+            ci(r, "margin_per_brisque", "{:.1f}")]
+
+
 def markdown(names: pd.DataFrame, players: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
     """The study's tables for results/README.md."""
-    ci = interval_text
     lines = [f"Made by `{command}` (seed {int(names.seed.iloc[0])}: deals no "
              "training, tuning or choice of settings played), each deal played twice with the seats swapped; "
              "95 % intervals.", "", "**The names**: `expert` is the strongest search by name; a search that rolls "
-             "out with `learned` keeps its choice unless it finds one clearly better.", "",
-             f"| game | player | policy | against | deals | advantage | {seconds_label(names)} |",
-             "|---|---|---|---|---|---|---|"]
-    for _, r in names.iterrows():
-        lines.append(f"| {r.game} | {r.player} | `{r.policy_a}` | `{r.policy_b}` | {int(r.deals):,} | "
-                     f"{ci(r, 'mean_diff')} {unit(r.game)} | {r.seconds:.0f} |")
-    lines += ["", "**The players at the top**, against the tuned hints and against `learned`:", "",
-              "| game | player | against | deals | advantage |", "|---|---|---|---|---|"]
-    for _, r in players.iterrows():
-        lines.append(f"| {r.game} | {r.player} | `{r.policy_b}` | {int(r.deals):,} | {ci(r, 'mean_diff')} {unit(r.game)} |")
+             "out with `learned` keeps its choice unless it finds one clearly better.", ""]
+    lines += table(names, [("game", lambda r: r.game), ("player", lambda r: r.player),
+                           ("policy", lambda r: f"`{r.policy_a}`"), ("against", lambda r: f"`{r.policy_b}`"),
+                           ("deals", lambda r: f"{int(r.deals):,}"),
+                           ("advantage", lambda r: f"{ci(r)} {unit(r.game)}"),
+                           (seconds_label(names), lambda r: f"{r.seconds:.0f}")])
+    lines += ["", "**The players at the top**, against the tuned hints and against `learned`:", ""]
+    lines += table(players, [("game", lambda r: r.game), ("player", lambda r: r.player),
+                             ("against", lambda r: f"`{r.policy_b}`"), ("deals", lambda r: f"{int(r.deals):,}"),
+                             ("advantage", lambda r: f"{ci(r)} {unit(r.game)}")])
     if len(stats):
-        lines += ["", "**Their statistics side by side** (self-play, both seats the same player):", "",
-                  "| game | player | hands | mean total per seat | double bézique % | treble bézique % | rubicon rate % "
-                  "| winner's game score | margin per brisque |", "|---|---|---|---|---|---|---|---|---|"]
-        for _, r in stats.iterrows():
-            rub = r.game == "rubicon"
-            lines.append(f"| {r.game} | {r.player} | {int(r.hands):,} | {ci(r, 'mean_total', '{:.0f}')} | "
-                         f"{ci(r, 'double_bezique_rate', '{:.2f}', 100)} | "
-                         + (f"{ci(r, 'treble_bezique_rate', '{:.3f}', 100)} | {ci(r, 'rubicon_rate', '{:.1f}', 100)} | "
-                            f"{ci(r, 'winner_game_score', '{:.0f}')} | " if rub else "– | – | – | ")
-                         + f"{ci(r, 'margin_per_brisque', '{:.1f}')} |")
+        lines += ["", "**Their statistics side by side** (self-play, both seats the same player):", ""]
+        lines += table(stats, [("game", lambda r: r.game), ("player", lambda r: r.player),
+                               ("hands", lambda r: f"{int(r.hands):,}"),
+                               *((h, (lambda i: lambda r: _statistics_cells(r)[i])(i)) for i, h in enumerate(
+                                   ("mean total per seat", "double bézique %", "treble bézique %", "rubicon rate %",
+                                    "winner's game score", "margin per brisque")))])
     agree = agreement(stats)
     if len(agree):
         lines += ["", "**What agrees across independent players** (the game's) and what does not (the players'): "
@@ -140,12 +133,11 @@ def markdown(names: pd.DataFrame, players: pd.DataFrame, stats: pd.DataFrame, co
                   f"({', '.join(INDEPENDENT)}: another seed, as strong); the game's where the difference's "
                   "95 % interval (half-widths added in quadrature) holds 0, the game's to within 5 % where "
                   "that interval lies inside ±5 % of `learned`'s value, else the players'. The tuned hints "
-                  "beside them show how far strength moves it.", "",
-                  "| game | statistic | learned | independent players | hints:tuned | largest difference | whose |",
-                  "|---|---|---|---|---|---|---|"]
-        for _, r in agree.iterrows():
-            lines.append(f"| {r.game} | {r.statistic} | {r.learned} | {r.independent} | {r.hints} | "
-                         f"{r.largest_difference} | {r.whose} |")
+                  "beside them show how far strength moves it.", ""]
+        lines += table(agree, [(h, (lambda k: lambda r: r[k])(k)) for h, k in (
+            ("game", "game"), ("statistic", "statistic"), ("learned", "learned"),
+            ("independent players", "independent"), ("hints:tuned", "hints"),
+            ("largest difference", "largest_difference"), ("whose", "whose"))])
     return "\n".join(lines)
 
 
@@ -187,9 +179,9 @@ def agreement(stats: pd.DataFrame) -> pd.DataFrame:
                 diffs.append((abs(d), d, d - half, d + half))
             _a, d, lo, hi = max(diffs)
             near = NEAR * abs(ref[key])
-            rows.append({"game": game, "statistic": label, "learned": interval_text(ref, key, fmt, scale),
-                         "independent": "; ".join(f"{interval_text(g.loc[p], key, fmt, scale)} ({p})" for p in others),
-                         "hints": interval_text(g.loc[hints], key, fmt, scale) if hints in g.index else "–",
+            rows.append({"game": game, "statistic": label, "learned": ci(ref, key, fmt, scale),
+                         "independent": "; ".join(f"{ci(g.loc[p], key, fmt, scale)} ({p})" for p in others),
+                         "hints": ci(g.loc[hints], key, fmt, scale) if hints in g.index else "–",
                          "largest_difference": f"{fmt.format(scale * d)} [{fmt.format(scale * lo)}, {fmt.format(scale * hi)}]",
                          "whose": whose(diffs, near)})
     return pd.DataFrame(rows)
@@ -197,27 +189,21 @@ def agreement(stats: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = study_parser(__doc__, STUDY_SEED, str(ROOT / "results" / "strong"),
+    ap = study_parser("strong", __doc__, STUDY_SEED, str(RESULTS / "strong"),
                       tables="only write the markdown from the tables in --out")
     args = ap.parse_args(argv)
     out = Path(args.out).resolve()
     os.chdir(ROOT)           # the models are named relative to the repository (learned:weights=results/...)
     if not args.tables:
         measure(args, out)
-    names, players = pd.read_csv(out / "names.csv", index_col=0), pd.read_csv(out / "players.csv", index_col=0)
-    stats = pd.read_csv(out / "statistics.csv", index_col=0)
-    command = "python scripts/strong_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
-    text = markdown(names, players, stats, command)
-    if not args.no_readme:
-        update_marked_section(ROOT / "results" / "README.md", MARK, text,
-                              "Strong play by name, a stronger learned player, and independent evidence")
-    print(text)
-    return 0
+    names, players, stats = read_tables(out, "names", "players", "statistics")
+    return publish(args, MARK, markdown(names, players, stats, scaled_command("strong", args.scale)),
+                   "Strong play by name, a stronger learned player, and independent evidence")
 
 
 def measure(args, out: Path) -> None:
     """Play every comparison and the self-play statistics; write their tables into ``out``."""
-    scaled = lambda n: max(2, int(n * args.scale))      # noqa: E731 (a one-line helper)
+    scaled = scaler(args.scale)
     vs = {"ordinary": (20_000, 5_000), "rubicon": (5_000, 2_000)}     # deals: against the tuned hints, learned
     self_play = {"ordinary": 100_000, "rubicon": 20_000}
     expert_hands = {"ordinary": 2_000, "rubicon": 400}
@@ -246,8 +232,7 @@ def measure(args, out: Path) -> None:
         df["seed"] = args.seed
         old = out / f"{name}.csv"
         if old.is_file():                 # the other games' rows of an earlier run stay
-            kept = pd.read_csv(old, index_col=0)
-            df = pd.concat([kept[~kept.game.isin(args.games)], df], ignore_index=True)
+            df = with_other_games(df, old, args.games)
             df = df.sort_values("game", key=lambda g: g.map({"ordinary": 0, "rubicon": 1}),
                                 kind="stable").reset_index(drop=True)
         write_table(df, out, name)

@@ -8,8 +8,8 @@ brisques made). A held-out seed measures the fit. Training: mean squared error, 
 of 512, the rate lowered by 15 % an epoch (numpy on the CPU; about a minute for 600,000
 positions on this 2-core machine, the positions about a minute a seed).
 
-    python scripts/train_stage2_value.py                    # the shipped model
-    python scripts/train_stage2_value.py --positions 20000 --epochs 2 --out /tmp/v.npz
+    python -m analyzer.learning.stage2_training                    # the shipped model
+    python -m analyzer.learning.stage2_training --positions 20000 --epochs 2 --out /tmp/v.npz
 """
 from __future__ import annotations
 
@@ -19,17 +19,17 @@ import time
 import numpy as np
 from numba import njit
 
-from analyzer.engine.batch import deal_hand
-from analyzer.engine.endgame import POS_W, SOLVER_BITS, new_solver, state_value
-from analyzer.engine.hand import apply_once, to_act
-from analyzer.engine.layout import G_LEADER, G_PHASE, G_STAGE, G_TRUMP, MAX_TALON, P_BRISQ, P_HAND, P_SCORE, PH_PLAY
-from analyzer.engine.play import next_move
-from analyzer.engine.policy_data import SeatData, seat_work
-from analyzer.engine.state import new_state
-from analyzer.policies.learned import load_model, shipped_model
-from analyzer.policies.learned_net import best_action
-from analyzer.policies.stage2_value import MODEL, SCALE, V_H1, V_H2, V_IN, V_WEIGHTS
-from analyzer.rules import R_BRISQUE_POINTS, preset
+from ..engine.batch import deal_hand
+from ..engine.endgame import POS_W, SOLVER_BITS, new_solver, state_value
+from ..engine.hand import apply_once, to_act
+from ..engine.layout import G_LEADER, G_PHASE, G_STAGE, G_TRUMP, MAX_TALON, P_BRISQ, P_HAND, P_SCORE, PH_PLAY
+from ..engine.play import next_move
+from ..engine.policy_data import SeatData, seat_work
+from ..engine.state import new_state
+from ..policies.learned import load_model, shipped_model
+from ..policies.learned_net import best_action
+from ..policies.stage2_value import MODEL, SCALE, V_H1, V_H2, V_IN, V_WEIGHTS
+from ..rules import R_BRISQUE_POINTS, preset
 
 TRAIN_SEEDS = (1, 2, 3)
 HELD_OUT_SEED = 4
@@ -138,14 +138,16 @@ def train(x, y, x_val, y_val, epochs, rate, seed):
                            layers[2][0].ravel(), layers[2][1]]).astype(np.float32), err
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None) -> None:
+    """Collect the positions, train, and write the model (see the module docstring)."""
+    ap = argparse.ArgumentParser(prog="python -m analyzer.learning.stage2_training", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", type=int, default=200_000, help="deals per training seed")
     ap.add_argument("--held-out", type=int, default=20_000, help="deals of the held-out seed")
     ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--rate", type=float, default=0.002)
     ap.add_argument("--out", default=str(MODEL))
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     t0 = time.perf_counter()
     parts = [positions(s, args.positions) for s in TRAIN_SEEDS]
     hands, trump, y = (np.concatenate([p[i] for p in parts]) for i in range(3))

@@ -1,20 +1,10 @@
-"""scripts/strong_study.py (issue 33): what it calls the game's and the players', and a run at a
-tiny scale that writes every table."""
+"""The strong study (analyzer/studies/published/strong.py, issue 33): what it calls the game's and
+the players', and a run at a tiny scale that writes every table."""
 from __future__ import annotations
-
-import importlib.util
-from pathlib import Path
 
 import pandas as pd
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-
-
-def _module():
-    spec = importlib.util.spec_from_file_location("strong_study", SCRIPTS / "strong_study.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from analyzer.studies.published import strong
 
 
 def _row(player, total, half, rate=0.04, rate_half=0.002):
@@ -28,13 +18,12 @@ def test_a_statistic_is_the_games_only_where_the_independent_player_agrees_with_
     inside ±5 % of 270 (±13.5), the game's to within 5 %; by 20, the players'; by 1, the game's.
     The double-bézique rates differ by 0.001 with half-widths 0.002: the game's. Players that are not independent and at the top (expert, the independent round 1) are
     shown nowhere in the verdict."""
-    m = _module()
 
     def verdict(total):
         stats = pd.DataFrame([_row("learned", 270, 2), _row("independent, round 2", total, 2, 0.041),
                               _row("independent, round 1", 150, 2, 0.3), _row("expert", 400, 2, 0.2),
                               _row("hints:tuned-ordinary", 226, 2, 0.044)])
-        return m.agreement(stats).set_index("statistic")
+        return strong.agreement(stats).set_index("statistic")
 
     agree = verdict(280)
     assert agree.loc["mean total per seat", "whose"] == "the game's, to within 5 %"
@@ -49,12 +38,11 @@ def test_a_statistic_is_the_games_only_where_the_independent_player_agrees_with_
 def test_the_study_runs_at_a_tiny_scale(tmp_path):
     """Every table written, every player at the top of the ordinary game present, and the
     markdown names the study's seed."""
-    m = _module()
     out = tmp_path / "strong"
-    assert m.main(["--scale", "0.001", "--games", "ordinary", "--no-readme", "--out", str(out)]) == 0
+    assert strong.main(["--scale", "0.001", "--games", "ordinary", "--no-readme", "--out", str(out)]) == 0
     names, players = pd.read_csv(out / "names.csv"), pd.read_csv(out / "players.csv")
     stats = pd.read_csv(out / "statistics.csv")
     assert list(names.policy_a)[:2] == ["expert", "expert:samples=16"]
     assert {"learned", "expert", "hints:tuned-ordinary"} <= set(stats.player)
-    assert (players.policy_b == "hints:tuned-ordinary").sum() == len(m.models("ordinary"))
-    assert (names.seed == m.STUDY_SEED).all()
+    assert (players.policy_b == "hints:tuned-ordinary").sum() == len(strong.models("ordinary"))
+    assert (names.seed == strong.STUDY_SEED).all()

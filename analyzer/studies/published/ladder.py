@@ -17,29 +17,24 @@ their deals (a player given fewer deals plays the first of them). The ceilings r
 cards (``cheat-*``): they are measuring sticks, not players.
 
 Example:
-    python scripts/ladder_study.py                     # the committed figures
-    python scripts/ladder_study.py --scale 0.02 --no-readme --out /tmp/ladder     # a quick look
+    bezique study ladder                     # the committed figures
+    bezique study ladder --scale 0.02 --no-readme --out /tmp/ladder     # a quick look
 """
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from analyzer.studies.script_args import study_parser
-from analyzer.plots.figure import new_figure, save_chart
-from analyzer.policies.registry import resolve_policy
-from analyzer.rules import preset
-from analyzer.tables.stats import interval_text
-from analyzer.run.output import update_marked_section, write_table
-from analyzer.studies.compare import compare_pair
-from analyzer.studies.report import study
+from ...plots.figure import new_figure, save_chart
+from ...rules import preset
+from ...run.output import write_table
+from ..report import study
+from .common import RESULTS, ci, scaled_command, study_parser, publish, table, timed_pair, unit
 
-ROOT = Path(__file__).resolve().parent.parent
 MARK = "ladder"
 # one search setting for the fair player and both ceilings: ``expert`` (the strongest search of
 # each game, docs/search.md) and the ceilings, which are that search given the other hand, or the
@@ -61,23 +56,15 @@ def ladder(game: str) -> list[tuple[str, str, int]]:
             ("ceiling: sees the other hand", sees, n_sees), ("ceiling: clairvoyant", clair, n_clair)]
 
 
-def unit_of(game: str) -> str:
-    """The unit of a game's margins."""
-    return "net game points per game" if game == "rubicon" else "points per hand"
-
-
 def rung(game, label, policy, deals, seed, threads, bar) -> dict:
     """One rung: ``policy`` against the tuned hints on ``deals`` deals, seats swapped."""
-    ref = f"hints:tuned-{game}"
     base = {"game": game, "player": label, "policy": policy, "deals": deals, "seed": seed}
     if deals == 0:                       # the reference itself: zero by construction
         return {**base, "mean_diff": 0.0, "mean_diff_lo": 0.0, "mean_diff_hi": 0.0, "seconds": 0.0}
-    t0 = time.perf_counter()
-    r = compare_pair(preset(game), resolve_policy(policy), resolve_policy(ref), deals, seed, threads,
-                     progress=lambda d: bar.update(2 * d)).row()
+    r = timed_pair(preset(game), policy, f"hints:tuned-{game}", deals, seed, threads, bar)
     return {**base, **{k: r[k] for k in ("mean_diff", "mean_diff_lo", "mean_diff_hi", "score_a",
                                          "score_a_lo", "score_a_hi")},
-            "seconds": round(time.perf_counter() - t0, 1)}
+            "seconds": round(r["seconds"], 1)}
 
 
 def add_shares(df: pd.DataFrame) -> pd.DataFrame:
@@ -107,7 +94,7 @@ def ladder_chart(df: pd.DataFrame, game: str):
         if deals == 0:
             ax.text(0, i, "  the reference", va="center", fontsize=9)
     ax.invert_yaxis()
-    ax.set_xlabel(f"advantage over hints:tuned-{game} ({unit_of(game)}, 95 % interval)")
+    ax.set_xlabel(f"advantage over hints:tuned-{game} ({unit(game)}, 95 % interval)")
     ax.set_title(f"{'Rubicon' if game == 'rubicon' else 'Ordinary'} bézique: the ladder up to the ceilings "
                  "(grey: they cheat)")
     ax.grid(axis="x", alpha=0.3)
@@ -188,7 +175,7 @@ def declarations_chart(df: pd.DataFrame, game: str):
     for k, (_i, r) in enumerate(d.iterrows()):
         ax.bar(x + k * width, [r[c] for c in combos], width, label=r.player,
                hatch="//" if r.player.startswith("ceiling") else None)
-    ax.set_xticks(x + 0.4 - width / 2, [c.removeprefix("per_hand_").replace("_", " ") for c in combos],
+    ax.set_xticks(x + 0.4 - width / 2, [_combo_name(c) for c in combos],
                   rotation=30, ha="right")
     ax.set_ylabel("declared per seat and " + ("game" if game == "rubicon" else "hand"))
     ax.set_title(f"{'Rubicon' if game == 'rubicon' else 'Ordinary'} bézique: declarations by player "
@@ -199,8 +186,23 @@ def declarations_chart(df: pd.DataFrame, game: str):
     return fig
 
 
-def _ci(row, key, fmt="{:+.1f}", scale=1.0) -> str:
-    return interval_text(row, key, fmt, scale)
+def _combo_name(column: str) -> str:
+    """A declarations column's combination: per_hand_double_bezique -> "double bezique"."""
+    return column.removeprefix("per_hand_").replace("_", " ")
+
+
+def _statistics_row(r) -> list[str]:
+    """One self-play row's cells after its hands: totals, bézique rates, Rubicon's figures, brisques."""
+    rub = r.game == "rubicon"
+    return [ci(r, "mean_total", "{:.0f}"), ci(r, "double_bezique_rate", "{:.2f}", 100),
+            ci(r, "treble_bezique_rate", "{:.3f}", 100) if rub else "– (two packs)",
+            *((ci(r, "rubicon_rate", "{:.1f}", 100), ci(r, "saved_by_brisques", "{:.2f}", 100),
+               ci(r, "winner_game_score", "{:.0f}")) if rub else ("–", "–", "–")),
+            ci(r, "margin_per_brisque", "{:.1f}")]
+
+
+STATISTICS_HEADERS = ("mean total per seat", "double bézique %", "treble bézique %", "rubicon rate %",
+                      "saved by brisques %", "winner's game score", "margin per brisque")
 
 
 def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
@@ -209,50 +211,35 @@ def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
              f"{int(lad.seed.iloc[0])}, each played twice with the seats swapped; 95 % intervals. The ceilings "
              "CHEAT (they read hidden cards): they say how far the best play the game allows is from ours.", ""]
     for game in lad.game.unique():
-        g = lad[lad.game == game]
-        lines += [f"**{game}** ({unit_of(game)}; `expert` and both ceilings with the same search settings, "
-                  "the expert's)", "",
-                  "| player | deals | against the tuned hints | share of the gap to the ceiling that sees the hand | "
-                  "share of the gap to the clairvoyant |", "|---|---|---|---|---|"]
-        for _, r in g.iterrows():
-            against = "0 (the reference)" if r.deals == 0 else _ci(r, "mean_diff")
-            lines.append(f"| {r.player} (`{r.policy}`) | {int(r.deals):,} | {against} | "
-                         f"{_ci(r, 'share_sees_hand', '{:.0%}')} | {_ci(r, 'share_clairvoyant', '{:.0%}')} |")
+        lines += [f"**{game}** ({unit(game)}; `expert` and both ceilings with the same search settings, "
+                  "the expert's)", ""]
+        lines += table(lad[lad.game == game], [
+            ("player", lambda r: f"{r.player} (`{r.policy}`)"), ("deals", lambda r: f"{int(r.deals):,}"),
+            ("against the tuned hints", lambda r: "0 (the reference)" if r.deals == 0 else ci(r)),
+            ("share of the gap to the ceiling that sees the hand", lambda r: ci(r, "share_sees_hand", "{:.0%}")),
+            ("share of the gap to the clairvoyant", lambda r: ci(r, "share_clairvoyant", "{:.0%}"))])
         lines += ["", f"![ladder {game}](ladder/ladder_{game}.png)", ""]
-    lines += ["What strength does to the statistics (self-play: both seats the same player):", "",
-              "| game | player | hands | mean total per seat | double bézique % | treble bézique % | rubicon rate % | "
-              "saved by brisques % | winner's game score | margin per brisque |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for _, r in stats.iterrows():
-        rub = r.game == "rubicon"
-        lines.append(
-            f"| {r.game} | {r.player} | {int(r.hands):,} | {_ci(r, 'mean_total', '{:.0f}')} | "
-            f"{_ci(r, 'double_bezique_rate', '{:.2f}', 100)} | "
-            + (f"{_ci(r, 'treble_bezique_rate', '{:.3f}', 100)} | " if rub else "– (two packs) | ")
-            + (f"{_ci(r, 'rubicon_rate', '{:.1f}', 100)} | {_ci(r, 'saved_by_brisques', '{:.2f}', 100)} | "
-               f"{_ci(r, 'winner_game_score', '{:.0f}')} | " if rub else "– | – | – | ")
-            + f"{_ci(r, 'margin_per_brisque', '{:.1f}')} |")
+    lines += ["What strength does to the statistics (self-play: both seats the same player):", ""]
+    lines += table(stats, [("game", lambda r: r.game), ("player", lambda r: r.player),
+                           ("hands", lambda r: f"{int(r.hands):,}"),
+                           *((h, (lambda i: lambda r: _statistics_row(r)[i])(i))
+                             for i, h in enumerate(STATISTICS_HEADERS))])
     if len(stats):
         lines += ["", "Declarations per seat and hand (Rubicon: game), by combination (self-play):", ""]
         for game in stats.game.unique():
             g = stats[stats.game == game]
             combos = [c for c in g.columns if c.startswith("per_hand_") and g[c].fillna(0).max() > 0]
-            lines += [f"**{game}**", "", "| player | " + " | ".join(c.removeprefix("per_hand_").replace("_", " ")
-                                                           for c in combos) + " |",
-                      "|---|" + "---|" * len(combos)]
-            lines += [f"| {r.player} | " + " | ".join(f"{r[c]:.3f}" for c in combos) + " |" for _, r in g.iterrows()]
+            lines += [f"**{game}**", ""]
+            lines += table(g, [("player", lambda r: r.player),
+                               *((_combo_name(c), (lambda c: lambda r: f"{r[c]:.3f}")(c)) for c in combos)])
             lines += ["", f"![statistics {game}](ladder/statistics_{game}.png)", "",
                       f"![declarations {game}](ladder/declarations_{game}.png)", ""]
     return "\n".join(lines)
 
 
-def update_readme(text: str) -> None:
-    """Put ``text`` between this study's markers of results/README.md."""
-    update_marked_section(ROOT / "results" / "README.md", MARK, text, "The ladder: from random play to the ceilings")
-
-
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = study_parser(__doc__, 20261202, str(ROOT / "results" / "ladder"),
+    ap = study_parser("ladder", __doc__, 20261202, str(RESULTS / "ladder"),
                       tables="only redraw the charts and markdown from the tables in --out")
     ap.add_argument("--no-stats", action="store_true", help="the ladder only")
     args = ap.parse_args(argv)
@@ -266,11 +253,8 @@ def main(argv=None) -> int:
         if len(st):
             save_chart(statistics_chart(st, game), out, f"statistics_{game}")
             save_chart(declarations_chart(st, game), out, f"declarations_{game}")
-    command = "python scripts/ladder_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
-    if not args.no_readme:
-        update_readme(markdown(lad, st, command))
-    print(markdown(lad, st, command))
-    return 0
+    return publish(args, MARK, markdown(lad, st, scaled_command("ladder", args.scale)),
+                   "The ladder: from random play to the ceilings")
 
 
 def measure(args, out: Path) -> None:
@@ -298,4 +282,4 @@ def measure(args, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -17,15 +17,14 @@ section of results/README.md.
   stronger.
 
 Example:
-    python scripts/generations_study.py                       # the committed figures
-    python scripts/generations_study.py --scale 0.02 --no-readme --out /tmp/gen
+    bezique study generations                       # the committed figures
+    bezique study generations --scale 0.02 --no-readme --out /tmp/gen
 """
 from __future__ import annotations
 
 import os
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -33,20 +32,19 @@ import pandas as pd
 from matplotlib.figure import Figure
 from tqdm import tqdm
 
-from analyzer.studies.script_args import study_parser
-from analyzer.plots.figure import new_figure, save_chart
-from analyzer.policies.learned import load_model, shipped_model
-from analyzer.policies.registry import resolve_policy
-from analyzer.rules import preset
-from analyzer.run.backends import check_threads
-from analyzer.run.output import update_marked_section, write_table
-from analyzer.studies.compare import compare_pair
-from analyzer.studies.report import study
-from analyzer.tables.band_table import band_figures, is_share, player_figures
-from analyzer.tables.stats import interval_text
+from ...plots.figure import new_figure, save_chart
+from ...policies.learned import load_model, shipped_model
+from ...rules import preset
+from ...run.backends import check_threads
+from ...run.output import write_table
+from ...tables.band_table import band_figures, is_share, player_figures
+from ..report import study
+from .common import (
+    RESULTS, ROOT, ci, publish, read_tables, scaled_command, scaler, study_parser, table, timed_pair, unit,
+    weights_policy, with_other_games,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-TRAIN = ROOT / "results" / "train"
+TRAIN = RESULTS / "train"
 MARK = "generations"
 SEED = 20261230            # deals no training, tuning or choice of settings played
 APART = "trained apart:"   # the label of a run of the lineage trained apart (its own line in the chart)
@@ -74,14 +72,9 @@ DEALS = {"ordinary": (20_000, 5_000, 1_000, 4_000), "rubicon": (10_000, 10_000, 
 SELF_PLAY = {"ordinary": (20_000, 1_000), "rubicon": (5_000, 300)}          # hands: each network, expert
 
 
-def unit(game: str) -> str:
-    """The unit of a game's margins."""
-    return "net game points per game" if game == "rubicon" else "points per hand"
-
-
 def model_policy(run: str) -> str:
     """The policy that plays the model of the run ``run`` (a directory under results/train)."""
-    return f"learned:weights={(TRAIN / run / 'model.npz').relative_to(ROOT)},rules=any"
+    return weights_policy(TRAIN / run / "model.npz")
 
 
 def lineage(game: str) -> list[tuple[str, str, str | None]]:
@@ -103,23 +96,22 @@ def trained(game: str) -> list[tuple[str, str]]:
         except ValueError:
             continue
         if meta["game"] == game and path.read_bytes() != shipped:
-            out.append((str(path.parent.relative_to(TRAIN)), f"learned:weights={path.relative_to(ROOT)},rules=any"))
+            out.append((str(path.parent.relative_to(TRAIN)), weights_policy(path)))
     return out
 
 
 def pair(game, label, a, b, deals, seed, threads, bar) -> dict:
     """``a`` against ``b`` on ``deals`` deals of ``seed``, seats swapped: the table row."""
-    t0 = time.perf_counter()
-    r = compare_pair(preset(game), resolve_policy(a), resolve_policy(b), deals, seed, threads,
-                     progress=lambda d: bar.update(2 * d)).row()
+    r = timed_pair(preset(game), a, b, deals, seed, threads, bar)
+    seconds = r.pop("seconds")
     r.update(policy_a=a, policy_b=b)            # as named here: relative to the repository
-    return {"game": game, "player": label, **r, "seed": seed, "seconds": round(time.perf_counter() - t0, 1),
+    return {"game": game, "player": label, **r, "seed": seed, "seconds": round(seconds, 1),
             "threads": check_threads(threads)}
 
 
 def measure(args, out: Path) -> None:
     """Play every comparison; write generations.csv and best_by_name.csv into ``out``."""
-    scaled = lambda n: max(2, int(n * args.scale))      # noqa: E731 (a one-line helper)
+    scaled = scaler(args.scale)
     jobs, best = [], []
     for game in args.games:
         vs_hints, h2h, expert, expert_prior = DEALS[game]
@@ -140,10 +132,7 @@ def measure(args, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name, data in (("generations", rows), ("best_by_name", best_rows)):
         df = pd.DataFrame(data)
-        old = out / f"{name}.csv"
-        if old.is_file():                 # the other games' rows of an earlier run stay
-            kept = pd.read_csv(old, index_col=0)
-            df = pd.concat([kept[~kept.game.isin(args.games)], df], ignore_index=True)
+        df = with_other_games(df, out / f"{name}.csv", args.games)      # the other games' rows of an earlier run stay
         write_table(df, out, name)
 
 
@@ -164,10 +153,7 @@ def figures_by_strength(args, out: Path) -> None:
                              "value_lo": lo, "value_hi": hi, "hands": st.results[f"{p} vs {p}"].hands,
                              "seed": args.seed + 3})
     df = pd.DataFrame(rows)
-    old = out / "figures_by_strength.csv"
-    if old.is_file():
-        kept = pd.read_csv(old, index_col=0)
-        df = pd.concat([kept[~kept.game.isin(args.games)], df], ignore_index=True)
+    df = with_other_games(df, out / "figures_by_strength.csv", args.games)
     write_table(df, out, "figures_by_strength")
 
 
@@ -235,29 +221,35 @@ def chart(df: pd.DataFrame, game: str, out: Path) -> None:
     save_chart(fig, out, f"generations_{game}")
 
 
+def _against(r) -> str:
+    """Whom a row of generations.csv played, in words."""
+    return ("the run it was trained from" if r.policy_b.startswith("learned:weights")
+            else "its prior, `learned`" if r.policy_b == "learned" else f"`{r.policy_b}`")
+
+
+def _verdict(r) -> str:
+    """Whether ``learned`` beats the network of a row of best_by_name.csv."""
+    return ("learned beats it" if r.mean_diff_lo > 0 else "it beats learned" if r.mean_diff_hi < 0
+            else "a tie: not told apart")
+
+
 def markdown(df: pd.DataFrame, best: pd.DataFrame, command: str) -> str:
     """The results/README.md section: the generations table and the name's verdicts."""
-    ci = interval_text
     lines = [f"Made by `{command}`; each deal played twice with the seats swapped, on deals no training, "
-             "tuning or choice of settings played; 95 % intervals.", "",
-             "| game | player | against | deals | advantage |", "|---|---|---|---|---|"]
-    for _, r in df.iterrows():
-        against = ("the run it was trained from" if r.policy_b.startswith("learned:weights")
-                   else "its prior, `learned`" if r.policy_b == "learned" else f"`{r.policy_b}`")
-        lines.append(f"| {r.game} | {r.player} | {against} | {int(r.deals):,} | {ci(r, 'mean_diff')} {unit(r.game)} |")
+             "tuning or choice of settings played; 95 % intervals.", ""]
+    deals, advantage = ("deals", lambda r: f"{int(r.deals):,}"), lambda r: f"{ci(r)} {unit(r.game)}"
+    lines += table(df, [("game", lambda r: r.game), ("player", lambda r: r.player), ("against", _against),
+                        deals, ("advantage", advantage)])
     lines += ["", "**The name means the best**: `learned` against every network the project has trained for the game "
-              "(head to head):", "", "| game | run (results/train/…) | deals | learned's advantage | verdict |",
-              "|---|---|---|---|---|"]
-    for _, r in best.iterrows():
-        verdict = ("learned beats it" if r.mean_diff_lo > 0 else "it beats learned" if r.mean_diff_hi < 0
-                   else "a tie: not told apart")
-        lines.append(f"| {r.game} | {r.player} | {int(r.deals):,} | {ci(r, 'mean_diff')} {unit(r.game)} | {verdict} |")
+              "(head to head):", ""]
+    lines += table(best, [("game", lambda r: r.game), ("run (results/train/…)", lambda r: r.player), deals,
+                          ("learned's advantage", advantage), ("verdict", _verdict)])
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = study_parser(__doc__, SEED, str(ROOT / "results" / "learned"),
+    ap = study_parser("generations", __doc__, SEED, str(RESULTS / "learned"),
                       tables="only write the charts and markdown from the tables in --out")
     args = ap.parse_args(argv)
     out = Path(args.out).resolve()
@@ -265,19 +257,12 @@ def main(argv=None) -> int:
     if not args.tables:
         measure(args, out)
         figures_by_strength(args, out)
-    df = pd.read_csv(out / "generations.csv", index_col=0)
-    best = pd.read_csv(out / "best_by_name.csv", index_col=0)
-    figs = pd.read_csv(out / "figures_by_strength.csv", index_col=0)
+    df, best, figs = read_tables(out, "generations", "best_by_name", "figures_by_strength")
     for game in df.game.unique():
         chart(df, game, out)
         strength_chart(figs, df, game, out)
-    command = "python scripts/generations_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
-    text = markdown(df, best, command)
-    if not args.no_readme:
-        update_marked_section(ROOT / "results" / "README.md", MARK, text,
-                              "The learned player's generations, and the name that means the best")
-    print(text)
-    return 0
+    return publish(args, MARK, markdown(df, best, scaled_command("generations", args.scale)),
+                   "The learned player's generations, and the name that means the best")
 
 
 if __name__ == "__main__":

@@ -16,34 +16,32 @@ Writes results/search/:
 - the markdown between the ``search`` markers of results/README.md.
 
 Example:
-    python scripts/search_study.py                            # the committed figures
-    python scripts/search_study.py --scale 0.05 --no-readme --out /tmp/search   # a quick look
+    bezique study search                            # the committed figures
+    bezique study search --scale 0.05 --no-readme --out /tmp/search   # a quick look
 """
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from analyzer.studies.script_args import study_parser
-from analyzer.engine import api
-from analyzer.engine import layout as L
-from analyzer.engine.rng import stream_state
-from analyzer.policies.expert import search
-from analyzer.policies.registry import resolve_policy
-from analyzer.rules import preset
-from analyzer.tables.stats import interval_text
-from analyzer.run.output import update_marked_section, write_table
-from analyzer.studies.compare import compare_pair
+from ...engine import api
+from ...engine import layout as L
+from ...engine.rng import stream_state
+from ...policies.expert import search
+from ...policies.registry import resolve_policy
+from ...rules import preset
+from ...run.output import write_table
+from .common import (
+    RESULTS, ci, publish, read_tables, scaled_command, scaler, study_parser, table, timed_pair, with_other_games,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
 MARK = "search"
 # (game, setting against hints:tuned-GAME, what it tests, deals); greedy roll-outs are the
-# default expert, which the ladder measures (scripts/ladder_study.py)
+# default expert, which the ladder measures (ladder.py)
 DIAGNOSIS = [
     ("ordinary", "expert:plain,rollout=tuned-ordinary", "the search as it was: 32 samples, tuned roll-outs", 300),
     ("ordinary", "expert:plain,rollout=tuned-ordinary,samples=128", "variance: 4x the samples", 300),
@@ -53,7 +51,7 @@ DIAGNOSIS = [
     ("rubicon", "expert:plain,rollout=tuned-rubicon,samples=128", "variance: 4x the samples", 60),
     ("rubicon", "cheat-sees-hand:plain,guard=0,prior=3,rollout=tuned-rubicon,samples=32,switch=2,late=12", "inference: the other hand shown", 100),
 ]
-# (game, search against learned, deals): the best (scripts/ladder_study.BEST_SEARCH), the last
+# (game, search against learned, deals): the best (ladder.BEST_SEARCH), the last
 # window alone, and searches of every decision
 CONFIGS = [
     ("ordinary", "expert:plain,prior=3,rollout=tuned-ordinary,samples=48,switch=2,late=12", 1_000),
@@ -112,50 +110,40 @@ def variance(game: str, hands: int, samples: int, seed: int, bar) -> dict:
 
 def versus(game, a, b, deals, seed, bar) -> dict:
     """``a`` against ``b`` on ``deals`` deals, seats swapped, one thread; with its speed."""
-    t0 = time.perf_counter()
-    r = compare_pair(preset(game), resolve_policy(a), resolve_policy(b), deals, seed, 1,
-                     progress=lambda d: bar.update(2 * d)).row()
-    dt = time.perf_counter() - t0
+    r = timed_pair(preset(game), a, b, deals, seed, 1, bar)
+    dt = r["seconds"]
     return {"game": game, "policy": a, "against": b, "deals": deals, "seed": seed,
             **{k: r[k] for k in ("mean_diff", "mean_diff_lo", "mean_diff_hi")},
             "seconds": round(dt, 1), "hands_per_second": round(2 * deals / dt, 1)}
-
-
-def _ci(r, key="mean_diff", fmt="{:+.1f}") -> str:
-    return interval_text(r, key, fmt)
 
 
 def markdown(var: pd.DataFrame, diag: pd.DataFrame, conf: pd.DataFrame, command: str) -> str:
     """The study's tables for results/README.md."""
     lines = [f"Made by `{command}`; 95 % intervals; every comparison plays each deal twice with the seats "
              "swapped; ordinary figures in points per hand, Rubicon in net game points per game.", "",
-             "How close the calls are (tuned roll-outs at decisions of learned self-play):", "",
-             "| game | decisions | samples | median gap, best two actions | median spread of their paired "
-             "difference | of one action's value | samples for gap = 2 SE (median) | needing > 32 | 32 samples "
-             "pick the best |", "|---|---|---|---|---|---|---|---|---|"]
-    for _, r in var.iterrows():
-        lines.append(f"| {r.game} | {int(r.decisions):,} | {int(r.samples)} | {r.median_gap:.1f} | "
-                     f"{r.median_sd_paired:.0f} | {r.median_sd_one_action:.0f} | {r.median_samples_needed:,.0f} | "
-                     f"{r.share_needing_over_32:.0%} | {r.share_32_pick_best:.0%} |")
-    lines += ["", "Each suspect against the tuned hints:", "", "| game | setting | what it tests | deals | "
-              "against the tuned hints | hands/s (one seat, one thread) |", "|---|---|---|---|---|---|"]
-    for _, r in diag.iterrows():
-        lines.append(f"| {r.game} | `{r.policy}` | {r.what} | {int(r.deals):,} | {_ci(r)} | {r.hands_per_second} |")
-    lines += ["", "Searches with the learned network as prior, against `learned`:", "",
-              "| game | search | deals | against learned | hands/s (one seat, one thread) |", "|---|---|---|---|---|"]
-    for _, r in conf.iterrows():
-        lines.append(f"| {r.game} | `{r.policy}` | {int(r.deals):,} | {_ci(r)} | {r.hands_per_second} |")
+             "How close the calls are (tuned roll-outs at decisions of learned self-play):", ""]
+    lines += table(var, [("game", lambda r: r.game), ("decisions", lambda r: f"{int(r.decisions):,}"),
+                         ("samples", lambda r: f"{int(r.samples)}"),
+                         ("median gap, best two actions", lambda r: f"{r.median_gap:.1f}"),
+                         ("median spread of their paired difference", lambda r: f"{r.median_sd_paired:.0f}"),
+                         ("of one action's value", lambda r: f"{r.median_sd_one_action:.0f}"),
+                         ("samples for gap = 2 SE (median)", lambda r: f"{r.median_samples_needed:,.0f}"),
+                         ("needing > 32", lambda r: f"{r.share_needing_over_32:.0%}"),
+                         ("32 samples pick the best", lambda r: f"{r.share_32_pick_best:.0%}")])
+    speed = ("hands/s (one seat, one thread)", lambda r: f"{r.hands_per_second}")
+    lines += ["", "Each suspect against the tuned hints:", ""]
+    lines += table(diag, [("game", lambda r: r.game), ("setting", lambda r: f"`{r.policy}`"),
+                          ("what it tests", lambda r: r.what), ("deals", lambda r: f"{int(r.deals):,}"),
+                          ("against the tuned hints", ci), speed])
+    lines += ["", "Searches with the learned network as prior, against `learned`:", ""]
+    lines += table(conf, [("game", lambda r: r.game), ("search", lambda r: f"`{r.policy}`"),
+                          ("deals", lambda r: f"{int(r.deals):,}"), ("against learned", ci), speed])
     return "\n".join(lines)
-
-
-def update_readme(text: str) -> None:
-    """Put ``text`` between this study's markers of results/README.md."""
-    update_marked_section(ROOT / "results" / "README.md", MARK, text, "Search that improves on its policy")
 
 
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
-    ap = study_parser(__doc__, 20261203, str(ROOT / "results" / "search"),
+    ap = study_parser("search", __doc__, 20261203, str(RESULTS / "search"),
                       tables="only rebuild the markdown from the tables in --out",
                       games_help="the games to measure (one process per game keeps each on its own core)")
     ap.add_argument("--samples", type=int, default=128, help="samples per decision of the variance study")
@@ -163,18 +151,14 @@ def main(argv=None) -> int:
     out = Path(args.out)
     if not args.tables:
         measure(args, out)
-    var, diag, conf = (pd.read_csv(out / f"{name}.csv", index_col=0) for name in ("variance", "diagnosis", "configs"))
-    command = "python scripts/search_study.py" + (f" --scale {args.scale}" if args.scale != 1 else "")
-    text = markdown(var, diag, conf, command)
-    if not args.no_readme:
-        update_readme(text)
-    print(text)
-    return 0
+    var, diag, conf = read_tables(out, "variance", "diagnosis", "configs")
+    return publish(args, MARK, markdown(var, diag, conf, scaled_command("search", args.scale)),
+                   "Search that improves on its policy")
 
 
 def measure(args, out: Path) -> None:
     """Play the study's games and write its tables into ``out`` (rows of other games kept)."""
-    scaled = lambda n: max(2, int(n * args.scale))     # noqa: E731 (a one-line helper)
+    scaled = scaler(args.scale)
     var_hands = {g: scaled(h) for g, h in (("ordinary", 40), ("rubicon", 12)) if g in args.games}
     diagnosis = [d for d in DIAGNOSIS if d[0] in args.games]
     configs = [c for c in CONFIGS if c[0] in args.games]
@@ -186,12 +170,9 @@ def measure(args, out: Path) -> None:
                              for g, p, what, d in diagnosis])
         conf = pd.DataFrame([versus(g, p, "learned", scaled(d), args.seed, bar) for g, p, d in configs])
     for name, df in (("variance", var), ("diagnosis", diag), ("configs", conf)):
-        path = out / f"{name}.csv"
-        if path.exists():                   # the other game's rows of an earlier run stay
-            old = pd.read_csv(path, index_col=0)
-            df = pd.concat([old[~old.game.isin(args.games)], df], ignore_index=True)
+        df = with_other_games(df, out / f"{name}.csv", args.games)     # the other game's rows of an earlier run stay
         write_table(df.sort_values("game", kind="stable").reset_index(drop=True), out, name)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())
