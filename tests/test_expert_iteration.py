@@ -9,7 +9,7 @@ import pytest
 from analyzer.learning.rollouts import LabelRun, Samples
 from analyzer.learning.sgd import decision_regret
 from analyzer.learning.train import Trainer, TrainConfig, TrainError, _labelled, talon_at_deal, value_scale
-from analyzer.policies.features import S_TALON
+from analyzer.policies.features import SF_TALON
 from analyzer.policies.learned import load_model, shipped_model
 from analyzer.rules import R_HAND, R_N_CARDS, preset
 
@@ -35,7 +35,7 @@ def test_the_search_labels_exactly_the_decisions_it_searches(game):
     trainer, s, picks = _labels(game, 6 if game == "ordinary" else 3, 0.2)
     arr = trainer.rules_arr
     dealt = arr[R_N_CARDS] - 2 * arr[R_HAND]
-    left = np.rint(s.dec_xs[:, S_TALON] * dealt)
+    left = np.rint(s.dec_xs[:, SF_TALON] * dealt)
     searched = picks >= 0
     assert searched.sum() > 10 and (~searched).sum() > 10
     assert np.array_equal(searched, left <= LATE)

@@ -13,7 +13,7 @@ from analyzer.engine.layout import OBS_STAGE, OBS_TALON_LEFT
 from analyzer.learning.rollouts import Samples
 from analyzer.learning.sgd import SCRATCH_FIT, fit_epoch, forward_backward
 from analyzer.policies import network as N
-from analyzer.policies.features import MAX_ACTION_NZ, N_ACTION, N_STATE, S_STAGE2, S_TALON
+from analyzer.policies.features import MAX_ACTION_NZ, N_ACTION, N_STATE, SF_STAGE2, SF_TALON
 from analyzer.policies.learned import ModelError, load_model, save_model, shipped_model
 from analyzer.policies.learned_net import action_q, best_action
 from analyzer.policies.registry import resolve_policy
@@ -118,8 +118,8 @@ def test_a_row_moves_only_the_network_that_plays_its_decision():
     dealt = 48
     xs, ai, av = _features(rng, 40)
     for talon, region in ((CARDS, "late"), (CARDS + 2, "main")):
-        xs[:, S_TALON] = talon / dealt
-        xs[:, S_STAGE2] = 0.0                                     # first stage
+        xs[:, SF_TALON] = talon / dealt
+        xs[:, SF_STAGE2] = 0.0                                     # first stage
         w = late.copy()
         m, v = np.zeros_like(w), np.zeros_like(w)
         y = rng.normal(0, 1, 40).astype(np.float32)

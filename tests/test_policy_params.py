@@ -75,8 +75,8 @@ def test_what_a_seat_sees_is_the_engines_not_the_policys():
 
 def test_the_teacher_survives_its_model_slots():
     teacher = resolve_policy("hints:tuned-rubicon").params
-    slots = list(network.T_HINTS) + [network.T_DEFER_TALON, network.T_RUBICON_RATE, network.T_RUBICON_GAP,
-                                     network.T_ENDGAME]
+    slots = list(network.TEACHER_HINT_SLOTS) + [
+        network.TEACHER_DEFER_TALON, network.TEACHER_RUBICON_RATE, network.TEACHER_RUBICON_GAP, network.TEACHER_ENDGAME]
     assert len(set(slots)) == len(slots) and max(slots) < network.TEACHER_W
     stored = network.stored_teacher(teacher)
     assert np.array_equal(stored["hint"], teacher["hint"].astype(np.float32))

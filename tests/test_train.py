@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from analyzer.cli import main
 from analyzer.learning.rollouts import LabelRun
 from analyzer.learning.train import CHECKPOINT, MODEL, TrainConfig, Trainer, TrainError, label_task, value_scale
-from analyzer.policies.features import N_STATE, X_HINT
+from analyzer.policies.features import N_STATE, AF_HINT
 from analyzer.policies.learned import load_model
 from analyzer.policies.network import N_H1, O_HINT_BONUS, O_W1
 from analyzer.policies.registry import resolve_policy
@@ -198,7 +198,7 @@ def test_a_round_starts_from_its_model_and_its_roll_outs_play_it(reference, tmp_
 def test_without_the_teacher_input_the_network_never_reads_the_teachers_choice(tmp_path):
     """``--no-teacher-input``: the teacher feature's weights and the bonus are 0 at the start and
     stay 0 after training (no sample ever sets the feature), so the teacher has no effect in play."""
-    row = O_W1 + (N_STATE + X_HINT) * N_H1
+    row = O_W1 + (N_STATE + AF_HINT) * N_H1
     state = Trainer(preset("ordinary"), TrainConfig(**{**TINY, "teacher_input": False}), tmp_path / "n",
                     threads=1).run()
     assert not state.w[row:row + N_H1].any() and state.w[O_HINT_BONUS] == 0

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.rules import preset
-from analyzer.studies.tune import W_MAX, best_weights, search
+from analyzer.studies.tune import MAX_WEIGHT, best_weights, search
 from helpers import assert_margin
 
 OPTIMUM = np.array([0.3, 2.2, 1.5, 0.0])       # in weights
@@ -120,7 +120,7 @@ def test_a_resume_with_other_arguments_is_refused(tmp_path):
 def test_weights_are_searched_within_bounds():
     state = search(noisy_quadratic(1), 4, np.full(4, 1 / 3), 2_000_000, seed=1, deals0=512, max_deals=2048)
     for gen in state.generations:
-        assert (gen.weights >= 0).all() and (gen.weights <= W_MAX).all()
+        assert (gen.weights >= 0).all() and (gen.weights <= MAX_WEIGHT).all()
 
 
 @pytest.mark.parametrize("variant, deals", [("ordinary", 4000), ("rubicon", 4000)])

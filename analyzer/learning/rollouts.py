@@ -50,7 +50,7 @@ class LabelRun(NamedTuple):
     eps: float           # share of the behaviour's moves played at random
     keep: float          # share of the decisions with a choice that are labelled
     scale: float         # the labels' unit (points per unit)
-    teacher_input: bool  # the decision's features name the teacher's choice (X_HINT)
+    teacher_input: bool  # the decision's features name the teacher's choice (AF_HINT)
 
 
 class Players(NamedTuple):

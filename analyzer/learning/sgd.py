@@ -7,7 +7,7 @@ one; the teacher's parameters and the late network's header are never changed.""
 import numpy as np
 from numba import njit
 
-from ..policies.features import MAX_ACTION_NZ, N_STATE, S_STAGE2, S_TALON, X_HINT
+from ..policies.features import MAX_ACTION_NZ, N_STATE, SF_STAGE2, SF_TALON, AF_HINT
 from ..policies.network import (
     LATE_MAX_H1,
     LATE_MAX_H2,
@@ -27,9 +27,9 @@ SCRATCH_FIT = 3 * LATE_MAX_H1 + LATE_MAX_H2      # h0, h1, dL/dh1, h2 of the lar
 @njit(cache=True, _nrt=False, inline="always")
 def row_net(w, xs, dealt):
     """(offset, h1, h2) of the network of the model ``w`` that plays the decision whose state
-    features are ``xs`` (``dealt``: the cards of the talon at the deal, which S_TALON divides)."""
+    features are ``xs`` (``dealt``: the cards of the talon at the deal, which SF_TALON divides)."""
     _o, cards, _h1, _h2 = late_block(w)
-    return net_of(w, xs[S_STAGE2] == 0.0 and np.rint(xs[S_TALON] * dealt) <= cards)
+    return net_of(w, xs[SF_STAGE2] == 0.0 and np.rint(xs[SF_TALON] * dealt) <= cards)
 
 
 @njit(cache=True, nogil=True)
@@ -163,7 +163,7 @@ def decision_regret(w, samples, picks, gaps, dealt):
             while nz < MAX_ACTION_NZ and ai[k, nz] >= 0:
                 nz += 1
             q = q_value(w, o, n1, n2, h0, ai[k], av[k], nz, h1, h2)
-            if nz > 0 and ai[k, 0] == X_HINT:
+            if nz > 0 and ai[k, 0] == AF_HINT:
                 q += w[O_HINT_BONUS]
             if q > best_q:
                 best_q = q

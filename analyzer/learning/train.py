@@ -15,7 +15,7 @@ its roll-outs play that model from the first step (``rollout_start``: a new roun
 iteration over it, its second stage exact as the learned player's is); with ``opponent`` a
 frozen model holds one seat of every hand (the other seat alternates with the hand) and only
 the learner's decisions are labelled: a best response to it. Without ``teacher_input`` the
-network never sees the teacher's choice (no X_HINT feature, no bonus).
+network never sees the teacher's choice (no AF_HINT feature, no bonus).
 
 Everything depends on the seed alone: the deals, the exploration, the order of the fit. The
 checkpoint after step k holds the weights, Adam's moments and the weights each step of the
@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.policy_data import NO_WEIGHTS, SeatData, new_params, seat_work
-from ..policies.features import MAX_ACTION_NZ, N_STATE, X_HINT
+from ..policies.features import MAX_ACTION_NZ, N_STATE, AF_HINT
 from ..policies.learned import ModelError, game_of, load_model, save_model
 from ..policies.network import (
     N_H1, N_WEIGHTS, O_HINT_BONUS, O_W1, UNIT_ORDINARY, UNIT_RUBICON, init_weights, late_block, stored_teacher,
@@ -86,7 +86,7 @@ class TrainConfig:
     #                              it labels and plays the decisions it searches (expert iteration)
     late_net: int = 0            # > 0: fit only a late network, for the decisions with at most this many
     #                              cards left to draw, to the search's labels of them (added if the start has none)
-    teacher_input: bool = True   # the network sees the teacher's choice (X_HINT) and its bonus
+    teacher_input: bool = True   # the network sees the teacher's choice (AF_HINT) and its bonus
     eval_every: int = 5          # learning-curve points: every this many steps, and the last
     eval_deals: int = 2000       # held-out deals per point (each played twice, seats swapped)
     seed: int = 1
@@ -124,7 +124,7 @@ DEFAULT_HINT_BONUS = {"ordinary": 0.0, "rubicon": 100.0}   # points; see docs/le
 
 
 def talon_at_deal(rules: RuleSet) -> int:
-    """The cards of the talon at the deal (turn-up included): the share S_TALON of the state
+    """The cards of the talon at the deal (turn-up included): the share SF_TALON of the state
     features is of these."""
     return rules.n_cards - 2 * rules.hand_size
 
@@ -230,7 +230,7 @@ class Trainer:
             bonus = DEFAULT_HINT_BONUS[self.game] if bonus is None else bonus
             w = init_weights(np.random.default_rng([c.seed, 0]), self.teacher, bonus / self.scale)
         if not c.teacher_input:
-            row = O_W1 + (N_STATE + X_HINT) * N_H1
+            row = O_W1 + (N_STATE + AF_HINT) * N_H1
             w[row:row + N_H1] = 0.0
             w[O_HINT_BONUS] = 0.0
         if c.late_net and late_block(w)[0] < 0:

@@ -11,7 +11,9 @@ import numpy as np
 
 from ..engine.layout import SEE_HANDS, SEE_PUBLIC, SEE_TALON
 from .learned import GAMES, learned_spec
-from .params import DEFAULT_BLOCK, HINT_NAMES, ROLLOUT_HINTS, ROLLOUT_LEARNED, ROLLOUT_NAMES, hint_index, search_defaults
+from .params import (
+    DEFAULT_BLOCK, HINT_NAMES, ROLLOUT_HINTS, ROLLOUT_LEARNED, ROLLOUT_NAMES, hint_index, search_defaults,
+)
 from .stage2_value import load_value_model
 from .spec import PolicyError, PolicySpec, endgame_flag, register, settings_of, tuned_weights, weight_of
 

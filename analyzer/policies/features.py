@@ -62,45 +62,45 @@ from ..engine.tricks import beats
 from ..rules import R_HAND, R_N_CARDS
 
 # --- the state features -----------------------------------------------------------------------
-S_HAND, S_MINE, S_THEIRS, S_PLAYED, S_UNSEEN, S_LEAD, S_TURNUP = 0, 32, 64, 96, 128, 160, 192
-S_BEZ = 224           # 10: Q♠ and J♦ counts in hand, my table, opponent's table, unseen, played
-S_TRUMP = 234         # 4: trump suit one-hot (not rotated); 238: no trump yet
-S_NO_TRUMP = 238
-S_STAGE2 = 239
-S_TALON = 240         # share of the talon left
-S_SCORE = 241         # my score, the opponent's, the difference (/ 1000)
-S_BRISQ = 244         # my brisques, the opponent's (/ 8 per pack)
-S_DECISION = 246      # 5: decision kind one-hot (lead, follow, meld, carte blanche, claim)
-S_DECLARED = 251
-S_EXCHANGED = 252
-S_DEALER = 253
-S_PACKS = 254
-S_HAND_SIZE = 255
-S_GAME = 256          # 2: game totals before this hand (/ 1000), mine and the opponent's
+SF_HAND, SF_MINE, SF_THEIRS, SF_PLAYED, SF_UNSEEN, SF_LEAD, SF_TURNUP = 0, 32, 64, 96, 128, 160, 192
+SF_BEZ = 224           # 10: Q♠ and J♦ counts in hand, my table, opponent's table, unseen, played
+SF_TRUMP = 234         # 4: trump suit one-hot (not rotated); 238: no trump yet
+SF_NO_TRUMP = 238
+SF_STAGE2 = 239
+SF_TALON = 240         # share of the talon left
+SF_SCORE = 241         # my score, the opponent's, the difference (/ 1000)
+SF_BRISQ = 244         # my brisques, the opponent's (/ 8 per pack)
+SF_DECISION = 246      # 5: decision kind one-hot (lead, follow, meld, carte blanche, claim)
+SF_DECLARED = 251
+SF_EXCHANGED = 252
+SF_DEALER = 253
+SF_PACKS = 254
+SF_HAND_SIZE = 255
+SF_GAME = 256          # 2: game totals before this hand (/ 1000), mine and the opponent's
 N_STATE = 258
 
 # --- the action features ----------------------------------------------------------------------
-X_CARD = 0            # 32: the card played (rotated)
-X_FROM_TABLE = 32
-X_QS, X_JD = 33, 34
-X_WINS = 35           # following: the card beats the card winning the trick so far
-X_BRISQUE = 36
-X_DECLARE = 37        # 16: the combination declared (marriages and sequences rotated)
-X_POINTS = 53         # its points / 100
-X_CLAIM = 54          # 16: the combination claimed (Rubicon, R3.7)
-X_EXCHANGE, X_STOP, X_CARTE, X_PARTNER, X_CLAIM_GAME = 70, 71, 72, 73, 74
-X_HINT = 75           # the action the teacher (hints with the model's hint weights) would take
+AF_CARD = 0            # 32: the card played (rotated)
+AF_FROM_TABLE = 32
+AF_QS, AF_JD = 33, 34
+AF_WINS = 35           # following: the card beats the card winning the trick so far
+AF_BRISQUE = 36
+AF_DECLARE = 37        # 16: the combination declared (marriages and sequences rotated)
+AF_POINTS = 53         # its points / 100
+AF_CLAIM = 54          # 16: the combination claimed (Rubicon, R3.7)
+AF_EXCHANGE, AF_STOP, AF_CARTE, AF_PARTNER, AF_CLAIM_GAME = 70, 71, 72, 73, 74
+AF_HINT = 75           # the action the teacher (hints with the model's hint weights) would take
 # a card played, in the context of the hand (what giving it up may cost):
-X_TRUMP_CARD = 76     # it is a trump
-X_RANK = 77           # its rank (0 ace .. 1 seven)
-X_HELD_SAME = 78      # copies of it held (hand and table) / packs
-X_MARRIAGE = 79       # a king or queen whose marriage partner is held
-X_BEZ_PARTNER = 80    # Q♠ or J♦ with the other held
-X_FOUR_COUNT = 81     # an ace, king, queen or knave: the cards of its rank held / (4 packs)
-X_SEQUENCE = 82       # a trump ace .. knave: the sequence's ranks held / 5
-X_UNSEEN_SAME = 83    # its copies unseen / packs
-X_HIGHER_UNSEEN = 84  # unseen cards of its suit that beat it / (7 packs)
-X_TAKES_BRISQUE = 85  # it wins a trick that holds a brisque
+AF_TRUMP_CARD = 76     # it is a trump
+AF_RANK = 77           # its rank (0 ace .. 1 seven)
+AF_HELD_SAME = 78      # copies of it held (hand and table) / packs
+AF_MARRIAGE = 79       # a king or queen whose marriage partner is held
+AF_BEZ_PARTNER = 80    # Q♠ or J♦ with the other held
+AF_FOUR_COUNT = 81     # an ace, king, queen or knave: the cards of its rank held / (4 packs)
+AF_SEQUENCE = 82       # a trump ace .. knave: the sequence's ranks held / 5
+AF_UNSEEN_SAME = 83    # its copies unseen / packs
+AF_HIGHER_UNSEEN = 84  # unseen cards of its suit that beat it / (7 packs)
+AF_TAKES_BRISQUE = 85  # it wins a trick that holds a brisque
 N_ACTION = 86
 MAX_ACTION_NZ = 16    # nonzero action features, at most
 
@@ -146,20 +146,20 @@ def state_features(obs, rules, xs, ctx):
         played = obs[OBS_PLAYED + t]
         other = packs - hand - mine - theirs - played
         unseen = max(other - (1 if turnup == t else 0), 0)
-        xs[S_HAND + r] = hand
-        xs[S_MINE + r] = mine
-        xs[S_THEIRS + r] = theirs
-        xs[S_PLAYED + r] = played
-        xs[S_UNSEEN + r] = unseen
+        xs[SF_HAND + r] = hand
+        xs[SF_MINE + r] = mine
+        xs[SF_THEIRS + r] = theirs
+        xs[SF_PLAYED + r] = played
+        xs[SF_UNSEEN + r] = unseen
         ctx[C_HELD + t] = hand + mine
         ctx[C_UNSEEN + t] = max(other, 0)
         if t == QS or t == JD:
             k = 0 if t == QS else 1
-            xs[S_BEZ + k] = hand
-            xs[S_BEZ + 2 + k] = mine
-            xs[S_BEZ + 4 + k] = theirs
-            xs[S_BEZ + 6 + k] = unseen
-            xs[S_BEZ + 8 + k] = played
+            xs[SF_BEZ + k] = hand
+            xs[SF_BEZ + 2 + k] = mine
+            xs[SF_BEZ + 4 + k] = theirs
+            xs[SF_BEZ + 6 + k] = unseen
+            xs[SF_BEZ + 8 + k] = played
     for rank in range(8):
         c = 0
         for s in range(4):
@@ -177,29 +177,29 @@ def state_features(obs, rules, xs, ctx):
             seq += 1 if ctx[C_HELD + card_of(trump, rank)] > 0 else 0
     ctx[C_SEQUENCE] = seq
     if obs[OBS_LEAD_CARD] >= 0:
-        xs[S_LEAD + rotate(obs[OBS_LEAD_CARD], trump)] = 1.0
+        xs[SF_LEAD + rotate(obs[OBS_LEAD_CARD], trump)] = 1.0
     if turnup >= 0:
-        xs[S_TURNUP + rotate(turnup, trump)] = 1.0
+        xs[SF_TURNUP + rotate(turnup, trump)] = 1.0
     if trump >= 0:
-        xs[S_TRUMP + trump] = 1.0
+        xs[SF_TRUMP + trump] = 1.0
     else:
-        xs[S_NO_TRUMP] = 1.0
-    xs[S_STAGE2] = 1.0 if obs[OBS_STAGE] == 2 else 0.0
+        xs[SF_NO_TRUMP] = 1.0
+    xs[SF_STAGE2] = 1.0 if obs[OBS_STAGE] == 2 else 0.0
     dealt = rules[R_N_CARDS] - 2 * rules[R_HAND]
-    xs[S_TALON] = obs[OBS_TALON_LEFT] / max(dealt, 1)
-    xs[S_SCORE] = obs[OBS_SCORE] / 1000.0
-    xs[S_SCORE + 1] = obs[OBS_SCORE + 1] / 1000.0
-    xs[S_SCORE + 2] = (obs[OBS_SCORE] - obs[OBS_SCORE + 1]) / 1000.0
-    xs[S_BRISQ] = obs[OBS_BRISQUES] / (8.0 * packs)
-    xs[S_BRISQ + 1] = obs[OBS_BRISQUES + 1] / (8.0 * packs)
-    xs[S_DECISION + obs[OBS_DECISION]] = 1.0
-    xs[S_DECLARED] = min(obs[OBS_DECLARED], 3) / 3.0
-    xs[S_EXCHANGED] = 1.0 if obs[OBS_EXCHANGED] > 0 else 0.0
-    xs[S_DEALER] = 1.0 if obs[OBS_DEALER_REL] == 0 else 0.0
-    xs[S_PACKS] = packs / 4.0
-    xs[S_HAND_SIZE] = rules[R_HAND] / 10.0
-    xs[S_GAME] = obs[OBS_GAME] / 1000.0
-    xs[S_GAME + 1] = obs[OBS_GAME + 1] / 1000.0
+    xs[SF_TALON] = obs[OBS_TALON_LEFT] / max(dealt, 1)
+    xs[SF_SCORE] = obs[OBS_SCORE] / 1000.0
+    xs[SF_SCORE + 1] = obs[OBS_SCORE + 1] / 1000.0
+    xs[SF_SCORE + 2] = (obs[OBS_SCORE] - obs[OBS_SCORE + 1]) / 1000.0
+    xs[SF_BRISQ] = obs[OBS_BRISQUES] / (8.0 * packs)
+    xs[SF_BRISQ + 1] = obs[OBS_BRISQUES + 1] / (8.0 * packs)
+    xs[SF_DECISION + obs[OBS_DECISION]] = 1.0
+    xs[SF_DECLARED] = min(obs[OBS_DECLARED], 3) / 3.0
+    xs[SF_EXCHANGED] = 1.0 if obs[OBS_EXCHANGED] > 0 else 0.0
+    xs[SF_DEALER] = 1.0 if obs[OBS_DEALER_REL] == 0 else 0.0
+    xs[SF_PACKS] = packs / 4.0
+    xs[SF_HAND_SIZE] = rules[R_HAND] / 10.0
+    xs[SF_GAME] = obs[OBS_GAME] / 1000.0
+    xs[SF_GAME + 1] = obs[OBS_GAME + 1] / 1000.0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -218,20 +218,20 @@ def _card_context(ctx, packs, card, trump, idx, val, n):
     what the unseen cards can do against it (from the decision's counts ``ctx``)."""
     rank = card_rank(card)
     suit = card_suit(card)
-    n = _put(idx, val, n, X_TRUMP_CARD, 1.0 if suit == trump else 0.0)
-    n = _put(idx, val, n, X_RANK, rank / 7.0)
-    n = _put(idx, val, n, X_HELD_SAME, ctx[C_HELD + card] / packs)
+    n = _put(idx, val, n, AF_TRUMP_CARD, 1.0 if suit == trump else 0.0)
+    n = _put(idx, val, n, AF_RANK, rank / 7.0)
+    n = _put(idx, val, n, AF_HELD_SAME, ctx[C_HELD + card] / packs)
     if rank == KING or rank == QUEEN:
         partner = card_of(suit, QUEEN if rank == KING else KING)
-        n = _put(idx, val, n, X_MARRIAGE, 1.0 if ctx[C_HELD + partner] > 0 else 0.0)
+        n = _put(idx, val, n, AF_MARRIAGE, 1.0 if ctx[C_HELD + partner] > 0 else 0.0)
     if card == QS or card == JD:
-        n = _put(idx, val, n, X_BEZ_PARTNER, 1.0 if ctx[C_HELD + (JD if card == QS else QS)] > 0 else 0.0)
+        n = _put(idx, val, n, AF_BEZ_PARTNER, 1.0 if ctx[C_HELD + (JD if card == QS else QS)] > 0 else 0.0)
     if rank == ACE or rank == KING or rank == QUEEN or rank == KNAVE:
-        n = _put(idx, val, n, X_FOUR_COUNT, ctx[C_FOUR + rank] / (4.0 * packs))
+        n = _put(idx, val, n, AF_FOUR_COUNT, ctx[C_FOUR + rank] / (4.0 * packs))
     if suit == trump and rank <= KNAVE:
-        n = _put(idx, val, n, X_SEQUENCE, ctx[C_SEQUENCE] / 5.0)
-    n = _put(idx, val, n, X_UNSEEN_SAME, ctx[C_UNSEEN + card] / packs)
-    return _put(idx, val, n, X_HIGHER_UNSEEN, ctx[C_HIGHER + card] / (7.0 * packs))
+        n = _put(idx, val, n, AF_SEQUENCE, ctx[C_SEQUENCE] / 5.0)
+    n = _put(idx, val, n, AF_UNSEEN_SAME, ctx[C_UNSEEN + card] / packs)
+    return _put(idx, val, n, AF_HIGHER_UNSEEN, ctx[C_HIGHER + card] / (7.0 * packs))
 
 
 @njit(cache=True, _nrt=False)
@@ -242,36 +242,36 @@ def action_features(obs, rules, ctx, a, hint, idx, val):
     trump = obs[OBS_TRUMP]
     n = 0
     if a == hint:
-        idx[0] = X_HINT
+        idx[0] = AF_HINT
         val[0] = 1.0
         n = 1
     if a < 64:
         card = a - A_PLAY_TABLE if a >= A_PLAY_TABLE else a
-        idx[n] = X_CARD + rotate(card, trump)
+        idx[n] = AF_CARD + rotate(card, trump)
         val[n] = 1.0
         n += 1
         if a >= A_PLAY_TABLE:
-            idx[n] = X_FROM_TABLE
+            idx[n] = AF_FROM_TABLE
             val[n] = 1.0
             n += 1
         if card == QS or card == JD:
-            idx[n] = X_QS if card == QS else X_JD
+            idx[n] = AF_QS if card == QS else AF_JD
             val[n] = 1.0
             n += 1
         best = obs[OBS_BEST_CARD]
         wins = best >= 0 and beats(card, best, trump)
-        n = _put(idx, val, n, X_WINS, 1.0 if wins else 0.0)
-        n = _put(idx, val, n, X_BRISQUE, 1.0 if is_brisque(card) else 0.0)
-        n = _put(idx, val, n, X_TAKES_BRISQUE, 1.0 if wins and (is_brisque(best) or
+        n = _put(idx, val, n, AF_WINS, 1.0 if wins else 0.0)
+        n = _put(idx, val, n, AF_BRISQUE, 1.0 if is_brisque(card) else 0.0)
+        n = _put(idx, val, n, AF_TAKES_BRISQUE, 1.0 if wins and (is_brisque(best) or
                                                                    is_brisque(obs[OBS_LEAD_CARD])) else 0.0)
         n = _card_context(ctx, obs[OBS_PACKS], card, trump, idx, val, n)
     elif is_declare(a):
         c = declared_combo(a)
-        n = _put(idx, val, n, X_DECLARE + rotate_combo(c, trump), 1.0)
-        n = _put(idx, val, n, X_POINTS, combo_points(rules, trump, c) / 100.0)
+        n = _put(idx, val, n, AF_DECLARE + rotate_combo(c, trump), 1.0)
+        n = _put(idx, val, n, AF_POINTS, combo_points(rules, trump, c) / 100.0)
     elif is_claim(a):
-        n = _put(idx, val, n, X_CLAIM + rotate_combo(claimed_combo(a), trump), 1.0)
+        n = _put(idx, val, n, AF_CLAIM + rotate_combo(claimed_combo(a), trump), 1.0)
     else:
-        n = _put(idx, val, n, X_EXCHANGE if a == A_EXCHANGE else X_STOP if a == A_STOP else
-                 X_CARTE if a == A_CARTE_BLANCHE else X_PARTNER if a == A_PARTNER else X_CLAIM_GAME, 1.0)
+        n = _put(idx, val, n, AF_EXCHANGE if a == A_EXCHANGE else AF_STOP if a == A_STOP else
+                 AF_CARTE if a == A_CARTE_BLANCHE else AF_PARTNER if a == A_PARTNER else AF_CLAIM_GAME, 1.0)
     return n

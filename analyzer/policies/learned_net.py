@@ -30,9 +30,9 @@ F_END = F_Q + MAX_LEGAL
 I_IDX = (F_END + 1) // 2                     # [BLOCK, MAX_ACTION_NZ]
 I_NZ = I_IDX + BLOCK * MAX_ACTION_NZ         # [BLOCK]
 I_CTX = I_NZ + BLOCK                         # [CTX_W]
-D_TEACHER = I_CTX + CTX_W                 # a settings record (PARAMS_DTYPE): the teacher's
+I_TEACHER = I_CTX + CTX_W                 # a settings record (PARAMS_DTYPE): the teacher's
 PARAMS_WORDS = PARAMS_DTYPE.itemsize // np.dtype(np.int64).itemsize   # the record in int64 words
-SCRATCH_USED = D_TEACHER + PARAMS_WORDS
+SCRATCH_USED = I_TEACHER + PARAMS_WORDS
 assert SCRATCH_USED <= SCRATCH_WORDS, "the decision's scratch outgrows policy_data.SCRATCH_WORDS"
 
 
@@ -51,7 +51,7 @@ def action_q(data):
 @njit(cache=True, _nrt=False)
 def teacher_action(w, obs, rules, legal, n_legal, rng, data):
     """The teacher's choice: hints with the settings stored after the network."""
-    params = data.work[W_SCRATCH + D_TEACHER:W_SCRATCH + D_TEACHER + PARAMS_WORDS].view(PARAMS_DTYPE)[0]
+    params = data.work[W_SCRATCH + I_TEACHER:W_SCRATCH + I_TEACHER + PARAMS_WORDS].view(PARAMS_DTYPE)[0]
     read_teacher(w, params)
     return hints_policy(obs, legal, n_legal, rules, params, rng, data)
 
@@ -71,7 +71,7 @@ def best_action(w, obs, rules, legal, n_legal, rng, data):
     val = f[F_VAL:F_VAL + BLOCK * MAX_ACTION_NZ].reshape((BLOCK, MAX_ACTION_NZ))
     out = f[F_OUT:F_OUT + BLOCK]
     q = f[F_Q:F_Q + MAX_LEGAL]
-    ints = data.work[W_SCRATCH:W_SCRATCH + D_TEACHER]
+    ints = data.work[W_SCRATCH:W_SCRATCH + I_TEACHER]
     idx = ints[I_IDX:I_IDX + BLOCK * MAX_ACTION_NZ].reshape((BLOCK, MAX_ACTION_NZ))
     nz = ints[I_NZ:I_NZ + BLOCK]
     ctx = ints[I_CTX:I_CTX + CTX_W]

@@ -37,7 +37,7 @@ O_B2 = O_W2 + N_H1 * N_H2
 O_W3 = O_B2 + N_H2
 O_B3 = O_W3 + N_H2
 N_NET = O_B3 + 1                  # the network's weights; then the teacher's settings
-O_TEACHER = N_NET                 # [TEACHER_W]: the hints' settings, whose choice is input X_HINT
+O_TEACHER = N_NET                 # [TEACHER_W]: the hints' settings, whose choice is input AF_HINT
 TEACHER_W = 32
 O_HINT_BONUS = O_TEACHER + TEACHER_W   # added to the teacher's choice: deviate only for more
 N_WEIGHTS = O_HINT_BONUS + 1
@@ -52,9 +52,9 @@ LATE_H1, LATE_H2 = 128, 64        # the size bezique train gives a new late netw
 
 # where the teacher's settings lie in its TEACHER_W floats (the model files' format): the
 # hints' weights by HINT_* index, then its constants
-T_HINTS = np.array((0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 30))
-T_DEFER_TALON, T_RUBICON_RATE, T_RUBICON_GAP, T_ENDGAME = 8, 9, 10, 11
-assert len(T_HINTS) == N_HINTS
+TEACHER_HINT_SLOTS = np.array((0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 30))
+TEACHER_DEFER_TALON, TEACHER_RUBICON_RATE, TEACHER_RUBICON_GAP, TEACHER_ENDGAME = 8, 9, 10, 11
+assert len(TEACHER_HINT_SLOTS) == N_HINTS
 
 # the unit of the network's values: 100 points per hand, in Rubicon 1000 game points (the
 # winner's game score, R3.9: half of compare's net game points)
@@ -208,18 +208,18 @@ def read_teacher(w, params):
     """Fill the hints' fields of the settings record ``params`` with the teacher's that the
     model ``w`` keeps (its other fields are left as they are: the hints read none)."""
     for k in range(N_HINTS):
-        params.hint[k] = w[O_TEACHER + T_HINTS[k]]
-    params.defer_talon = w[O_TEACHER + T_DEFER_TALON]
-    params.rubicon_rate = w[O_TEACHER + T_RUBICON_RATE]
-    params.rubicon_gap = w[O_TEACHER + T_RUBICON_GAP]
-    params.endgame = w[O_TEACHER + T_ENDGAME] > 0
+        params.hint[k] = w[O_TEACHER + TEACHER_HINT_SLOTS[k]]
+    params.defer_talon = w[O_TEACHER + TEACHER_DEFER_TALON]
+    params.rubicon_rate = w[O_TEACHER + TEACHER_RUBICON_RATE]
+    params.rubicon_gap = w[O_TEACHER + TEACHER_RUBICON_GAP]
+    params.endgame = w[O_TEACHER + TEACHER_ENDGAME] > 0
 
 
 def teacher_vector(params: np.void) -> np.ndarray:
     """The hints' settings of ``params`` as a model keeps its teacher's (float32[TEACHER_W])."""
     v = np.zeros(TEACHER_W, np.float32)
-    v[T_HINTS] = params["hint"]
-    v[[T_DEFER_TALON, T_RUBICON_RATE, T_RUBICON_GAP, T_ENDGAME]] = (
+    v[TEACHER_HINT_SLOTS] = params["hint"]
+    v[[TEACHER_DEFER_TALON, TEACHER_RUBICON_RATE, TEACHER_RUBICON_GAP, TEACHER_ENDGAME]] = (
         params["defer_talon"], params["rubicon_rate"], params["rubicon_gap"], float(params["endgame"]))
     return v
 

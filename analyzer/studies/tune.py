@@ -25,9 +25,9 @@ import numpy as np
 
 from ..run.output import atomic_write
 
-W_MAX = 5.0            # a hint's weight is searched in [0, W_MAX] (1: as the rulebook says; with
+MAX_WEIGHT = 5.0            # a hint's weight is searched in [0, MAX_WEIGHT] (1: as the rulebook says; with
                        # a bound of 3 the counting and keeping hints H4, H5 ended at the bound)
-SIGMA0 = 0.2           # the first step, in units of W_MAX
+SIGMA0 = 0.2           # the first step, in units of MAX_WEIGHT
 DEALS0 = 2048          # deals per candidate in the first generation
 MAX_DEALS = 65_536     # ... and at most
 DEAL_CHUNK = 512       # deals of one candidate a worker plays at a time
@@ -73,7 +73,7 @@ higher is better."""
 
 
 def new_state(dim: int, x0: np.ndarray, seed: int) -> SearchState:
-    """A fresh CMA-ES in the unit cube around ``x0`` (weights / W_MAX), seeded ``seed``."""
+    """A fresh CMA-ES in the unit cube around ``x0`` (weights / MAX_WEIGHT), seeded ``seed``."""
     opts = {"bounds": [0.0, 1.0], "seed": int(seed % (2**32 - 1)) + 1, "verbose": -9,
             "verb_log": 0, "verb_disp": 0, "CMA_diagonal": False}
     np.random.seed(opts["seed"])
@@ -109,9 +109,9 @@ def search(objective: Objective, dim: int, x0: np.ndarray, budget: int, seed: in
         np.random.set_state(state.rng_state)
         xs = np.array(es.ask())
         state.rng_state = np.random.get_state()
-        mean, lo, hi, spent = objective(xs * W_MAX, deals, len(state.generations))
+        mean, lo, hi, spent = objective(xs * MAX_WEIGHT, deals, len(state.generations))
         es.tell(list(xs), list(-mean))           # cma minimises
-        state.generations.append(Generation(xs * W_MAX, deals, mean, lo, hi, float(es.sigma), spent))
+        state.generations.append(Generation(xs * MAX_WEIGHT, deals, mean, lo, hi, float(es.sigma), spent))
         done_here += 1
         if state_path:
             save_state(state, state_path)
@@ -122,7 +122,7 @@ def search(objective: Objective, dim: int, x0: np.ndarray, budget: int, seed: in
 
 def best_weights(state: SearchState) -> np.ndarray:
     """The search's answer: the mean of the final distribution, in weights."""
-    return np.clip(np.asarray(state.es.result.xfavorite), 0.0, 1.0) * W_MAX
+    return np.clip(np.asarray(state.es.result.xfavorite), 0.0, 1.0) * MAX_WEIGHT
 
 
 def save_state(state: SearchState, path: Path) -> None:

@@ -23,7 +23,7 @@ from .tune import (
     DEAL_CHUNK,
     DEALS0,
     MIN_BUDGET,
-    W_MAX,
+    MAX_WEIGHT,
     SearchState,
     TuneError,
     best_weights,
@@ -132,13 +132,13 @@ def start_weights(names: tuple[str, ...], start: str | None) -> np.ndarray:
         weights = load_preset(start)["weights"]
     except KeyError:
         raise TuneError(f"--start {start}: no such preset; stored: {', '.join(preset_names())}") from None
-    return np.array([min(float(weights.get(h, 1.0)), W_MAX) for h in names])
+    return np.array([min(float(weights.get(h, 1.0)), MAX_WEIGHT) for h in names])
 
 
 def switch_off(objective, weights: np.ndarray, names: tuple[str, ...], deals: int, generation: int):
     """``weights`` with the hints switched off that the search could not: several hints act as
     switches (any weight above 0 is fully on: H1's declaration order, H6, H8's and H13's leads),
-    and CMA-ES reaches 0 only at the edge of [0, W_MAX]. Each hint is tried at 0 beside the
+    and CMA-ES reaches 0 only at the edge of [0, MAX_WEIGHT]. Each hint is tried at 0 beside the
     answer on ``deals`` deals (the search's last generation's number; beyond its budget) of
     ``generation`` (after the search's last); those scoring above the
     answer by more than half its interval are switched off together, and kept so if together
@@ -174,7 +174,7 @@ def tune(rules: RuleSet, opponent: str, budget: int, seed: int, out: Path | None
     except PolicyError as e:
         raise TuneError(str(e)) from None
     names = tunable(rules)
-    x0 = start_weights(names, start) / W_MAX
+    x0 = start_weights(names, start) / MAX_WEIGHT
     state_path = Path(out) / ".tune" / "state.pkl" if out else None
     if state_path:
         _check_resume(state_path.parent, rules, opponent, budget, seed, start)
