@@ -1,23 +1,9 @@
 """Readable names for engine action codes (for error messages and logs)."""
 from .cards import COMBO_NAMES, card_str
-from .engine.layout import (
-    A_CARTE_BLANCHE,
-    A_CLAIM,
-    A_CLAIM_GAME,
-    A_DECLARE,
-    A_EXCHANGE,
-    A_PARTNER,
-    A_PLAY_TABLE,
-    A_STOP,
-    D_CARTE,
-    D_CLAIM,
-    D_FOLLOW,
-    D_LEAD,
-    D_MELD,
-)
+from .engine import layout as L
 
-DECISION_NAMES = {D_LEAD: "lead", D_FOLLOW: "follow", D_MELD: "declaration", D_CARTE: "carte blanche",
-                  D_CLAIM: "claim of the game"}
+DECISION_NAMES = {L.D_LEAD: "lead", L.D_FOLLOW: "follow", L.D_MELD: "declaration", L.D_CARTE: "carte blanche",
+                  L.D_CLAIM: "claim of the game"}
 
 
 def illegal_return(action: int, decision: int) -> str:
@@ -32,22 +18,22 @@ def illegal_return(action: int, decision: int) -> str:
 def action_str(action: int) -> str:
     """Describe an action code: ``play QS``, ``play QS from table``, ``declare bezique`` …"""
     a = int(action)
-    if 0 <= a < A_PLAY_TABLE:
+    if 0 <= a < L.A_PLAY_TABLE:
         return f"play {card_str(a)}"
-    if A_PLAY_TABLE <= a < A_DECLARE:
+    if L.A_PLAY_TABLE <= a < L.A_DECLARE:
         return f"play {card_str(a - A_PLAY_TABLE)} from table"
-    if A_DECLARE <= a < A_DECLARE + len(COMBO_NAMES):
+    if L.A_DECLARE <= a < L.A_DECLARE + len(COMBO_NAMES):
         return f"declare {COMBO_NAMES[a - A_DECLARE]}"
-    if a == A_EXCHANGE:
+    if a == L.A_EXCHANGE:
         return "exchange the seven of trumps"
-    if a == A_STOP:
+    if a == L.A_STOP:
         return "stop declaring"
-    if a == A_CARTE_BLANCHE:
+    if a == L.A_CARTE_BLANCHE:
         return "show carte blanche"
-    if a == A_PARTNER:
+    if a == L.A_PARTNER:
         return "pass to partner"
-    if a == A_CLAIM_GAME:
+    if a == L.A_CLAIM_GAME:
         return "claim the game"
-    if A_CLAIM <= a < A_CLAIM + len(COMBO_NAMES):
+    if L.A_CLAIM <= a < L.A_CLAIM + len(COMBO_NAMES):
         return f"claim {COMBO_NAMES[a - A_CLAIM]}"
     return f"action code {a}"

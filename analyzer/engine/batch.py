@@ -11,37 +11,7 @@ from numba import njit, types
 
 from ..rules import R_N_CARDS, R_PLAYERS
 from .hand import deal_into
-from .layout import (
-    G_ERR_ACTION,
-    G_ERR_DECISION,
-    G_ERR_SEAT,
-    G_EXCHANGES,
-    G_GAME_CLAIM,
-    G_LAST_WINNER,
-    G_TRICK,
-    G_TRUMP,
-    G_TRUMP_HOW,
-    G_TRUMP_TRICK,
-    MAX_SEATS,
-    MAX_TALON,
-    P_HAND,
-    P_REC,
-    P_TABLE,
-    P_WON,
-    REC_CARDS_LEFT,
-    REC_CARDS_WON,
-    REC_DEALER,
-    REC_EXCHANGES,
-    REC_LAST_WINNER,
-    REC_SEAT,
-    REC_SEAT_W,
-    REC_STATUS,
-    REC_TRICKS,
-    REC_TRUMP,
-    REC_TRUMP_HOW,
-    REC_TRUMP_TRICK,
-    REC_GAME_CLAIM,
-)
+from . import layout as L
 from .deals import deal_deck
 from .play import play_out
 from .policy_data import PLAYERS_TYPE
@@ -55,7 +25,7 @@ BATCH_SIG = types.int64(types.int64[::1], types.uint64, types.int64, types.int64
 @njit(cache=True, _nrt=False)
 def seed_policies(rngs, seed, hand):
     """Each seat's policy stream for hand ``hand`` of a run seeded ``seed``."""
-    for s in range(MAX_SEATS):
+    for s in range(L.MAX_SEATS):
         rngs[s, 0] = stream_state(seed, hand, 1 + s)
 
 
@@ -77,26 +47,26 @@ def write_record(rules, st, dealer, status, rec):
     G, P = st.G, st.P
     n = rules[R_PLAYERS]
     rec[:] = 0
-    rec[REC_DEALER] = dealer
-    rec[REC_STATUS] = status
-    rec[REC_TRICKS] = G[G_TRICK]
-    rec[REC_TRUMP] = G[G_TRUMP]
-    rec[REC_EXCHANGES] = G[G_EXCHANGES]
-    rec[REC_LAST_WINNER] = G[G_LAST_WINNER]
-    rec[REC_TRUMP_HOW] = G[G_TRUMP_HOW]
-    rec[REC_TRUMP_TRICK] = G[G_TRUMP_TRICK]
-    rec[REC_GAME_CLAIM] = G[G_GAME_CLAIM]
+    rec[L.REC_DEALER] = dealer
+    rec[L.REC_STATUS] = status
+    rec[L.REC_TRICKS] = G[L.G_TRICK]
+    rec[L.REC_TRUMP] = G[L.G_TRUMP]
+    rec[L.REC_EXCHANGES] = G[L.G_EXCHANGES]
+    rec[L.REC_LAST_WINNER] = G[L.G_LAST_WINNER]
+    rec[L.REC_TRUMP_HOW] = G[L.G_TRUMP_HOW]
+    rec[L.REC_TRUMP_TRICK] = G[L.G_TRUMP_TRICK]
+    rec[L.REC_GAME_CLAIM] = G[L.G_GAME_CLAIM]
     won = 0
     left = 0
     for s in range(n):
-        won += P[s, P_WON]
+        won += P[s, L.P_WON]
         for t in range(32):
-            left += P[s, P_HAND + t] + P[s, P_TABLE + t]
-        b = REC_SEAT + s * REC_SEAT_W
-        for j in range(REC_SEAT_W):
-            rec[b + j] = P[s, P_REC + j]
-    rec[REC_CARDS_WON] = won
-    rec[REC_CARDS_LEFT] = left
+            left += P[s, L.P_HAND + t] + P[s, L.P_TABLE + t]
+        b = L.REC_SEAT + s * L.REC_SEAT_W
+        for j in range(L.REC_SEAT_W):
+            rec[b + j] = P[s, L.P_REC + j]
+    rec[L.REC_CARDS_WON] = won
+    rec[L.REC_CARDS_LEFT] = left
 
 
 @njit(cache=True, _nrt=False)
@@ -104,9 +74,9 @@ def policy_error(st, hand, status, err):
     """A hand stopped by a policy's illegal action: ``err`` gets (hand, seat, action,
     decision); returns ``status``."""
     err[0] = hand
-    err[1] = st.G[G_ERR_SEAT]
-    err[2] = st.G[G_ERR_ACTION]
-    err[3] = st.G[G_ERR_DECISION]
+    err[1] = st.G[L.G_ERR_SEAT]
+    err[2] = st.G[L.G_ERR_ACTION]
+    err[3] = st.G[L.G_ERR_DECISION]
     return status
 
 
@@ -116,7 +86,7 @@ def run_batch(rules, seed, start, count, players, records, err):
     row each; return a status. On an illegal policy action, ``err`` gets (hand, seat,
     action, decision) and the status is returned at once."""
     st = new_state(False)
-    deck = np.zeros(MAX_TALON, np.int32)
+    deck = np.zeros(L.MAX_TALON, np.int32)
     dstate = np.zeros(1, np.uint64)
     for i in range(count):
         hand = start + i

@@ -21,116 +21,20 @@ from numba import njit
 from ..rules import R_PACKS
 from .deals import deck_copies
 from .combos import ALL_COMBOS
-from .layout import (
-    D_CARTE,
-    D_CLAIM,
-    D_FOLLOW,
-    D_LEAD,
-    D_MELD,
-    G_BEST,
-    G_BEST_SEAT,
-    G_CARTE_FIRST,
-    G_CARTE_I,
-    G_DEALER,
-    G_DECLARED,
-    G_DRAWN,
-    G_GAME_CLAIM,
-    G_EXCHANGES,
-    G_LAST_WINNER,
-    G_LEAD,
-    G_LEAD_TABLE,
-    G_LEADER,
-    G_NSEATS,
-    G_PHASE,
-    G_STAGE,
-    G_STATUS,
-    G_TALON_LEN,
-    G_TALON_POS,
-    G_TO_ACT,
-    G_TRICK,
-    G_TRICK_CARDS,
-    G_TRICK_POS,
-    G_TRUMP,
-    G_TRUMP_HOW,
-    G_TRUMP_TRICK,
-    G_WINDOW_SEAT,
-    MAX_TABLE,
-    OBS_BEST_CARD,
-    OBS_BEST_REL,
-    OBS_CARTE_FIRST_REL,
-    OBS_DEALER_REL,
-    OBS_DECISION,
-    OBS_DECLARED,
-    OBS_DRAWN,
-    OBS_EXCHANGED,
-    OBS_FULL,
-    OBS_GAME,
-    OBS_HAND,
-    OBS_LEAD_CARD,
-    OBS_LEAD_TABLE,
-    OBS_LEADER_REL,
-    OBS_N_SEATS,
-    OBS_PACKS,
-    OBS_PLAYED,
-    OBS_PUBLIC,
-    OBS_PUBLIC_W,
-    OBS_SEAT,
-    OBS_SLOTS,
-    OBS_STAGE,
-    OBS_TABLE,
-    OBS_TALON_LEFT,
-    OBS_TALON_LEN,
-    OBS_TRICK,
-    OBS_TRICK_CARDS,
-    OBS_TRICK_POS,
-    OBS_TRUMP,
-    OBS_TRUMP_HOW,
-    OBS_TRUE,
-    OBS_TRUE_DRAWN,
-    OBS_TRUE_HANDS,
-    OBS_TRUE_TALON,
-    OBS_TRUMP_TRICK,
-    OBS_TURNUP,
-    P_BASE,
-    P_CARTE,
-    P_HAND,
-    P_HAND_MASK,
-    P_INST_COMBO,
-    P_INST_USED,
-    P_KNOWN,
-    P_MELD_CAND,
-    P_NTABLE,
-    P_REC,
-    P_RESTORE,
-    P_TABLE,
-    P_TABLE_MASK,
-    PH_CARTE,
-    PH_CLAIM,
-    PH_MELD,
-    PH_PLAY,
-    REC_SEAT_W,
-    RS_DBL_MISS,
-    RS_HELD_B,
-    RS_RECV_JD,
-    RS_RECV_QS,
-    SEE_HANDS,
-    SEE_TALON,
-    ST_INCOMPLETE,
-    T_W,
-)
+from . import layout as L
 from .rng import below
 from .state import rel_seat
 
 # offsets within a seat's block of the public record
-PUB_HAND_SIZE = REC_SEAT_W
-PUB_NTABLE = REC_SEAT_W + 1
-PUB_CARTE = REC_SEAT_W + 2
-PUB_INST_USED = REC_SEAT_W + 3
-PUB_KNOWN = REC_SEAT_W + 4       # 32
-PUB_RESTORE = REC_SEAT_W + 36    # 16: restorations held (R3.6 portland)
-PUB_INST_COMBO = REC_SEAT_W + 52     # 16: the combination of each whole instance
-assert PUB_INST_COMBO + 16 <= OBS_PUBLIC_W
-PRIVATE_STATS = (RS_RECV_QS, RS_RECV_JD, RS_DBL_MISS, RS_HELD_B, RS_HELD_B + 1, RS_HELD_B + 2)
+PUB_HAND_SIZE = L.REC_SEAT_W
+PUB_NTABLE = L.REC_SEAT_W + 1
+PUB_CARTE = L.REC_SEAT_W + 2
+PUB_INST_USED = L.REC_SEAT_W + 3
+PUB_KNOWN = L.REC_SEAT_W + 4       # 32
+PUB_RESTORE = L.REC_SEAT_W + 36    # 16: restorations held (R3.6 portland)
+PUB_INST_COMBO = L.REC_SEAT_W + 52     # 16: the combination of each whole instance
+assert PUB_INST_COMBO + 16 <= L.OBS_PUBLIC_W
+PRIVATE_STATS = (L.RS_RECV_QS, L.RS_RECV_JD, L.RS_DBL_MISS, L.RS_HELD_B, L.RS_HELD_B + 1, L.RS_HELD_B + 2)
 
 
 @njit(cache=True, _nrt=False)
@@ -138,55 +42,55 @@ def observe_public(rules, st, s):
     """Fill seat ``s``'s public record (layout OBS_FULL onwards) from the state."""
     G, P, T = st.G, st.P, st.T
     o = st.obs[s]
-    n = G[G_NSEATS]
-    o[OBS_FULL] = 1
-    o[OBS_LEADER_REL] = rel_seat(G[G_LEADER], s, n)
-    o[OBS_LEAD_TABLE] = G[G_LEAD_TABLE]
-    o[OBS_TRUMP_TRICK] = G[G_TRUMP_TRICK]
-    o[OBS_TRUMP_HOW] = G[G_TRUMP_HOW]
-    o[OBS_TALON_LEN] = G[G_TALON_LEN]
-    carte = G[G_PHASE] == PH_CARTE
-    first = G[G_CARTE_FIRST]
-    o[OBS_CARTE_FIRST_REL] = rel_seat(first, s, n) if carte else -1
-    o[OBS_DRAWN] = G[G_DRAWN + rel_seat(s, first, n)] if carte else -1
+    n = G[L.G_NSEATS]
+    o[L.OBS_FULL] = 1
+    o[L.OBS_LEADER_REL] = rel_seat(G[L.G_LEADER], s, n)
+    o[L.OBS_LEAD_TABLE] = G[L.G_LEAD_TABLE]
+    o[L.OBS_TRUMP_TRICK] = G[L.G_TRUMP_TRICK]
+    o[L.OBS_TRUMP_HOW] = G[L.G_TRUMP_HOW]
+    o[L.OBS_TALON_LEN] = G[L.G_TALON_LEN]
+    carte = G[L.G_PHASE] == L.PH_CARTE
+    first = G[L.G_CARTE_FIRST]
+    o[L.OBS_CARTE_FIRST_REL] = rel_seat(first, s, n) if carte else -1
+    o[L.OBS_DRAWN] = G[L.G_DRAWN + rel_seat(s, first, n)] if carte else -1
     for j in range(4):
-        o[OBS_TRICK_CARDS + j] = G[G_TRICK_CARDS + j]
+        o[L.OBS_TRICK_CARDS + j] = G[L.G_TRICK_CARDS + j]
     for r in range(n):
         v = s + r
         if v >= n:
             v -= n
-        b = OBS_PUBLIC + r * OBS_PUBLIC_W
-        for j in range(REC_SEAT_W):
-            o[b + j] = P[v, P_REC + j]
+        b = L.OBS_PUBLIC + r * L.OBS_PUBLIC_W
+        for j in range(L.REC_SEAT_W):
+            o[b + j] = P[v, L.P_REC + j]
         if v != s:
             for j in PRIVATE_STATS:
                 o[b + j] = 0
         size = 0
         for t in range(32):
-            size += P[v, P_HAND + t]
-            o[b + PUB_KNOWN + t] = P[v, P_KNOWN + t]
+            size += P[v, L.P_HAND + t]
+            o[b + PUB_KNOWN + t] = P[v, L.P_KNOWN + t]
         o[b + PUB_HAND_SIZE] = size
-        o[b + PUB_NTABLE] = P[v, P_NTABLE]
-        o[b + PUB_CARTE] = P[v, P_CARTE]
-        o[b + PUB_INST_USED] = P[v, P_INST_USED]
+        o[b + PUB_NTABLE] = P[v, L.P_NTABLE]
+        o[b + PUB_CARTE] = P[v, L.P_CARTE]
+        o[b + PUB_INST_USED] = P[v, L.P_INST_USED]
         for c in range(16):
-            o[b + PUB_RESTORE + c] = P[v, P_RESTORE + c]
-            o[b + PUB_INST_COMBO + c] = P[v, P_INST_COMBO + c]
-        for k in range(MAX_TABLE):                 # the slots in use, then empty ones
-            used = k < P[v, P_NTABLE]
-            for f in range(T_W):
-                o[OBS_SLOTS + (r * MAX_TABLE + k) * T_W + f] = T[v, k, f] if used else 0
+            o[b + PUB_RESTORE + c] = P[v, L.P_RESTORE + c]
+            o[b + PUB_INST_COMBO + c] = P[v, L.P_INST_COMBO + c]
+        for k in range(L.MAX_TABLE):                 # the slots in use, then empty ones
+            used = k < P[v, L.P_NTABLE]
+            for f in range(L.T_W):
+                o[L.OBS_SLOTS + (r * L.MAX_TABLE + k) * L.T_W + f] = T[v, k, f] if used else 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _unseen(rules, o, t):
     """Copies of card ``t`` the observing seat cannot place (see :func:`unseen_cards`)."""
-    c = deck_copies(rules, t) - o[OBS_HAND + t] - o[OBS_PLAYED + t]
-    for r in range(o[OBS_N_SEATS]):
-        c -= o[OBS_TABLE + 32 * r + t]
+    c = deck_copies(rules, t) - o[L.OBS_HAND + t] - o[L.OBS_PLAYED + t]
+    for r in range(o[L.OBS_N_SEATS]):
+        c -= o[L.OBS_TABLE + 32 * r + t]
         if r > 0:
-            c -= o[OBS_PUBLIC + r * OBS_PUBLIC_W + PUB_KNOWN + t]
-    if o[OBS_TURNUP] == t:
+            c -= o[L.OBS_PUBLIC + r * L.OBS_PUBLIC_W + PUB_KNOWN + t]
+    if o[L.OBS_TURNUP] == t:
         c -= 1
     return c
 
@@ -208,14 +112,14 @@ def hidden_sizes(o, out):
     """``out[r]``: the cards of relative seat ``r`` (r > 0) its neighbours cannot place (hand
     size minus the known cards); ``out[0]``: the talon's cards still to draw that are not the
     visible turn-up."""
-    n = o[OBS_N_SEATS]
+    n = o[L.OBS_N_SEATS]
     for r in range(1, n):
-        b = OBS_PUBLIC + r * OBS_PUBLIC_W
+        b = L.OBS_PUBLIC + r * L.OBS_PUBLIC_W
         known = 0
         for t in range(32):
             known += o[b + PUB_KNOWN + t]
         out[r] = o[b + PUB_HAND_SIZE] - known
-    out[0] = o[OBS_TALON_LEFT] - (1 if o[OBS_TURNUP] >= 0 else 0)
+    out[0] = o[L.OBS_TALON_LEFT] - (1 if o[L.OBS_TURNUP] >= 0 else 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -226,8 +130,8 @@ def sample_hidden(rules, o, rng, hidden, talon_rest, drawn, pool, sizes):
     a card each other seat may have drawn last (for a carte-blanche round in progress).
     ``pool`` (int32, at least 32 * packs) and ``sizes`` (int64[4]) are scratch. Returns how
     many cards were placed."""
-    n = o[OBS_N_SEATS]
-    me = o[OBS_SEAT]
+    n = o[L.OBS_N_SEATS]
+    me = o[L.OBS_SEAT]
     m = 0
     for t in range(32):
         for _ in range(_unseen(rules, o, t)):
@@ -242,18 +146,18 @@ def sample_hidden(rules, o, rng, hidden, talon_rest, drawn, pool, sizes):
     k = 0
     for r in range(1, n):
         v = (me + r) % n
-        b = OBS_PUBLIC + r * OBS_PUBLIC_W
+        b = L.OBS_PUBLIC + r * L.OBS_PUBLIC_W
         for t in range(32):
             hidden[v, t] = o[b + PUB_KNOWN + t]
         for _ in range(sizes[r]):
             hidden[v, pool[k]] += 1
             k += 1
         drawn[v] = pool[k - 1] if sizes[r] > 0 else -1
-    left = o[OBS_TALON_LEFT]
+    left = o[L.OBS_TALON_LEFT]
     for j in range(sizes[0]):
         talon_rest[j] = pool[k + j]
-    if o[OBS_TURNUP] >= 0 and left > 0:
-        talon_rest[left - 1] = o[OBS_TURNUP]
+    if o[L.OBS_TURNUP] >= 0 and left > 0:
+        talon_rest[left - 1] = o[L.OBS_TURNUP]
     return k + sizes[0]
 
 
@@ -264,100 +168,100 @@ def rebuild(rules, o, hidden, talon_rest, drawn, dst):
     in order (the turn-up last) and ``drawn[seat]`` the card each other seat drew last (read
     only in a carte-blanche round after a draw). The seat to act is the observing seat."""
     G, P, T, obs, talon = dst.G, dst.P, dst.T, dst.obs, dst.talon
-    n = o[OBS_N_SEATS]
-    me = o[OBS_SEAT]
+    n = o[L.OBS_N_SEATS]
+    me = o[L.OBS_SEAT]
     G[:] = 0
     P[:] = 0
     T[:] = 0
     for v in range(obs.shape[0]):
         for j in range(obs.shape[1]):
             obs[v, j] = 0
-    G[G_NSEATS] = n
-    G[G_DEALER] = (me + o[OBS_DEALER_REL]) % n
-    G[G_TRUMP] = o[OBS_TRUMP]
-    G[G_STAGE] = o[OBS_STAGE]
-    G[G_TRICK] = o[OBS_TRICK]
-    G[G_EXCHANGES] = o[OBS_EXCHANGED]
-    G[G_TRUMP_TRICK] = o[OBS_TRUMP_TRICK]
-    G[G_TRUMP_HOW] = o[OBS_TRUMP_HOW]
-    G[G_TALON_LEN] = o[OBS_TALON_LEN]
-    G[G_TALON_POS] = o[OBS_TALON_LEN] - o[OBS_TALON_LEFT]
-    G[G_LEADER] = (me + o[OBS_LEADER_REL]) % n
-    G[G_LAST_WINNER] = -1
-    G[G_STATUS] = ST_INCOMPLETE
-    G[G_TO_ACT] = me
-    G[G_WINDOW_SEAT] = -1
-    G[G_CARTE_FIRST] = -1
-    G[G_GAME_CLAIM] = -1
+    G[L.G_NSEATS] = n
+    G[L.G_DEALER] = (me + o[L.OBS_DEALER_REL]) % n
+    G[L.G_TRUMP] = o[L.OBS_TRUMP]
+    G[L.G_STAGE] = o[L.OBS_STAGE]
+    G[L.G_TRICK] = o[L.OBS_TRICK]
+    G[L.G_EXCHANGES] = o[L.OBS_EXCHANGED]
+    G[L.G_TRUMP_TRICK] = o[L.OBS_TRUMP_TRICK]
+    G[L.G_TRUMP_HOW] = o[L.OBS_TRUMP_HOW]
+    G[L.G_TALON_LEN] = o[L.OBS_TALON_LEN]
+    G[L.G_TALON_POS] = o[L.OBS_TALON_LEN] - o[L.OBS_TALON_LEFT]
+    G[L.G_LEADER] = (me + o[L.OBS_LEADER_REL]) % n
+    G[L.G_LAST_WINNER] = -1
+    G[L.G_STATUS] = L.ST_INCOMPLETE
+    G[L.G_TO_ACT] = me
+    G[L.G_WINDOW_SEAT] = -1
+    G[L.G_CARTE_FIRST] = -1
+    G[L.G_GAME_CLAIM] = -1
     for j in range(4):
-        G[G_TRICK_CARDS + j] = o[OBS_TRICK_CARDS + j]
-        G[G_DRAWN + j] = -1
-    G[G_LEAD] = -1
-    G[G_BEST] = -1
-    G[G_BEST_SEAT] = -1
-    dec = o[OBS_DECISION]
-    if dec == D_LEAD or dec == D_FOLLOW or dec == D_CLAIM:
-        G[G_PHASE] = PH_CLAIM if dec == D_CLAIM else PH_PLAY
-        G[G_TRICK_POS] = o[OBS_TRICK_POS]
-        G[G_LEAD] = o[OBS_LEAD_CARD]
-        G[G_LEAD_TABLE] = o[OBS_LEAD_TABLE]
-        G[G_BEST] = o[OBS_BEST_CARD]
-        if o[OBS_BEST_REL] >= 0:
-            G[G_BEST_SEAT] = (me + o[OBS_BEST_REL]) % n
-    elif dec == D_MELD:
-        G[G_PHASE] = PH_MELD
-        G[G_WINDOW_SEAT] = me
-        G[G_DECLARED] = o[OBS_DECLARED]
-    elif dec == D_CARTE:
-        G[G_PHASE] = PH_CARTE
-        first = (me + o[OBS_CARTE_FIRST_REL]) % n
-        G[G_CARTE_FIRST] = first
-        G[G_CARTE_I] = rel_seat(me, first, n)
-        if o[OBS_DRAWN] >= 0:                  # a round after a draw (else: the dealt hands)
+        G[L.G_TRICK_CARDS + j] = o[L.OBS_TRICK_CARDS + j]
+        G[L.G_DRAWN + j] = -1
+    G[L.G_LEAD] = -1
+    G[L.G_BEST] = -1
+    G[L.G_BEST_SEAT] = -1
+    dec = o[L.OBS_DECISION]
+    if dec == L.D_LEAD or dec == L.D_FOLLOW or dec == L.D_CLAIM:
+        G[L.G_PHASE] = L.PH_CLAIM if dec == L.D_CLAIM else L.PH_PLAY
+        G[L.G_TRICK_POS] = o[L.OBS_TRICK_POS]
+        G[L.G_LEAD] = o[L.OBS_LEAD_CARD]
+        G[L.G_LEAD_TABLE] = o[L.OBS_LEAD_TABLE]
+        G[L.G_BEST] = o[L.OBS_BEST_CARD]
+        if o[L.OBS_BEST_REL] >= 0:
+            G[L.G_BEST_SEAT] = (me + o[L.OBS_BEST_REL]) % n
+    elif dec == L.D_MELD:
+        G[L.G_PHASE] = L.PH_MELD
+        G[L.G_WINDOW_SEAT] = me
+        G[L.G_DECLARED] = o[L.OBS_DECLARED]
+    elif dec == L.D_CARTE:
+        G[L.G_PHASE] = L.PH_CARTE
+        first = (me + o[L.OBS_CARTE_FIRST_REL]) % n
+        G[L.G_CARTE_FIRST] = first
+        G[L.G_CARTE_I] = rel_seat(me, first, n)
+        if o[L.OBS_DRAWN] >= 0:                  # a round after a draw (else: the dealt hands)
             for i in range(n):
                 v = (first + i) % n
-                G[G_DRAWN + i] = o[OBS_DRAWN] if v == me else drawn[v]
+                G[L.G_DRAWN + i] = o[L.OBS_DRAWN] if v == me else drawn[v]
     for r in range(n):
         v = (me + r) % n
-        b = OBS_PUBLIC + r * OBS_PUBLIC_W
-        for j in range(REC_SEAT_W):
-            P[v, P_REC + j] = o[b + j]
-        P[v, P_NTABLE] = o[b + PUB_NTABLE]
-        P[v, P_CARTE] = o[b + PUB_CARTE]
-        P[v, P_INST_USED] = o[b + PUB_INST_USED]
+        b = L.OBS_PUBLIC + r * L.OBS_PUBLIC_W
+        for j in range(L.REC_SEAT_W):
+            P[v, L.P_REC + j] = o[b + j]
+        P[v, L.P_NTABLE] = o[b + PUB_NTABLE]
+        P[v, L.P_CARTE] = o[b + PUB_CARTE]
+        P[v, L.P_INST_USED] = o[b + PUB_INST_USED]
         for c in range(16):
-            P[v, P_RESTORE + c] = o[b + PUB_RESTORE + c]
-            P[v, P_INST_COMBO + c] = o[b + PUB_INST_COMBO + c]
-        P[v, P_MELD_CAND] = ALL_COMBOS
-        P[v, P_BASE] = o[OBS_GAME + r]
+            P[v, L.P_RESTORE + c] = o[b + PUB_RESTORE + c]
+            P[v, L.P_INST_COMBO + c] = o[b + PUB_INST_COMBO + c]
+        P[v, L.P_MELD_CAND] = ALL_COMBOS
+        P[v, L.P_BASE] = o[L.OBS_GAME + r]
         hand_mask = 0
         table_mask = 0
         for t in range(32):
-            P[v, P_KNOWN + t] = o[b + PUB_KNOWN + t]
-            P[v, P_TABLE + t] = o[OBS_TABLE + 32 * r + t]
-            P[v, P_HAND + t] = o[OBS_HAND + t] if v == me else hidden[v, t]
-            if P[v, P_HAND + t] > 0:
+            P[v, L.P_KNOWN + t] = o[b + PUB_KNOWN + t]
+            P[v, L.P_TABLE + t] = o[L.OBS_TABLE + 32 * r + t]
+            P[v, L.P_HAND + t] = o[L.OBS_HAND + t] if v == me else hidden[v, t]
+            if P[v, L.P_HAND + t] > 0:
                 hand_mask |= np.int64(1) << t
-            if P[v, P_TABLE + t] > 0:
+            if P[v, L.P_TABLE + t] > 0:
                 table_mask |= np.int64(1) << t
-        P[v, P_HAND_MASK] = hand_mask
-        P[v, P_TABLE_MASK] = table_mask
-        for k in range(P[v, P_NTABLE]):
-            for f in range(T_W):
-                T[v, k, f] = o[OBS_SLOTS + (r * MAX_TABLE + k) * T_W + f]
+        P[v, L.P_HAND_MASK] = hand_mask
+        P[v, L.P_TABLE_MASK] = table_mask
+        for k in range(P[v, L.P_NTABLE]):
+            for f in range(L.T_W):
+                T[v, k, f] = o[L.OBS_SLOTS + (r * L.MAX_TABLE + k) * L.T_W + f]
     for v in range(n):                             # every seat's observation (its core)
         ov = obs[v]
-        ov[OBS_SEAT] = v
-        ov[OBS_N_SEATS] = n
-        ov[OBS_DEALER_REL] = rel_seat(G[G_DEALER], v, n)
-        ov[OBS_PACKS] = rules[R_PACKS]
+        ov[L.OBS_SEAT] = v
+        ov[L.OBS_N_SEATS] = n
+        ov[L.OBS_DEALER_REL] = rel_seat(G[L.G_DEALER], v, n)
+        ov[L.OBS_PACKS] = rules[R_PACKS]
         for t in range(32):
-            ov[OBS_HAND + t] = P[v, P_HAND + t]
-            ov[OBS_PLAYED + t] = o[OBS_PLAYED + t]
+            ov[L.OBS_HAND + t] = P[v, L.P_HAND + t]
+            ov[L.OBS_PLAYED + t] = o[L.OBS_PLAYED + t]
             for u in range(n):
-                ov[OBS_TABLE + 32 * rel_seat(u, v, n) + t] = P[u, P_TABLE + t]
-    for j in range(o[OBS_TALON_LEFT]):
-        talon[G[G_TALON_POS] + j] = talon_rest[j]
+                ov[L.OBS_TABLE + 32 * rel_seat(u, v, n) + t] = P[u, L.P_TABLE + t]
+    for j in range(o[L.OBS_TALON_LEFT]):
+        talon[G[L.G_TALON_POS] + j] = talon_rest[j]
 
 
 @njit(cache=True, _nrt=False)
@@ -367,16 +271,16 @@ def observe_true(st, s, talon_too):
     ceilings ask for it (Players.sees of SEE_HANDS or SEE_TALON)."""
     G, P = st.G, st.P
     o = st.obs[s]
-    n = G[G_NSEATS]
-    o[OBS_TRUE] = SEE_TALON if talon_too else SEE_HANDS
+    n = G[L.G_NSEATS]
+    o[L.OBS_TRUE] = L.SEE_TALON if talon_too else L.SEE_HANDS
     for r in range(4):
         v = (s + r) % n
         for t in range(32):
-            o[OBS_TRUE_HANDS + 32 * r + t] = P[v, P_HAND + t] if r < n else 0
-        o[OBS_TRUE_DRAWN + r] = G[G_DRAWN + r]
-    left = G[G_TALON_LEN] - G[G_TALON_POS]
-    for j in range(o.shape[0] - OBS_TRUE_TALON):
-        o[OBS_TRUE_TALON + j] = st.talon[G[G_TALON_POS] + j] if talon_too and j < left else -1
+            o[L.OBS_TRUE_HANDS + 32 * r + t] = P[v, L.P_HAND + t] if r < n else 0
+        o[L.OBS_TRUE_DRAWN + r] = G[L.G_DRAWN + r]
+    left = G[L.G_TALON_LEN] - G[L.G_TALON_POS]
+    for j in range(o.shape[0] - L.OBS_TRUE_TALON):
+        o[L.OBS_TRUE_TALON + j] = st.talon[G[L.G_TALON_POS] + j] if talon_too and j < left else -1
 
 
 @njit(cache=True, _nrt=False)
@@ -384,27 +288,27 @@ def sample_world(rules, o, rng, hidden, talon_rest, drawn, pool, sizes):
     """:func:`sample_hidden` for every observation: a fair one gets a random assignment of the
     unseen cards; a ceiling's (OBS_TRUE) gets the true hands, and the true talon (SEE_TALON) or
     its unseen cards shuffled (SEE_HANDS). Returns how many cards were placed at random."""
-    see = o[OBS_TRUE]
-    if see < SEE_HANDS:
+    see = o[L.OBS_TRUE]
+    if see < L.SEE_HANDS:
         return sample_hidden(rules, o, rng, hidden, talon_rest, drawn, pool, sizes)
-    n = o[OBS_N_SEATS]
-    me = o[OBS_SEAT]
-    first = (me + o[OBS_CARTE_FIRST_REL]) % n if o[OBS_CARTE_FIRST_REL] >= 0 else 0
+    n = o[L.OBS_N_SEATS]
+    me = o[L.OBS_SEAT]
+    first = (me + o[L.OBS_CARTE_FIRST_REL]) % n if o[L.OBS_CARTE_FIRST_REL] >= 0 else 0
     for r in range(1, n):
         v = (me + r) % n
         for t in range(32):
-            hidden[v, t] = o[OBS_TRUE_HANDS + 32 * r + t]
-        drawn[v] = o[OBS_TRUE_DRAWN + rel_seat(v, first, n)]
-    left = o[OBS_TALON_LEFT]
-    if see == SEE_TALON:
+            hidden[v, t] = o[L.OBS_TRUE_HANDS + 32 * r + t]
+        drawn[v] = o[L.OBS_TRUE_DRAWN + rel_seat(v, first, n)]
+    left = o[L.OBS_TALON_LEFT]
+    if see == L.SEE_TALON:
         for j in range(left):
-            talon_rest[j] = o[OBS_TRUE_TALON + j]
+            talon_rest[j] = o[L.OBS_TRUE_TALON + j]
         return 0
     m = 0
     for t in range(32):                       # the unseen cards not in a hand: the talon's
         c = _unseen(rules, o, t)
         for r in range(1, n):
-            c -= hidden[(me + r) % n, t] - o[OBS_PUBLIC + r * OBS_PUBLIC_W + PUB_KNOWN + t]
+            c -= hidden[(me + r) % n, t] - o[L.OBS_PUBLIC + r * L.OBS_PUBLIC_W + PUB_KNOWN + t]
         for _ in range(c):
             pool[m] = t
             m += 1
@@ -415,6 +319,6 @@ def sample_world(rules, o, rng, hidden, talon_rest, drawn, pool, sizes):
         pool[j] = tmp
     for j in range(m):
         talon_rest[j] = pool[j]
-    if o[OBS_TURNUP] >= 0 and left > 0:
-        talon_rest[left - 1] = o[OBS_TURNUP]
+    if o[L.OBS_TURNUP] >= 0 and left > 0:
+        talon_rest[left - 1] = o[L.OBS_TURNUP]
     return m

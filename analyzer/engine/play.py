@@ -9,26 +9,7 @@ import numpy as np
 from numba import njit
 
 from .hand import apply, decision, is_over, legal_actions, observe, to_act
-from .layout import (
-    G_ERR_ACTION,
-    G_ERR_DECISION,
-    G_ERR_DETAIL,
-    G_ERR_MOVE,
-    G_ERR_RULE,
-    G_ERR_SEAT,
-    G_FULL_OBS,
-    G_NSEATS,
-    G_STATUS,
-    G_TRICK,
-    SEE_HANDS,
-    SEE_HANDS_BIT,
-    SEE_PUBLIC,
-    SEE_TALON,
-    SEE_TALON_BIT,
-    ST_DONE,
-    ST_ILLEGAL_POLICY,
-    X_ILLEGAL_ACTION,
-)
+from . import layout as L
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -45,13 +26,13 @@ def is_legal(legal, nleg, plays, a):
 @njit(cache=True, _nrt=False)
 def report_error(G, status, move, seat, rule, detail, action, decision_kind):
     """Stop the hand with ``status`` and what went wrong (G_ERR_*); returns ``status``."""
-    G[G_STATUS] = status
-    G[G_ERR_MOVE] = move
-    G[G_ERR_SEAT] = seat
-    G[G_ERR_RULE] = rule
-    G[G_ERR_DETAIL] = detail
-    G[G_ERR_ACTION] = action
-    G[G_ERR_DECISION] = decision_kind
+    G[L.G_STATUS] = status
+    G[L.G_ERR_MOVE] = move
+    G[L.G_ERR_SEAT] = seat
+    G[L.G_ERR_RULE] = rule
+    G[L.G_ERR_DETAIL] = detail
+    G[L.G_ERR_ACTION] = action
+    G[L.G_ERR_DECISION] = decision_kind
     return status
 
 
@@ -76,24 +57,24 @@ def play_out(rules, st, players):
     record too, a ceiling's SEE_HANDS or SEE_TALON the hidden cards). Returns ST_DONE, or
     ST_ILLEGAL_POLICY when a policy returns an illegal action (details in G_ERR_*)."""
     policies, params, seats, sees = players
-    for s in range(st.G[G_NSEATS]):
+    for s in range(st.G[L.G_NSEATS]):
         see = sees[s]
-        if see >= SEE_PUBLIC:
-            st.G[G_FULL_OBS] |= 1 << s
-        if see >= SEE_HANDS:                 # a ceiling: it reads the hidden cards
-            st.G[G_FULL_OBS] |= 1 << (SEE_HANDS_BIT + s)
-        if see >= SEE_TALON:
-            st.G[G_FULL_OBS] |= 1 << (SEE_TALON_BIT + s)
+        if see >= L.SEE_PUBLIC:
+            st.G[L.G_FULL_OBS] |= 1 << s
+        if see >= L.SEE_HANDS:                 # a ceiling: it reads the hidden cards
+            st.G[L.G_FULL_OBS] |= 1 << (L.SEE_HANDS_BIT + s)
+        if see >= L.SEE_TALON:
+            st.G[L.G_FULL_OBS] |= 1 << (L.SEE_TALON_BIT + s)
     while True:
         nleg, plays = next_move(rules, st)
         if nleg == 0:
-            return ST_DONE
+            return L.ST_DONE
         if nleg == 1:
             a = st.legal[0]
         else:
             s = to_act(st)
             a = policies[s](st.obs[s], st.legal, nleg, rules, params[s], st.rngs[s], seats[s])
             if not is_legal(st.legal, nleg, plays, a):
-                return report_error(st.G, ST_ILLEGAL_POLICY, st.G[G_TRICK], s, 0,
-                                    X_ILLEGAL_ACTION, a, decision(st))
+                return report_error(st.G, L.ST_ILLEGAL_POLICY, st.G[L.G_TRICK], s, 0,
+                                    L.X_ILLEGAL_ACTION, a, decision(st))
         apply(rules, st, a)

@@ -27,21 +27,7 @@ from .layout import (
     T_W,
     WORK_SIZE,
 )
-from .layout import (
-    OBS_HAND,
-    OBS_PLAYED,
-    OBS_TABLE,
-    P_HAND,
-    P_HAND_MASK,
-    P_INST_USED,
-    P_KNOWN,
-    P_NTABLE,
-    P_TABLE,
-    P_TABLE_MASK,
-    T_CARD,
-    T_IM,
-    T_INST,
-)
+from . import layout as L
 
 
 
@@ -147,29 +133,29 @@ def _sync_mask(P, s, slot, counts, card):
 def add_hand(P, obs, s, card, delta):
     """Change seat ``s``'s hidden hand count of ``card`` by ``delta`` (the copies known to be
     there never exceed those held)."""
-    P[s, P_HAND + card] += delta
-    if P[s, P_KNOWN + card] > P[s, P_HAND + card]:
-        P[s, P_KNOWN + card] = P[s, P_HAND + card]
-    _sync_mask(P, s, P_HAND_MASK, P_HAND, card)
-    obs[s, OBS_HAND + card] += delta
+    P[s, L.P_HAND + card] += delta
+    if P[s, L.P_KNOWN + card] > P[s, L.P_HAND + card]:
+        P[s, L.P_KNOWN + card] = P[s, L.P_HAND + card]
+    _sync_mask(P, s, L.P_HAND_MASK, L.P_HAND, card)
+    obs[s, L.OBS_HAND + card] += delta
 
 
 @njit(cache=True, _nrt=False)
 def _add_table_count(P, obs, n, s, card, delta):
-    P[s, P_TABLE + card] += delta
-    _sync_mask(P, s, P_TABLE_MASK, P_TABLE, card)
+    P[s, L.P_TABLE + card] += delta
+    _sync_mask(P, s, L.P_TABLE_MASK, L.P_TABLE, card)
     for v in range(n):
-        obs[v, OBS_TABLE + 32 * rel_seat(s, v, n) + card] += delta
+        obs[v, L.OBS_TABLE + 32 * rel_seat(s, v, n) + card] += delta
 
 
 @njit(cache=True, _nrt=False)
 def table_add(P, T, obs, n, s, card):
     """Put ``card`` face up in a new table slot of seat ``s``; return the slot."""
-    k = P[s, P_NTABLE]
+    k = P[s, L.P_NTABLE]
     for j in range(T_W):
         T[s, k, j] = 0
-    T[s, k, T_CARD] = card
-    P[s, P_NTABLE] = k + 1
+    T[s, k, L.T_CARD] = card
+    P[s, L.P_NTABLE] = k + 1
     _add_table_count(P, obs, n, s, card, 1)
     return k
 
@@ -178,22 +164,22 @@ def table_add(P, T, obs, n, s, card):
 def table_remove(P, T, obs, n, s, slot):
     """Take the card in ``slot`` off seat ``s``'s table (last slot fills the gap). Every
     declared instance it belonged to no longer lies whole on the table (R3.6)."""
-    card = T[s, slot, T_CARD]
-    last = P[s, P_NTABLE] - 1
-    broken = T[s, slot, T_INST]
+    card = T[s, slot, L.T_CARD]
+    last = P[s, L.P_NTABLE] - 1
+    broken = T[s, slot, L.T_INST]
     if broken != 0:
-        P[s, P_INST_USED] &= ~broken
+        P[s, L.P_INST_USED] &= ~broken
         for j in range(last + 1):
-            if T[s, j, T_INST] & broken:
-                T[s, j, T_INST] &= ~broken
+            if T[s, j, L.T_INST] & broken:
+                T[s, j, L.T_INST] &= ~broken
                 for cls in range(3):
-                    inst = T[s, j, T_IM + cls]
+                    inst = T[s, j, L.T_IM + cls]
                     if inst > 0 and (broken >> (inst - 1)) & 1:
-                        T[s, j, T_IM + cls] = 0
+                        T[s, j, L.T_IM + cls] = 0
     for j in range(T_W):
         T[s, slot, j] = T[s, last, j]
         T[s, last, j] = 0              # a free slot is empty (a state is the same however made)
-    P[s, P_NTABLE] = last
+    P[s, L.P_NTABLE] = last
     _add_table_count(P, obs, n, s, card, -1)
     return card
 
@@ -202,17 +188,17 @@ def table_remove(P, T, obs, n, s, slot):
 def mark_played(obs, n, card):
     """Every seat sees ``card`` played to a trick."""
     for v in range(n):
-        obs[v, OBS_PLAYED + card] += 1
+        obs[v, L.OBS_PLAYED + card] += 1
 
 
 @njit(cache=True, _nrt=False)
 def take_table_back(P, T, obs, n):
     """R2.19: at the second stage every seat takes its table cards into hand."""
     for s in range(n):
-        while P[s, P_NTABLE] > 0:
-            card = table_remove(P, T, obs, n, s, P[s, P_NTABLE] - 1)
+        while P[s, L.P_NTABLE] > 0:
+            card = table_remove(P, T, obs, n, s, P[s, L.P_NTABLE] - 1)
             add_hand(P, obs, s, card, 1)
-            P[s, P_KNOWN + card] += 1          # everyone saw it on the table
+            P[s, L.P_KNOWN + card] += 1          # everyone saw it on the table
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -9,28 +9,7 @@ from numba import njit
 from ..rules import R_BRISQUE_POINTS
 from .codes import BEZIQUE, FIRST_SEQUENCE, MARRIAGE
 from .games import DRAW, rubicon_game
-from .layout import (
-    N_COMBOS,
-    REC_DEALER,
-    REC_LAST_WINNER,
-    REC_SEAT,
-    REC_SEAT_W,
-    REC_TRUMP,
-    REC_TRUMP_HOW,
-    REC_TRUMP_TRICK,
-    RS_BEZ_MAX,
-    RS_BRISQ,
-    RS_CARTE,
-    RS_DBL_MISS,
-    RS_FIRST_B,
-    RS_HELD_B,
-    RS_NDECL,
-    RS_RECV_JD,
-    RS_RECV_QS,
-    RS_SCORE,
-    RS_SEVEN,
-    RS_TABLE_DECL,
-)
+from . import layout as L
 
 SCORE_BIN = 10           # hand-score bin width, ordinary game
 RUBICON_SCORE_BIN = 100  # Rubicon: scores run to thousands, mostly 100s (four aces) plus 20s and 50s
@@ -51,9 +30,9 @@ assert CATEGORY_NAMES[CAT_TRUMP_SEQ] == "trump_sequence" and CATEGORY_NAMES[CAT_
 
 def _categories() -> np.ndarray:
     """CATEGORY[1 + trump suit, combination id] -> category (row 0: no trump fixed)."""
-    cat = np.zeros((5, N_COMBOS), np.int64)
+    cat = np.zeros((5, L.N_COMBOS), np.int64)
     for row in range(5):
-        for c in range(N_COMBOS):
+        for c in range(L.N_COMBOS):
             if c < FIRST_SEQUENCE:           # a marriage: royal in trumps, else common
                 cat[row, c] = CAT_ROYAL + (c - MARRIAGE != row - 1)
             elif c < BEZIQUE:                # a sequence: in trumps, else plain
@@ -97,20 +76,20 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
         t.loser_hist, t.cat_hands, t.cat_count, t.cat_points)
     brisque_points = rules[R_BRISQUE_POINTS]
     n_rows = rec.shape[0]
-    by_trump = np.zeros((n_seats, 5, N_COMBOS), np.int64)    # declarations by trump suit + 1
+    by_trump = np.zeros((n_seats, 5, L.N_COMBOS), np.int64)    # declarations by trump suit + 1
     recv_hist = np.zeros((n_seats, 5), np.int64)             # min(Q♠, J♦ received), capped at 4
     for i in range(n_rows):
-        trump = rec[i, REC_TRUMP]
-        dealer = rec[i, REC_DEALER]
-        best = rec[i, REC_SEAT + RS_SCORE]
+        trump = rec[i, L.REC_TRUMP]
+        dealer = rec[i, L.REC_DEALER]
+        best = rec[i, L.REC_SEAT + L.RS_SCORE]
         for s in range(1, n_seats):
-            best = max(best, rec[i, REC_SEAT + s * REC_SEAT_W + RS_SCORE])
+            best = max(best, rec[i, L.REC_SEAT + s * L.REC_SEAT_W + L.RS_SCORE])
         n_best = 0
         for s in range(n_seats):
-            b = REC_SEAT + s * REC_SEAT_W
-            sc = np.int64(rec[i, b + RS_SCORE])
-            br = np.int64(rec[i, b + RS_BRISQ]) * brisque_points
-            sv = np.int64(rec[i, b + RS_SEVEN])
+            b = L.REC_SEAT + s * L.REC_SEAT_W
+            sc = np.int64(rec[i, b + L.RS_SCORE])
+            br = np.int64(rec[i, b + L.RS_BRISQ]) * brisque_points
+            sv = np.int64(rec[i, b + L.RS_SEVEN])
             n_best += sc == best
             score[s] += sc
             score_sq[s] += sc * sc
@@ -123,33 +102,33 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
             dealer_score[s] += dealt * sc
             dealer_score_sq[s] += dealt * sc * sc
             dealer_hands[s] += dealt
-            last_trick[s] += rec[i, REC_LAST_WINNER] == s     # the points may be 0 (--rule last_trick=0)
-            carte_blanche[s] += rec[i, b + RS_CARTE] > 0
-            table_declarations[s] += rec[i, b + RS_TABLE_DECL]
-            bez = rec[i, b + RS_BEZ_MAX]
-            held = rec[i, b + RS_HELD_B] > 0
+            last_trick[s] += rec[i, L.REC_LAST_WINNER] == s     # the points may be 0 (--rule last_trick=0)
+            carte_blanche[s] += rec[i, b + L.RS_CARTE] > 0
+            table_declarations[s] += rec[i, b + L.RS_TABLE_DECL]
+            bez = rec[i, b + L.RS_BEZ_MAX]
+            held = rec[i, b + L.RS_HELD_B] > 0
             # held a double but never scored one (one rebuilt and scored later counts as scored):
             # holding ends only when a card of it is played, or else lasts to the end of the talon
             unscored = held and bez < 2
-            played = rec[i, b + RS_DBL_MISS] == 1
+            played = rec[i, b + L.RS_DBL_MISS] == 1
             unscored_played[s] += unscored and played
             unscored_talon[s] += unscored and not played
             double_bezique[s] += bez >= 2
             if 0 <= bez < 5:
                 bezique_level[s, bez] += 1
-            recv = min(rec[i, b + RS_RECV_QS], rec[i, b + RS_RECV_JD])
+            recv = min(rec[i, b + L.RS_RECV_QS], rec[i, b + L.RS_RECV_JD])
             if recv >= 0:
                 recv_hist[s, min(recv, 4)] += 1
             score_hist[s, min(sc // score_bin, SCORE_BINS - 1)] += 1
             for k in range(3):
-                first = rec[i, b + RS_FIRST_B + k]
+                first = rec[i, b + L.RS_FIRST_B + k]
                 if first > 0:        # rare; bin 0 (never) is filled in at the end
                     first_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
-                first = rec[i, b + RS_HELD_B + k]
+                first = rec[i, b + L.RS_HELD_B + k]
                 if first > 0:
                     held_bezique[s, k, min(first, TRICK_BINS - 1)] += 1
-            nd = b + RS_NDECL
-            for c in range(N_COMBOS):
+            nd = b + L.RS_NDECL
+            for c in range(L.N_COMBOS):
                 by_trump[s, trump + 1, c] += rec[i, nd + c]
             # hands with each category declared at least once (CATEGORY_NAMES' order)
             fixed = trump >= 0
@@ -164,30 +143,31 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
             cat_hands[s, CAT_COMMON] += marriages > royal
             cat_hands[s, CAT_TRUMP_SEQ] += in_trumps > 0
             cat_hands[s, CAT_PLAIN_SEQ] += sequences > in_trumps
-            for c in range(BEZIQUE, N_COMBOS):
+            for c in range(BEZIQUE, L.N_COMBOS):
                 cat_hands[s, CAT_BEZIQUE + c - BEZIQUE] += rec[i, nd + c] > 0
         if n_best == 1:
             for s in range(n_seats):
-                wins[s] += rec[i, REC_SEAT + s * REC_SEAT_W + RS_SCORE] == best
+                wins[s] += rec[i, L.REC_SEAT + s * L.REC_SEAT_W + L.RS_SCORE] == best
         else:
             ties[()] += 1
         if trump < 0:
             trump_how[3] += 1
         else:
-            how = rec[i, REC_TRUMP_HOW]
+            how = rec[i, L.REC_TRUMP_HOW]
             if 0 <= how < 4:
                 trump_how[how] += 1
-            trump_trick[min(max(rec[i, REC_TRUMP_TRICK], 0), 64)] += 1
+            trump_trick[min(max(rec[i, L.REC_TRUMP_TRICK], 0), 64)] += 1
         if n_seats != 2:
             continue
-        s0 = np.int64(rec[i, REC_SEAT + RS_SCORE])
-        s1 = np.int64(rec[i, REC_SEAT + REC_SEAT_W + RS_SCORE])
-        b0 = np.int64(rec[i, REC_SEAT + RS_BRISQ])
-        b1 = np.int64(rec[i, REC_SEAT + REC_SEAT_W + RS_BRISQ])
+        s0 = np.int64(rec[i, L.REC_SEAT + L.RS_SCORE])
+        s1 = np.int64(rec[i, L.REC_SEAT + L.REC_SEAT_W + L.RS_SCORE])
+        b0 = np.int64(rec[i, L.REC_SEAT + L.RS_BRISQ])
+        b1 = np.int64(rec[i, L.REC_SEAT + L.REC_SEAT_W + L.RS_BRISQ])
         x = b0                 # the brisques of a hand are fixed: b1 = total - b0
         if rubicon:
-            last = np.int64(rec[i, REC_LAST_WINNER])
-            w, p, rubiconed_loser, saved, broke_tie = rubicon_game(rules, s0, s1, brisque_points * b0, brisque_points * b1)
+            last = np.int64(rec[i, L.REC_LAST_WINNER])
+            w, p, rubiconed_loser, saved, broke_tie = rubicon_game(rules, s0, s1, brisque_points * b0,
+                                                                   brisque_points * b1)
             brisques_saved[()] += saved
             brisques_broke_tie[()] += broke_tie
             by_totals = last if s0 == s1 else np.int64(s1 > s0)
@@ -217,7 +197,7 @@ def tally_hands(rec, rules, n_seats, combo_points, rubicon, score_bin, t):
         reg_syy[()] += y * y
     for s in range(n_seats):
         for t in range(5):
-            for c in range(N_COMBOS):
+            for c in range(L.N_COMBOS):
                 declarations[s, c] += by_trump[s, t, c]
                 decl_points[s, c] += by_trump[s, t, c] * combo_points[t, c]
                 cat_count[s, CATEGORY[t, c]] += by_trump[s, t, c]

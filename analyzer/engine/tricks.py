@@ -4,20 +4,7 @@ from numba import njit
 
 from .bits import trailing_zeros
 from .codes import R2_4, R2_7, R2_19, R2_20, card_of, card_rank, card_suit, played_card, plays_from_table, suit_bits
-from .layout import (
-    A_PLAY_TABLE,
-    P_HAND,
-    P_HAND_MASK,
-    P_TABLE,
-    P_TABLE_MASK,
-    X_MUST_FOLLOW,
-    X_MUST_OVERTRUMP,
-    X_MUST_TRUMP,
-    X_MUST_WIN,
-    X_NOT_HELD,
-    X_NOT_ON_TABLE,
-    X_TABLE_TAKEN_BACK,
-)
+from . import layout as L
 from .state import card_mask
 
 
@@ -41,9 +28,9 @@ def legal_play_bits(P, s, stage, lead, best, trump):
     follow suit and win if possible, else trump (overtrumping a trump already played if
     possible), else anything (R2.20).
     """
-    hand = card_mask(P, s, P_HAND_MASK)
+    hand = card_mask(P, s, L.P_HAND_MASK)
     if stage == 1:
-        return hand | (card_mask(P, s, P_TABLE_MASK) << A_PLAY_TABLE)
+        return hand | (card_mask(P, s, L.P_TABLE_MASK) << L.A_PLAY_TABLE)
     if lead < 0:
         return hand
     for suit in (card_suit(lead), trump):    # follow suit, else trump (R2.20)
@@ -76,25 +63,25 @@ def play_failure(P, s, stage, lead, best, trump, action):
     card = played_card(action)
     if plays_from_table(action):
         if stage == 2:
-            return R2_19, X_TABLE_TAKEN_BACK
-        if P[s, P_TABLE + card] == 0:
-            return R2_7, X_NOT_ON_TABLE
+            return R2_19, L.X_TABLE_TAKEN_BACK
+        if P[s, L.P_TABLE + card] == 0:
+            return R2_7, L.X_NOT_ON_TABLE
         return 0, 0
-    if P[s, P_HAND + card] == 0:
-        return R2_4, X_NOT_HELD
+    if P[s, L.P_HAND + card] == 0:
+        return R2_4, L.X_NOT_HELD
     if stage == 1 or lead < 0:
         return 0, 0
     led = card_suit(lead)
     has_suit = False
     for rank in range(8):
-        if P[s, P_HAND + card_of(led, rank)] > 0:
+        if P[s, L.P_HAND + card_of(led, rank)] > 0:
             has_suit = True
     if has_suit:
         if card_suit(card) != led:
-            return R2_20, X_MUST_FOLLOW
-        return R2_20, X_MUST_WIN
+            return R2_20, L.X_MUST_FOLLOW
+        return R2_20, L.X_MUST_WIN
     if trump >= 0:
         if card_suit(card) != trump:
-            return R2_20, X_MUST_TRUMP
-        return R2_20, X_MUST_OVERTRUMP
+            return R2_20, L.X_MUST_TRUMP
+        return R2_20, L.X_MUST_OVERTRUMP
     return 0, 0

@@ -4,24 +4,7 @@ the brisques counted at the end of a hand (R2.22), which a claim also ends."""
 from numba import njit
 
 from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_FIXED_POINT
-from .layout import (
-    GAME_CLAIM_RIGHT,
-    E_BRISQUES,
-    E_GAME_CLAIM,
-    E_PARTNER,
-    G_GAME_CLAIM,
-    G_LEADER,
-    G_NSEATS,
-    G_PHASE,
-    G_STATUS,
-    G_TO_ACT,
-    G_WINDOW_SEAT,
-    P_BASE,
-    P_BRISQ,
-    P_SCORE,
-    PH_OVER,
-    ST_DONE,
-)
+from . import layout as L
 from .state import record_event
 
 
@@ -29,8 +12,8 @@ from .state import record_event
 def set_game_totals(rules, st, totals):
     """Each seat's game total before this hand (``totals[seat]``), which a claim of the
     game counts (V3); call it right after :func:`deal_into`."""
-    for s in range(st.G[G_NSEATS]):
-        st.P[s, P_BASE] = totals[s]
+    for s in range(st.G[L.G_NSEATS]):
+        st.P[s, L.P_BASE] = totals[s]
 
 
 @njit(cache=True, _nrt=False)
@@ -38,9 +21,9 @@ def claim_is_right(rules, st, s):
     """V3: whether seat ``s``'s game total before the hand, its points in this hand and its
     brisques taken so far reach the target."""
     P = st.P
-    total = P[s, P_BASE] + P[s, P_SCORE]
+    total = P[s, L.P_BASE] + P[s, L.P_SCORE]
     if rules[R_BRISQUES_SCORED]:
-        total += rules[R_BRISQUE_POINTS] * P[s, P_BRISQ]
+        total += rules[R_BRISQUE_POINTS] * P[s, L.P_BRISQ]
     return total >= rules[R_FIXED_POINT]
 
 
@@ -50,24 +33,24 @@ def claim_game(rules, st):
     brisques, and G_GAME_CLAIM says who claimed and whether he was right (if not, his
     opponent wins the game)."""
     G = st.G
-    s = G[G_TO_ACT]
+    s = G[L.G_TO_ACT]
     right = claim_is_right(rules, st, s)
-    G[G_GAME_CLAIM] = s + GAME_CLAIM_RIGHT * right
-    record_event(st.ev, G, E_GAME_CLAIM, s, right, 0, 0, 0)
+    G[L.G_GAME_CLAIM] = s + L.GAME_CLAIM_RIGHT * right
+    record_event(st.ev, G, L.E_GAME_CLAIM, s, right, 0, 0, 0)
     count_brisques(rules, st)
-    G[G_STATUS] = ST_DONE
-    G[G_PHASE] = PH_OVER
-    G[G_TO_ACT] = -1
+    G[L.G_STATUS] = L.ST_DONE
+    G[L.G_PHASE] = L.PH_OVER
+    G[L.G_TO_ACT] = -1
 
 
 @njit(cache=True, _nrt=False)
 def pass_to_partner(st):
     """V5 option: the trick winner lets his partner (the seat opposite) declare instead."""
     G = st.G
-    partner = (G[G_LEADER] + 2) % G[G_NSEATS]
-    G[G_WINDOW_SEAT] = partner
-    G[G_TO_ACT] = partner
-    record_event(st.ev, G, E_PARTNER, G[G_LEADER], partner, 0, 0, 0)
+    partner = (G[L.G_LEADER] + 2) % G[L.G_NSEATS]
+    G[L.G_WINDOW_SEAT] = partner
+    G[L.G_TO_ACT] = partner
+    record_event(st.ev, G, L.E_PARTNER, G[L.G_LEADER], partner, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -75,7 +58,7 @@ def count_brisques(rules, st):
     """R2.22: each seat scores its brisques (not in Rubicon, R3.8)."""
     if rules[R_BRISQUES_SCORED]:
         P = st.P
-        for v in range(st.G[G_NSEATS]):
-            pts = rules[R_BRISQUE_POINTS] * P[v, P_BRISQ]
-            P[v, P_SCORE] += pts
-            record_event(st.ev, st.G, E_BRISQUES, v, P[v, P_BRISQ], pts, 0, 0)
+        for v in range(st.G[L.G_NSEATS]):
+            pts = rules[R_BRISQUE_POINTS] * P[v, L.P_BRISQ]
+            P[v, L.P_SCORE] += pts
+            record_event(st.ev, st.G, L.E_BRISQUES, v, P[v, L.P_BRISQ], pts, 0, 0)

@@ -9,26 +9,7 @@ overtakes its partner's winning card (V5: the partner is relative seat 2), and u
 """
 from numba import njit
 
-from ..engine.layout import (
-    A_CARTE_BLANCHE,
-    A_CLAIM,
-    A_CLAIM_GAME,
-    A_EXCHANGE,
-    A_PARTNER,
-    A_STOP,
-    D_CARTE,
-    D_CLAIM,
-    D_MELD,
-    OBS_BEST_CARD,
-    OBS_BEST_REL,
-    OBS_DECISION,
-    OBS_HAND,
-    OBS_LEAD_CARD,
-    OBS_N_SEATS,
-    OBS_STAGE,
-    OBS_TABLE,
-    OBS_TRUMP,
-)
+from ..engine import layout as L
 from ..engine.policy_data import POLICY_SIG
 from ..engine.codes import (
     ACE,
@@ -65,7 +46,7 @@ def random_policy(obs, legal, n_legal, rules, params, rng, data):
 def partner_winning(obs):
     """Whether the card winning the trick so far is my partner's (four-handed, V5: the
     partner sits opposite, relative seat 2)."""
-    return obs[OBS_N_SEATS] == 4 and obs[OBS_BEST_REL] == 2
+    return obs[L.OBS_N_SEATS] == 4 and obs[L.OBS_BEST_REL] == 2
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -79,7 +60,7 @@ def court_holdings(obs, panache):
         n = 0
         for suit in range(4):
             t = card_of(suit, rank)
-            copies = obs[OBS_HAND + t] + obs[OBS_TABLE + t]
+            copies = obs[L.OBS_HAND + t] + obs[L.OBS_TABLE + t]
             n += min(copies, 1) if panache else copies
             if copies > 0:
                 held |= 1 << t
@@ -120,23 +101,23 @@ def _greedy_meld(obs, legal, n_legal, rules):
     """Greedy's declaration window: the exchange first, then the best combination (a
     declaration counted double against a Rubicon claim); with none, the pass to the partner
     when it is offered (V5 option), else A_STOP."""
-    best = A_STOP
+    best = L.A_STOP
     best_pts = -1
     partner = False
     for i in range(n_legal):
         a = legal[i]
-        if a == A_EXCHANGE:
+        if a == L.A_EXCHANGE:
             return a
-        if a == A_PARTNER:
+        if a == L.A_PARTNER:
             partner = True
         elif is_declare(a) or is_claim(a):
-            c = declared_combo(a) if a < A_CLAIM else claimed_combo(a)
+            c = declared_combo(a) if a < L.A_CLAIM else claimed_combo(a)
             # declaring now beats claiming for later
-            pts = combo_points(rules, obs[OBS_TRUMP], c) * (2 if a < A_CLAIM else 1)
+            pts = combo_points(rules, obs[L.OBS_TRUMP], c) * (2 if a < L.A_CLAIM else 1)
             if pts > best_pts:
                 best_pts = pts
                 best = a
-    return A_PARTNER if best == A_STOP and partner else best
+    return L.A_PARTNER if best == L.A_STOP and partner else best
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)
@@ -155,16 +136,16 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng, data):
     already wins it (V5); otherwise play the cheapest card.
     Ties go to the first legal action, so the policy is deterministic.
     """
-    decision = obs[OBS_DECISION]
-    if decision == D_CARTE:
-        return A_CARTE_BLANCHE
-    if decision == D_CLAIM:
-        return A_CLAIM_GAME
-    if decision == D_MELD:
+    decision = obs[L.OBS_DECISION]
+    if decision == L.D_CARTE:
+        return L.A_CARTE_BLANCHE
+    if decision == L.D_CLAIM:
+        return L.A_CLAIM_GAME
+    if decision == L.D_MELD:
         return _greedy_meld(obs, legal, n_legal, rules)
-    stage = obs[OBS_STAGE]
-    trump = obs[OBS_TRUMP]
-    lead = obs[OBS_LEAD_CARD]
+    stage = obs[L.OBS_STAGE]
+    trump = obs[L.OBS_TRUMP]
+    lead = obs[L.OBS_LEAD_CARD]
     if lead < 0 and stage == 2:
         for i in range(n_legal):
             card = played_card(legal[i])
@@ -180,7 +161,7 @@ def greedy_policy(obs, legal, n_legal, rules, params, rng, data):
                 cheapest_v = v
                 cheapest = legal[i]
         return cheapest
-    top = obs[OBS_BEST_CARD]
+    top = obs[L.OBS_BEST_CARD]
     win = -1
     win_v = 1000
     for i in range(n_legal):

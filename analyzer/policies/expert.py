@@ -53,25 +53,7 @@ from ..engine.endgame import (
 )
 from ..engine.hand import apply, apply_once, is_over, to_act
 from ..engine.play import next_move
-from ..engine.layout import (
-    A_CLAIM_GAME,
-    D_CLAIM,
-    G_NSEATS,
-    G_PHASE,
-    G_STAGE,
-    MAX_LEGAL,
-    MAX_SEATS,
-    MAX_TALON,
-    OBS_DECISION,
-    OBS_N_SEATS,
-    OBS_PACKS,
-    OBS_SEAT,
-    OBS_STAGE,
-    OBS_TALON_LEFT,
-    OBS_TRUE,
-    PH_PLAY,
-    SEE_TALON,
-)
+from ..engine import layout as L
 from ..engine.policy_data import POLICY_SIG, SCRATCH_WORDS, SeatData, W_EXACT, W_SCRATCH, W_SOLVER
 from ..engine.rng import below, next_u64, stream_state
 from ..engine.state import HandState, copy_into, new_state
@@ -107,7 +89,7 @@ def _second_stage_value(rules, st, me, params, data, alpha, beta):
     if params.leaf and value_applies(rules, st):
         h = data.work[W_SCRATCH + SCRATCH_WORDS - H_W // 2:W_SCRATCH + SCRATCH_WORDS].view(np.float32)
         return estimated_value(rules, st, me, data.weights[data.weights.shape[0] - V_WEIGHTS:], h)
-    pos = data.work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
+    pos = data.work[W_EXACT + L.MAX_LEGAL:W_EXACT + L.MAX_LEGAL + POS_W]
     lo = np.int64(max(np.floor(alpha), -INF))     # exact values are whole: the window widened to them
     hi = np.int64(min(np.ceil(beta), INF))
     return np.float64(state_bound(rules, st, me, solver_in(data.work, W_SOLVER), pos, lo, hi))
@@ -121,7 +103,7 @@ def rollout_value(rules, st, me, params, data):
     (its weights), the solver's table and the scratch every rollout policy works in."""
     kind = params.rollout
     while True:
-        if params.rollout_endgame and st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY and not is_over(st):
+        if params.rollout_endgame and st.G[L.G_STAGE] == 2 and st.G[L.G_PHASE] == L.PH_PLAY and not is_over(st):
             return _second_stage_value(rules, st, me, params, data, -np.inf, np.inf)
         nleg, _plays = next_move(rules, st)
         if nleg == 0:
@@ -135,7 +117,7 @@ def rollout_value(rules, st, me, params, data):
             elif kind == ROLLOUT_HINTS:
                 a = hints_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
             elif kind == ROLLOUT_LEARNED:
-                if st.G[G_STAGE] == 2 and st.G[G_NSEATS] == 2 and st.G[G_PHASE] == PH_PLAY:
+                if st.G[L.G_STAGE] == 2 and st.G[L.G_NSEATS] == 2 and st.G[L.G_PHASE] == L.PH_PLAY:
                     return _second_stage_value(rules, st, me, params, data, -np.inf, np.inf)  # learned's own second stage
                 a = st.legal[best_action(data.weights, st.obs[s], rules, st.legal, nleg, st.rngs[s], data)]
             else:
@@ -225,9 +207,9 @@ def new_search(samples, z, n_legal, data):
     """A :class:`SearchWork` for up to ``samples`` samples of ``n_legal`` actions, for the seat
     whose data is ``data``."""
     return SearchWork(samples, z, np.full((max(samples, 1), n_legal), np.nan), np.ones(n_legal, np.bool_),
-                      new_state(False), new_state(False), np.zeros((MAX_SEATS, 32), np.int32),
-                      np.zeros(MAX_TALON, np.int32), np.full(MAX_SEATS, -1, np.int64),
-                      np.zeros(MAX_TALON, np.int32), np.zeros(4, np.int64), new_tail_pool(), data)
+                      new_state(False), new_state(False), np.zeros((L.MAX_SEATS, 32), np.int32),
+                      np.zeros(L.MAX_TALON, np.int32), np.full(L.MAX_SEATS, -1, np.int64),
+                      np.zeros(L.MAX_TALON, np.int32), np.zeros(4, np.int64), new_tail_pool(), data)
 
 
 @njit(cache=True, _nrt=False)
@@ -238,7 +220,7 @@ def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
     st = pool_state(pool, d)
     if is_over(st):
         return np.float64(final_value(rules, st, me))
-    if st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY:
+    if st.G[L.G_STAGE] == 2 and st.G[L.G_PHASE] == L.PH_PLAY:
         return _second_stage_value(rules, st, me, params, data, alpha, beta)
     n = legal_count(rules, st)
     maxi = to_act(st) == me
@@ -276,8 +258,8 @@ def tail_estimate(rules, st, me, pool, params, data):
 def in_last_window(obs, params):
     """Whether each sampled world of this decision is solved exactly (``tail``): a two-handed
     first stage with only the last card to draw and the turn-up left."""
-    return (params.tail and obs[OBS_N_SEATS] == 2 and obs[OBS_STAGE] == 1
-            and obs[OBS_TALON_LEFT] <= TAIL_TALON)
+    return (params.tail and obs[L.OBS_N_SEATS] == 2 and obs[L.OBS_STAGE] == 1
+            and obs[L.OBS_TALON_LEFT] <= TAIL_TALON)
 
 
 @njit(cache=True, _nrt=False)
@@ -296,7 +278,7 @@ def _apply_prior(obs, legal, n_legal, rules, params, rng, sw):
         sw.alive[i] = above < k
         if i != best:
             second = max(second, q[i])
-    if params.gate > 0 and (q[best] - second) * value_unit(obs[OBS_PACKS]) >= params.gate:
+    if params.gate > 0 and (q[best] - second) * value_unit(obs[L.OBS_PACKS]) >= params.gate:
         return -1 - best
     return best
 
@@ -351,9 +333,9 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     roll-out policy's own) stands unless clearly beaten, and plays the decisions ``late`` leaves
     unsearched. Returns (samples played, the best action's index)."""
     samples, z, vals, alive, base, work = sw.samples, sw.z, sw.vals, sw.alive, sw.base, sw.work
-    me = obs[OBS_SEAT]
-    n = obs[OBS_N_SEATS]
-    if obs[OBS_TRUE] == SEE_TALON:           # a ceiling that knows the talon: one world
+    me = obs[L.OBS_SEAT]
+    n = obs[L.OBS_N_SEATS]
+    if obs[L.OBS_TRUE] == L.SEE_TALON:           # a ceiling that knows the talon: one world
         samples = 1
     anchor = -1
     if params.prior > 0:
@@ -362,7 +344,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
             return 0, -1 - anchor
     elif params.guard:
         anchor = _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
-    if params.late > 0 and obs[OBS_TALON_LEFT] > params.late:   # not searched: the anchor plays,
+    if params.late > 0 and obs[L.OBS_TALON_LEFT] > params.late:   # not searched: the anchor plays,
         #                                                      without one (guard=0) the roll-out policy
         return 0, anchor if anchor >= 0 else _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
     tail = in_last_window(obs, params)
@@ -397,7 +379,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
         for i in range(n_legal):
             if alive[i]:
                 best = i
-    if anchor >= 0 and obs[OBS_TRUE] != SEE_TALON:     # the one true world's best is sure
+    if anchor >= 0 and obs[L.OBS_TRUE] != L.SEE_TALON:     # the one true world's best is sure
         best = _keep_anchor(vals, k, alive, best, anchor, params.switch_z)
     return k, best
 
@@ -422,8 +404,8 @@ def expert_policy(obs, legal, n_legal, rules, params, rng, data):
     the action of best mean over up to ``samples`` determinizations played out by the rollout
     policy, the clearly worse actions dropped early (``prune_z``). A claim of the game (V3) is
     always made."""
-    if obs[OBS_DECISION] == D_CLAIM:
-        return A_CLAIM_GAME
+    if obs[L.OBS_DECISION] == L.D_CLAIM:
+        return L.A_CLAIM_GAME
     if params.exact and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
     best, _vals = search(rules, obs, legal, n_legal, params, rng, max(1, params.samples),

@@ -34,30 +34,7 @@ from ..engine.codes import (
     is_declare,
     is_marriage,
 )
-from ..engine.layout import (
-    A_CARTE_BLANCHE,
-    A_EXCHANGE,
-    A_PARTNER,
-    A_PLAY_TABLE,
-    A_STOP,
-    OBS_BEST_CARD,
-    OBS_BRISQUES,
-    OBS_DEALER_REL,
-    OBS_DECISION,
-    OBS_DECLARED,
-    OBS_EXCHANGED,
-    OBS_GAME,
-    OBS_HAND,
-    OBS_LEAD_CARD,
-    OBS_PACKS,
-    OBS_PLAYED,
-    OBS_SCORE,
-    OBS_STAGE,
-    OBS_TABLE,
-    OBS_TALON_LEFT,
-    OBS_TRUMP,
-    OBS_TURNUP,
-)
+from ..engine import layout as L
 from ..engine.tricks import beats
 from ..rules import R_HAND, R_N_CARDS
 
@@ -135,15 +112,15 @@ def state_features(obs, rules, xs, ctx):
     """Fill ``xs`` (float32[N_STATE]) from the seat's own observation ``obs``, two-handed, and
     the decision's per-card counts ``ctx`` (int64[CTX_W]) that :func:`action_features` reads."""
     xs[:] = 0.0
-    trump = obs[OBS_TRUMP]
-    packs = obs[OBS_PACKS]
-    turnup = obs[OBS_TURNUP]
+    trump = obs[L.OBS_TRUMP]
+    packs = obs[L.OBS_PACKS]
+    turnup = obs[L.OBS_TURNUP]
     for t in range(32):
         r = rotate(t, trump)
-        hand = obs[OBS_HAND + t]
-        mine = obs[OBS_TABLE + t]
-        theirs = obs[OBS_TABLE + 32 + t]
-        played = obs[OBS_PLAYED + t]
+        hand = obs[L.OBS_HAND + t]
+        mine = obs[L.OBS_TABLE + t]
+        theirs = obs[L.OBS_TABLE + 32 + t]
+        played = obs[L.OBS_PLAYED + t]
         other = packs - hand - mine - theirs - played
         unseen = max(other - (1 if turnup == t else 0), 0)
         xs[SF_HAND + r] = hand
@@ -176,30 +153,30 @@ def state_features(obs, rules, xs, ctx):
         for rank in range(KNAVE + 1):
             seq += 1 if ctx[C_HELD + card_of(trump, rank)] > 0 else 0
     ctx[C_SEQUENCE] = seq
-    if obs[OBS_LEAD_CARD] >= 0:
-        xs[SF_LEAD + rotate(obs[OBS_LEAD_CARD], trump)] = 1.0
+    if obs[L.OBS_LEAD_CARD] >= 0:
+        xs[SF_LEAD + rotate(obs[L.OBS_LEAD_CARD], trump)] = 1.0
     if turnup >= 0:
         xs[SF_TURNUP + rotate(turnup, trump)] = 1.0
     if trump >= 0:
         xs[SF_TRUMP + trump] = 1.0
     else:
         xs[SF_NO_TRUMP] = 1.0
-    xs[SF_STAGE2] = 1.0 if obs[OBS_STAGE] == 2 else 0.0
+    xs[SF_STAGE2] = 1.0 if obs[L.OBS_STAGE] == 2 else 0.0
     dealt = rules[R_N_CARDS] - 2 * rules[R_HAND]
-    xs[SF_TALON] = obs[OBS_TALON_LEFT] / max(dealt, 1)
-    xs[SF_SCORE] = obs[OBS_SCORE] / 1000.0
-    xs[SF_SCORE + 1] = obs[OBS_SCORE + 1] / 1000.0
-    xs[SF_SCORE + 2] = (obs[OBS_SCORE] - obs[OBS_SCORE + 1]) / 1000.0
-    xs[SF_BRISQ] = obs[OBS_BRISQUES] / (8.0 * packs)
-    xs[SF_BRISQ + 1] = obs[OBS_BRISQUES + 1] / (8.0 * packs)
-    xs[SF_DECISION + obs[OBS_DECISION]] = 1.0
-    xs[SF_DECLARED] = min(obs[OBS_DECLARED], 3) / 3.0
-    xs[SF_EXCHANGED] = 1.0 if obs[OBS_EXCHANGED] > 0 else 0.0
-    xs[SF_DEALER] = 1.0 if obs[OBS_DEALER_REL] == 0 else 0.0
+    xs[SF_TALON] = obs[L.OBS_TALON_LEFT] / max(dealt, 1)
+    xs[SF_SCORE] = obs[L.OBS_SCORE] / 1000.0
+    xs[SF_SCORE + 1] = obs[L.OBS_SCORE + 1] / 1000.0
+    xs[SF_SCORE + 2] = (obs[L.OBS_SCORE] - obs[L.OBS_SCORE + 1]) / 1000.0
+    xs[SF_BRISQ] = obs[L.OBS_BRISQUES] / (8.0 * packs)
+    xs[SF_BRISQ + 1] = obs[L.OBS_BRISQUES + 1] / (8.0 * packs)
+    xs[SF_DECISION + obs[L.OBS_DECISION]] = 1.0
+    xs[SF_DECLARED] = min(obs[L.OBS_DECLARED], 3) / 3.0
+    xs[SF_EXCHANGED] = 1.0 if obs[L.OBS_EXCHANGED] > 0 else 0.0
+    xs[SF_DEALER] = 1.0 if obs[L.OBS_DEALER_REL] == 0 else 0.0
     xs[SF_PACKS] = packs / 4.0
     xs[SF_HAND_SIZE] = rules[R_HAND] / 10.0
-    xs[SF_GAME] = obs[OBS_GAME] / 1000.0
-    xs[SF_GAME + 1] = obs[OBS_GAME + 1] / 1000.0
+    xs[SF_GAME] = obs[L.OBS_GAME] / 1000.0
+    xs[SF_GAME + 1] = obs[L.OBS_GAME + 1] / 1000.0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -239,18 +216,18 @@ def action_features(obs, rules, ctx, a, hint, idx, val):
     """The nonzero features of action ``a`` (indices into the action block, values) in
     ``idx``/``val``, ``hint`` being the teacher's choice and ``ctx`` the decision's counts
     (:func:`state_features`); returns how many there are (at most MAX_ACTION_NZ)."""
-    trump = obs[OBS_TRUMP]
+    trump = obs[L.OBS_TRUMP]
     n = 0
     if a == hint:
         idx[0] = AF_HINT
         val[0] = 1.0
         n = 1
     if a < 64:
-        card = a - A_PLAY_TABLE if a >= A_PLAY_TABLE else a
+        card = a - L.A_PLAY_TABLE if a >= L.A_PLAY_TABLE else a
         idx[n] = AF_CARD + rotate(card, trump)
         val[n] = 1.0
         n += 1
-        if a >= A_PLAY_TABLE:
+        if a >= L.A_PLAY_TABLE:
             idx[n] = AF_FROM_TABLE
             val[n] = 1.0
             n += 1
@@ -258,13 +235,13 @@ def action_features(obs, rules, ctx, a, hint, idx, val):
             idx[n] = AF_QS if card == QS else AF_JD
             val[n] = 1.0
             n += 1
-        best = obs[OBS_BEST_CARD]
+        best = obs[L.OBS_BEST_CARD]
         wins = best >= 0 and beats(card, best, trump)
         n = _put(idx, val, n, AF_WINS, 1.0 if wins else 0.0)
         n = _put(idx, val, n, AF_BRISQUE, 1.0 if is_brisque(card) else 0.0)
         n = _put(idx, val, n, AF_TAKES_BRISQUE, 1.0 if wins and (is_brisque(best) or
-                                                                   is_brisque(obs[OBS_LEAD_CARD])) else 0.0)
-        n = _card_context(ctx, obs[OBS_PACKS], card, trump, idx, val, n)
+                                                                   is_brisque(obs[L.OBS_LEAD_CARD])) else 0.0)
+        n = _card_context(ctx, obs[L.OBS_PACKS], card, trump, idx, val, n)
     elif is_declare(a):
         c = declared_combo(a)
         n = _put(idx, val, n, AF_DECLARE + rotate_combo(c, trump), 1.0)
@@ -272,6 +249,6 @@ def action_features(obs, rules, ctx, a, hint, idx, val):
     elif is_claim(a):
         n = _put(idx, val, n, AF_CLAIM + rotate_combo(claimed_combo(a), trump), 1.0)
     else:
-        n = _put(idx, val, n, AF_EXCHANGE if a == A_EXCHANGE else AF_STOP if a == A_STOP else
-                 AF_CARTE if a == A_CARTE_BLANCHE else AF_PARTNER if a == A_PARTNER else AF_CLAIM_GAME, 1.0)
+        n = _put(idx, val, n, AF_EXCHANGE if a == L.A_EXCHANGE else AF_STOP if a == L.A_STOP else
+                 AF_CARTE if a == L.A_CARTE_BLANCHE else AF_PARTNER if a == L.A_PARTNER else AF_CLAIM_GAME, 1.0)
     return n

@@ -50,29 +50,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.layout import (
-    A_CARTE_BLANCHE,
-    A_CLAIM_GAME,
-    A_EXCHANGE,
-    A_PARTNER,
-    A_STOP,
-    D_CARTE,
-    D_CLAIM,
-    D_MELD,
-    OBS_BEST_CARD,
-    OBS_DECISION,
-    OBS_HAND,
-    OBS_LEAD_CARD,
-    OBS_N_SEATS,
-    OBS_PACKS,
-    OBS_PLAYED,
-    OBS_SCORE,
-    OBS_STAGE,
-    OBS_TABLE,
-    OBS_TALON_LEFT,
-    OBS_TRICK_POS,
-    OBS_TRUMP,
-)
+from ..engine import layout as L
 from ..engine.policy_data import POLICY_SIG
 from ..engine.codes import (
     ACE,
@@ -154,7 +132,7 @@ TRUMP_DRAW = 10.0        # H13: taken off the keep value of a trump led to draw 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _held(obs, t):
-    return obs[OBS_HAND + t] + obs[OBS_TABLE + t]
+    return obs[L.OBS_HAND + t] + obs[L.OBS_TABLE + t]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -162,11 +140,11 @@ def live_copies(obs, t, counting):
     """Copies of ``t`` I may still get: not held, not played, not on another player's
     table when ``counting`` (H4; four-handed the partner's table counts too: his cards are
     not mine to declare); only 'not held' otherwise."""
-    n = obs[OBS_PACKS] - _held(obs, t)
+    n = obs[L.OBS_PACKS] - _held(obs, t)
     if counting:
-        n -= obs[OBS_PLAYED + t]
+        n -= obs[L.OBS_PLAYED + t]
         for r in range(1, 4):
-            n -= obs[OBS_TABLE + 32 * r + t]
+            n -= obs[L.OBS_TABLE + 32 * r + t]
     return max(n, 0)
 
 
@@ -191,7 +169,7 @@ def _scan(obs, counting):
     :func:`live_copies`), summed per rank (8 bits per rank); bit sets of the types held,
     of those held or still to be had, and of those in my hand; and the number of cards
     seen (held, played or on a table). Branch-free, so LLVM vectorizes the loop."""
-    packs = np.int64(obs[OBS_PACKS])
+    packs = np.int64(obs[L.OBS_PACKS])
     have = np.int64(0)
     total = np.int64(0)
     held = np.int64(0)
@@ -199,10 +177,10 @@ def _scan(obs, counting):
     in_hand = np.int64(0)
     seen = np.int64(0)
     for t in range(32):
-        in_hand |= np.int64(obs[OBS_HAND + t] > 0) << t
-        h = np.int64(obs[OBS_HAND + t] + obs[OBS_TABLE + t])
-        gone = np.int64(obs[OBS_PLAYED + t] + obs[OBS_TABLE + 32 + t]
-                        + obs[OBS_TABLE + 64 + t] + obs[OBS_TABLE + 96 + t])
+        in_hand |= np.int64(obs[L.OBS_HAND + t] > 0) << t
+        h = np.int64(obs[L.OBS_HAND + t] + obs[L.OBS_TABLE + t])
+        gone = np.int64(obs[L.OBS_PLAYED + t] + obs[L.OBS_TABLE + 32 + t]
+                        + obs[L.OBS_TABLE + 64 + t] + obs[L.OBS_TABLE + 96 + t])
         seen += h + gone
         n = max(packs - gone, h) if counting else max(packs, h)     # h + live_copies
         have += pack_count(h, card_rank(t))
@@ -300,12 +278,12 @@ def hint_bonuses(obs, rules, params):
     ace = 0.0
     bez = 0.0
     seq = 0.0
-    if obs[OBS_STAGE] != 1:
+    if obs[L.OBS_STAGE] != 1:
         return Bonuses(ace, bez, seq, 0, 0)
-    trump = obs[OBS_TRUMP]
+    trump = obs[L.OBS_TRUMP]
     fours, held, obtainable, in_hand, have, unseen = outlook(obs, counting, rules[R_PANACHE] != 0)
-    seats = max(obs[OBS_N_SEATS], 2)                # (0 in an observation built by hand: 2)
-    share = min(1.0, obs[OBS_TALON_LEFT] / (seats * unseen))    # of the unseen cards, my draws
+    seats = max(obs[L.OBS_N_SEATS], 2)                # (0 in an observation built by hand: 2)
+    share = min(1.0, obs[L.OBS_TALON_LEFT] / (seats * unseen))    # of the unseen cards, my draws
     aces = packed_count(have, ACE)
     seq_cards = sequence_bits(trump) if trump >= 0 else 0
     seq_open = trump >= 0 and obtainable & seq_cards == seq_cards
@@ -330,13 +308,13 @@ def hint_bonuses(obs, rules, params):
 def keep_value(obs, rules, params, t, bonus):
     """What keeping card ``t`` is worth to me (play heuristics), with the decision's
     :class:`Bonuses`."""
-    trump = obs[OBS_TRUMP]
+    trump = obs[L.OBS_TRUMP]
     v = float(SEVEN) - card_rank(t)                # baseline: rank strength, ace 7 .. seven 0
     if is_brisque(t):
         v += float(rules[R_BRISQUE_POINTS]) * params.hint[HINT_MAKE_BRISQUES]    # H2: a brisque given away costs 20
     if card_suit(t) == trump:
         v += TRUMP_KEEP * params.hint[HINT_MAKE_BRISQUES]               # trumps win brisques later
-    if obs[OBS_STAGE] != 1:
+    if obs[L.OBS_STAGE] != 1:
         return v
     if card_rank(t) == ACE:
         v += bonus.ace
@@ -357,7 +335,7 @@ def play_value(obs, rules, params, a, bonus):
     first stage a court card in hand kept (H10)."""
     card = played_card(a)
     v = keep_value(obs, rules, params, card, bonus)
-    if obs[OBS_STAGE] == 1 and not plays_from_table(a) and is_court(card):
+    if obs[L.OBS_STAGE] == 1 and not plays_from_table(a) and is_court(card):
         v += COURT_KEEP * params.hint[HINT_KEEP_COURT]
     return v
 
@@ -366,14 +344,14 @@ def play_value(obs, rules, params, a, bonus):
 def last_trick(obs):
     """Whether this is the first stage's last trick: its winner draws the talon's last card,
     may declare once more and leads the second stage (H11)."""
-    return obs[OBS_STAGE] == 1 and 0 < obs[OBS_TALON_LEFT] <= max(obs[OBS_N_SEATS], 2)
+    return obs[L.OBS_STAGE] == 1 and 0 < obs[L.OBS_TALON_LEFT] <= max(obs[L.OBS_N_SEATS], 2)
 
 
 @njit(cache=True, _nrt=False)
 def _sure_winner(obs, card):
     """No higher card of its suit is left out of my hand (played or on my side)."""
     for t in range(card_of(card_suit(card), ACE), card):
-        if obs[OBS_PACKS] - obs[OBS_PLAYED + t] - obs[OBS_HAND + t] > 0:
+        if obs[L.OBS_PACKS] - obs[L.OBS_PLAYED + t] - obs[L.OBS_HAND + t] > 0:
             return False
     return True
 
@@ -383,7 +361,7 @@ def out_against(obs, suit):
     """Cards of ``suit`` I have not seen: in a two-handed second stage, the other hand's."""
     n = 0
     for t in range(card_of(suit, ACE), card_of(suit, SEVEN) + 1):
-        n += max(obs[OBS_PACKS] - obs[OBS_HAND + t] - obs[OBS_PLAYED + t], 0)
+        n += max(obs[L.OBS_PACKS] - obs[L.OBS_HAND + t] - obs[L.OBS_PLAYED + t], 0)
     return n
 
 
@@ -395,8 +373,8 @@ def lead_value(obs, rules, params, a, bonus, drawing):
     ``drawing`` the other's trumps (H13), a trump."""
     v = play_value(obs, rules, params, a, bonus)
     card = played_card(a)
-    trump = obs[OBS_TRUMP]
-    if obs[OBS_STAGE] != 1:
+    trump = obs[L.OBS_TRUMP]
+    if obs[L.OBS_STAGE] != 1:
         if drawing and card_suit(card) == trump:
             v -= TRUMP_DRAW * params.hint[HINT_DRAW_TRUMPS]
         return v
@@ -416,9 +394,9 @@ def _rubicon_hopeless(obs, rules, params):
     limit is out of reach while the opponent is far ahead."""
     if rules[R_BRISQUES_SCORED] or params.hint[HINT_PLAY_FOR_RUBICON] <= 0:
         return False
-    mine = obs[OBS_SCORE]
-    other = obs[OBS_SCORE + 1]
-    reach = mine + params.rubicon_rate / params.hint[HINT_PLAY_FOR_RUBICON] * obs[OBS_TALON_LEFT]
+    mine = obs[L.OBS_SCORE]
+    other = obs[L.OBS_SCORE + 1]
+    reach = mine + params.rubicon_rate / params.hint[HINT_PLAY_FOR_RUBICON] * obs[L.OBS_TALON_LEFT]
     return reach < rules[R_RUBICON_LIMIT] and other - mine > params.rubicon_gap
 
 
@@ -427,10 +405,10 @@ def _meld_choice(obs, legal, n_legal, rules, params):
     """The declaration window (H1, H6, H7); when it would declare nothing now and the V5
     option offers it, the window goes to the partner (A_PARTNER), who may have something."""
     choice = _own_meld_choice(obs, legal, n_legal, rules, params)
-    if choice == A_STOP:
+    if choice == L.A_STOP:
         for i in range(n_legal):
-            if legal[i] == A_PARTNER:
-                return A_PARTNER
+            if legal[i] == L.A_PARTNER:
+                return L.A_PARTNER
     return choice
 
 
@@ -438,19 +416,19 @@ def _meld_choice(obs, legal, n_legal, rules, params):
 def _own_meld_choice(obs, legal, n_legal, rules, params):
     """The window for the seat itself: exchange, declare (H1, H6) or stop (H6, H7)."""
     if _rubicon_hopeless(obs, rules, params):
-        return A_STOP                                 # H7: every point helps the winner
-    trump = obs[OBS_TRUMP]
-    first = A_STOP
-    best = A_STOP
+        return L.A_STOP                                 # H7: every point helps the winner
+    trump = obs[L.OBS_TRUMP]
+    first = L.A_STOP
+    best = L.A_STOP
     best_v = -1.0
     bezique = -1
     for i in range(n_legal):
         a = legal[i]
-        if a == A_EXCHANGE:
+        if a == L.A_EXCHANGE:
             return a
         if is_declare(a):
             c = declared_combo(a)
-            if first == A_STOP:
+            if first == L.A_STOP:
                 first = a
             v = float(combo_points(rules, trump, c))
             if c == BEZIQUE and params.hint[HINT_BEZIQUE_LAST] > 0 and (trump == SPADES or trump == DIAMONDS):
@@ -459,12 +437,12 @@ def _own_meld_choice(obs, legal, n_legal, rules, params):
             if v > best_v:
                 best_v = v
                 best = a
-        elif is_claim(a) and params.hint[HINT_DECLARE_BEST] > 0 and best == A_STOP:
+        elif is_claim(a) and params.hint[HINT_DECLARE_BEST] > 0 and best == L.A_STOP:
             best = a                                  # H1 (Rubicon): "and ... to score"
     if params.hint[HINT_DECLARE_BEST] <= 0:
         return first
-    if best == bezique and obs[OBS_TALON_LEFT] > params.defer_talon:
-        return A_STOP                                 # H6: hold the bézique back for now
+    if best == bezique and obs[L.OBS_TALON_LEFT] > params.defer_talon:
+        return L.A_STOP                                 # H6: hold the bézique back for now
     return best
 
 
@@ -475,7 +453,7 @@ def _follow_partner(obs, legal, n_legal, rules, params, bonus):
     least is played. A brisque counts as given away (H2) unless I play last, when it goes to
     my partner's trick for sure. (In the second stage the legal plays may force a win.)"""
     brisque = float(rules[R_BRISQUE_POINTS]) * params.hint[HINT_MAKE_BRISQUES]
-    last = obs[OBS_TRICK_POS] == obs[OBS_N_SEATS] - 1
+    last = obs[L.OBS_TRICK_POS] == obs[L.OBS_N_SEATS] - 1
     best = legal[0]
     best_v = -1e9
     for i in range(n_legal):
@@ -494,8 +472,8 @@ def _lead(obs, legal, n_legal, rules, params, bonus):
     """Leading: the card of lowest :func:`lead_value`; in the second stage a sure winner first
     (H8: the lowest plain one; H13, while the other holds trumps: a trump no card can beat,
     and no plain winner of a suit he could trump)."""
-    stage = obs[OBS_STAGE]
-    trump = obs[OBS_TRUMP]
+    stage = obs[L.OBS_STAGE]
+    trump = obs[L.OBS_TRUMP]
     drawing = stage == 2 and params.hint[HINT_DRAW_TRUMPS] > 0 and trump >= 0 and out_against(obs, trump) > 0
     best = legal[0]
     best_v = 1e9
@@ -528,23 +506,23 @@ def hints_policy(obs, legal, n_legal, rules, params, rng, data):
     its two-handed second stage is exact (policies.endgame)."""
     if params.endgame and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
-    decision = obs[OBS_DECISION]
-    if decision == D_CLAIM:
-        return A_CLAIM_GAME                            # V3: asked only when the claim is right
-    if decision == D_CARTE:
-        return A_STOP if _rubicon_hopeless(obs, rules, params) else A_CARTE_BLANCHE
-    if decision == D_MELD:
+    decision = obs[L.OBS_DECISION]
+    if decision == L.D_CLAIM:
+        return L.A_CLAIM_GAME                            # V3: asked only when the claim is right
+    if decision == L.D_CARTE:
+        return L.A_STOP if _rubicon_hopeless(obs, rules, params) else L.A_CARTE_BLANCHE
+    if decision == L.D_MELD:
         return _meld_choice(obs, legal, n_legal, rules, params)
     bonus = hint_bonuses(obs, rules, params)
-    stage = obs[OBS_STAGE]
-    trump = obs[OBS_TRUMP]
-    lead = obs[OBS_LEAD_CARD]
+    stage = obs[L.OBS_STAGE]
+    trump = obs[L.OBS_TRUMP]
+    lead = obs[L.OBS_LEAD_CARD]
     if lead < 0:
         return _lead(obs, legal, n_legal, rules, params, bonus)
     if partner_winning(obs):
         return _follow_partner(obs, legal, n_legal, rules, params, bonus)
     # following: compare winning cheaply with giving the cheapest card
-    top = obs[OBS_BEST_CARD]
+    top = obs[L.OBS_BEST_CARD]
     brisque = float(rules[R_BRISQUE_POINTS])
     trick_brisques = 1 if is_brisque(top) else 0
     gain = brisque * params.hint[HINT_MAKE_BRISQUES] * trick_brisques * BRISQUE_SWING   # taking it swings 20 a brisque

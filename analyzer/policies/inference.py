@@ -19,11 +19,7 @@ from numba import njit
 
 from ..engine.codes import SEVEN, card_of
 from ..engine.hand import legal_actions, observe
-from ..engine.layout import (
-    A_PLAY_TABLE, D_FOLLOW, G_BEST, G_BEST_SEAT, G_LEAD, G_LEAD_TABLE, G_LEADER, G_NSEATS, G_TO_ACT,
-    G_TRICK_CARDS, G_TRICK_POS, G_TRUMP, OBS_DECISION, OBS_N_SEATS, OBS_PACKS, OBS_PLAYED, OBS_STAGE,
-    OBS_TRICK_POS, OBS_TRUE, P_SCORE, P_SEVEN, SEE_HANDS,
-)
+from ..engine import layout as L
 from ..engine.observe import rebuild, sample_world
 from ..engine.rng import uniform
 from ..engine.state import add_hand, copy_into, table_add
@@ -38,8 +34,8 @@ MAX_TRIES = 16       # worlds drawn at most for one sample (the last is kept)
 def infers_lead(obs, params):
     """Whether a search at this decision reads the other seat's lead (``infer`` > 0): a fair
     two-handed search of the first stage, following a card the other seat led."""
-    return (params.infer > 0 and obs[OBS_TRUE] < SEE_HANDS and obs[OBS_N_SEATS] == 2
-            and obs[OBS_STAGE] == 1 and obs[OBS_DECISION] == D_FOLLOW and obs[OBS_TRICK_POS] == 1)
+    return (params.infer > 0 and obs[L.OBS_TRUE] < L.SEE_HANDS and obs[L.OBS_N_SEATS] == 2
+            and obs[L.OBS_STAGE] == 1 and obs[L.OBS_DECISION] == L.D_FOLLOW and obs[L.OBS_TRICK_POS] == 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -49,28 +45,28 @@ def before_lead(rules, st):
     of trumps its 10 points (R2.10), and the leader is to lead again. The table slot's history
     is not restored (the learned network does not read it). Returns the action the leader took."""
     G, P, obs = st.G, st.P, st.obs
-    n = G[G_NSEATS]
-    s = G[G_LEADER]
-    card = G[G_LEAD]
-    from_table = G[G_LEAD_TABLE] > 0
+    n = G[L.G_NSEATS]
+    s = G[L.G_LEADER]
+    card = G[L.G_LEAD]
+    from_table = G[L.G_LEAD_TABLE] > 0
     if from_table:
         table_add(P, st.T, obs, n, s, card)
     else:
         add_hand(P, obs, s, card, 1)
     for v in range(n):
-        obs[v, OBS_PLAYED + card] -= 1
-    if rules[R_SEVEN] and card == card_of(G[G_TRUMP], SEVEN):
-        P[s, P_SEVEN] -= rules[R_SEVEN_POINTS]
-        P[s, P_SCORE] -= rules[R_SEVEN_POINTS]
-    G[G_TRICK_POS] = 0
-    G[G_LEAD] = -1
-    G[G_LEAD_TABLE] = 0
-    G[G_BEST] = -1
-    G[G_BEST_SEAT] = -1
+        obs[v, L.OBS_PLAYED + card] -= 1
+    if rules[R_SEVEN] and card == card_of(G[L.G_TRUMP], SEVEN):
+        P[s, L.P_SEVEN] -= rules[R_SEVEN_POINTS]
+        P[s, L.P_SCORE] -= rules[R_SEVEN_POINTS]
+    G[L.G_TRICK_POS] = 0
+    G[L.G_LEAD] = -1
+    G[L.G_LEAD_TABLE] = 0
+    G[L.G_BEST] = -1
+    G[L.G_BEST_SEAT] = -1
     for j in range(n):
-        G[G_TRICK_CARDS + j] = -1
-    G[G_TO_ACT] = s
-    return card + A_PLAY_TABLE if from_table else card
+        G[L.G_TRICK_CARDS + j] = -1
+    G[L.G_TO_ACT] = s
+    return card + L.A_PLAY_TABLE if from_table else card
 
 
 @njit(cache=True, _nrt=False)
@@ -78,7 +74,7 @@ def lead_likelihood(rules, st, temperature, rng, data):
     """The learned policy's probability (softmax of its action values, ``temperature`` points)
     that the leader of ``st``'s trick led what it led, in the position before the lead; ``st``
     (a world's copy) is changed. ``data`` is the searching seat's: its network, its scratch."""
-    s = st.G[G_LEADER]
+    s = st.G[L.G_LEADER]
     led = before_lead(rules, st)
     nleg, _plays = legal_actions(rules, st)
     if nleg <= 1:
@@ -86,7 +82,7 @@ def lead_likelihood(rules, st, temperature, rng, data):
     observe(rules, st, s)
     best_action(data.weights, st.obs[s], rules, st.legal, nleg, rng, data)
     q = action_q(data)
-    scale = value_unit(st.obs[s, OBS_PACKS]) / temperature
+    scale = value_unit(st.obs[s, L.OBS_PACKS]) / temperature
     top = q[0]
     for i in range(1, nleg):
         top = max(top, q[i])
