@@ -8,7 +8,7 @@ from numba import njit
 
 from ..rules import R_BRISQUE_POINTS
 from .codes import BEZIQUE, FIRST_SEQUENCE, MARRIAGE
-from .games import DRAW, rubicon_game
+from .game_score import DRAW, rubicon_game
 from .layout import (
     N_COMBOS,
     REC_DEALER,

@@ -113,7 +113,7 @@ from .params import (
     H1, H2, H3, H4, H5, H6, H7, H8, H9, H10, H11, H12, H13, P_DEFER_TALON, P_ENDGAME, P_RUBICON_GAP,
     P_RUBICON_RATE,
 )
-from .endgame import exact_endgame_action, is_exact_decision
+from .exact_endgame import exact_endgame_action, is_exact_decision
 from ..rules import (
     R_BRISQUE_POINTS,
     R_BRISQUES_SCORED,
@@ -512,7 +512,7 @@ def _lead(obs, legal, n_legal, rules, params, bonus):
 @njit(POLICY_SIG, cache=True, _nrt=False)
 def hints_policy(obs, legal, n_legal, rules, params, rng, data):
     """The hints policy (module docstring); weights in ``params[HINT_SLOTS]``; with
-    ``params[P_ENDGAME]`` its two-handed second stage is exact (policies.endgame)."""
+    ``params[P_ENDGAME]`` its two-handed second stage is exact (policies.exact_endgame)."""
     if params[P_ENDGAME] > 0 and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
     decision = obs[OBS_DECISION]
