@@ -15,7 +15,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("analyzer.learning",),                        # training the learned player by self-play
     ("analyzer.run",),                             # chunks on a backend, records, tallies, checkpoints, files
     ("analyzer.policies",),                        # numba policies, their registry and tuned presets
-    ("analyzer.actions", "analyzer.game"),         # readable names and game scores over the engine
+    ("analyzer.actions", "analyzer.rubicon_score"),         # readable names and game scores over the engine
     ("analyzer.engine",),                          # numba kernels only
     ("analyzer.rules", "analyzer.cards", "analyzer.stop", "analyzer.layers"),   # data, notation, the stop flag
 )

@@ -39,7 +39,7 @@ GROUPS = [
     ("draws and the second stage's start", ("hand._draw_round", "hand._after_draws", "tracking.")),
     ("deal (shuffle, hands, policies' streams)", ("engine.rng.", "engine.deals.", "hand.deal_into",
                                                   "batch.deal_hand", "batch.seed_policies")),
-    ("records and tallies", ("batch.write_record", "engine.tally_kernel.", "engine.games.",
+    ("records and tallies", ("batch.write_record", "engine.tally_kernel.", "engine.game_score.",
                              "run_batch")),
     ("play loop: legal plays, observations, tricks (play_out)", ("engine.play.",)),
     ("search: sampling worlds, roll-outs", ("engine.observe.", "policies.expert", "engine.state.copy_into",

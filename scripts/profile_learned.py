@@ -5,7 +5,7 @@ The parts of a first-stage decision (policies/learned_net.best_action): the stat
 (features.state_features), the state's share of the first layer (network.hidden_state), the
 teacher's choice (hints with the model's tuned weights, an input of every action), and every
 legal action's features and value (features.action_features, network.action_values); then the
-exact second stage (policies/endgame.exact_endgame_action) at the decisions it plays; and the
+exact second stage (policies/exact_endgame.exact_endgame_action) at the decisions it plays; and the
 engine's own work, the rest of a hand's time (learned self-play timed whole, minus the parts).
 
 Example:
@@ -22,7 +22,7 @@ from numba import njit
 
 from analyzer.engine import api
 from analyzer.engine import layout as L
-from analyzer.policies.endgame import exact_endgame_action, is_exact_decision
+from analyzer.policies.exact_endgame import exact_endgame_action, is_exact_decision
 from analyzer.policies.features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from analyzer.policies.learned_net import best_action, teacher_action
 from analyzer.policies.network import BLOCK, N_H1, N_H2, action_values, hidden_state

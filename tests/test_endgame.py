@@ -15,17 +15,16 @@ from analyzer.engine import layout as L
 from analyzer.engine.endgame import (
     best_obs,
     final_value,
-    minimax_state,
     POS_W,
     Position,
     new_solver,
-    random_position,
     solve_actions,
     solve_cards,
     solve_obs,
     solve_state,
     solve_window,
 )
+from analyzer.engine.endgame_reference import minimax_state, random_position
 from analyzer.engine.hand import apply, is_over, legal_actions, observe
 from analyzer.engine.state import add_hand, copy_into, new_state
 from analyzer.rules import R_PACKS, preset

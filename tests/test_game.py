@@ -63,7 +63,7 @@ def test_R2_24_chained_games_match_settle_hand():
     """The numba chain over many hands agrees with settle_hand hand by hand."""
     import numpy as np
 
-    from analyzer.engine.games import chain_games
+    from analyzer.engine.game_score import chain_games
 
     rng = np.random.default_rng(1)
     n = 3000

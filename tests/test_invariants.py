@@ -90,7 +90,8 @@ def test_rubicon_invariants(pair):
 def test_rubicon_no_trumps_before_a_marriage_or_sequence():
     """Before trumps are fixed every trick goes to the highest card of the suit led."""
     from analyzer.cards import parse_card
-    from analyzer.hands.handlog import dealt_spec, play_spec
+    from analyzer.hands.handlog import play_spec
+    from analyzer.hands.replay_file import dealt_spec
     rules = preset("rubicon")
     checked = 0
     for seed in range(12):

@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from analyzer.game import rubicon_result, rubicon_results, truncate
+from analyzer.rubicon_score import rubicon_result, rubicon_results, truncate
 from analyzer.rules import RuleError, preset
 
 

@@ -19,16 +19,10 @@ from helpers import make_spec as _make_spec
 from model import beats, legal_follows
 
 from analyzer.cards import card_str, parse_card
-from analyzer.hands.handlog import (
-    ReplayError,
-    RuleViolation,
-    dealt_spec,
-    format_log,
-    load_replay,
-    parse_replay,
-    play_spec,
-    replay_json,
-)
+from analyzer.hands.hand_json import replay_json
+from analyzer.hands.handlog import play_spec
+from analyzer.hands.log_text import format_log
+from analyzer.hands.replay_file import ReplayError, RuleViolation, dealt_spec, load_replay, parse_replay
 from analyzer.rules import RuleError, preset
 
 REPLAYS = Path(__file__).parent / "replays"

@@ -29,14 +29,10 @@ from rubicon_helpers import (
 )
 
 from analyzer.cards import card_str
-from analyzer.game import rubicon_result
-from analyzer.hands.handlog import (
-    ReplayError,
-    dealt_spec,
-    parse_replay,
-    play_spec,
-    replay_json,
-)
+from analyzer.hands.hand_json import replay_json
+from analyzer.hands.handlog import play_spec
+from analyzer.hands.replay_file import ReplayError, dealt_spec, parse_replay
+from analyzer.rubicon_score import rubicon_result
 from analyzer.rules import RuleError, preset
 
 RANKS = "ATKQJ987"

@@ -273,7 +273,7 @@ def test_R3_6_R3_7_a_refused_move_in_a_replay_file_is_one_line_naming_the_rule(t
     from click.testing import CliRunner
 
     from analyzer.cli import main
-    from analyzer.hands.handlog import replay_json
+    from analyzer.hands.hand_json import replay_json
 
     window = FOUR_QUEENS + ["0 plays AD", "1 plays 7C"]
     if "claims" in move:
@@ -292,7 +292,8 @@ def test_R3_6_R3_7_a_refused_move_in_a_replay_file_is_one_line_naming_the_rule(t
 def test_R3_6_declarations_of_table_cards_alone_are_counted_as_the_traces_show_them():
     # the record's count (the declarations table's last row) against the traces of the same hands
     from analyzer import simulate
-    from analyzer.hands.handlog import dealt_spec, play_spec
+    from analyzer.hands.handlog import play_spec
+    from analyzer.hands.replay_file import dealt_spec
     from analyzer.tables.stats import TABLE_ONLY
 
     hands, seed = 200, 4

@@ -18,7 +18,9 @@ from rubicon_helpers import DONE, LOW1, REPLACE, SAME, claims, declared, illegal
 from rubicon_helpers import make_spec as _make_spec
 from rubicon_helpers import play as _play
 
-from analyzer.hands.handlog import ReplayError, dealt_spec, parse_replay, play_spec, replay_json
+from analyzer.hands.hand_json import replay_json
+from analyzer.hands.handlog import play_spec
+from analyzer.hands.replay_file import ReplayError, dealt_spec, parse_replay
 
 
 def play(hand0, hand1, moves, talon="", rules=REPLACE, **kw):

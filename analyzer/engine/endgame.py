@@ -9,14 +9,15 @@ duty to trump, R3.3; of identical cards the first played wins, R2.5), whose valu
   end of the engine's hand (scores so far, brisques won so far and in the tricks left, the last
   trick, R2.21-R2.22);
 - Rubicon (``rules[R_BRISQUES_SCORED] == 0``): seat 0's signed game score of R3.9
-  (:func:`games.game_value` on the final totals and brisque points), positive when seat 0
+  (:func:`game_score.game_value` on the final totals and brisque points), positive when seat 0
   wins the game, 0 when it is drawn (Law 61).
 
 :func:`solve_cards` is the core (alpha-beta over tricks with a transposition table, in an
 solver buffer made once by :func:`new_solver` or kept by a seat, :func:`solver_in`); :func:`solve_state`,
 :func:`solve_actions` and :func:`solve_obs` read a HandState or one seat's observation
 (:func:`best_obs`: only the best action's index, with the root's alpha-beta window);
-:func:`minimax_state` is a plain full minimax over the engine itself, the solver's reference.
+:func:`endgame_reference.minimax_state` is a plain full minimax over the engine itself, the
+solver's reference.
 
 How the search is kept exact and small: the cards in the two hands are numbered at the root
 (each seat's cards strongest first, identical copies next to each other), a position is the
@@ -34,20 +35,16 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_LAST_TRICK, R_N_CARDS, R_PACKS, R_PLAYERS
+from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_LAST_TRICK, R_PACKS
 from .bits import trailing_zeros
 from .codes import card_of, card_rank, card_suit, is_brisque, played_card
-from .games import game_value
-from .deals import deal_deck
-from .hand import apply_once, deal_into, is_over, legal_actions
-from .rng import below, stream_state
+from .game_score import game_value
+from .hand import legal_actions
 from .layout import (
     E_W,
     G_LEAD,
     G_LEADER,
-    G_PHASE,
     G_SIZE,
-    G_STAGE,
     G_TO_ACT,
     G_TRICK_POS,
     G_TRUMP,
@@ -68,11 +65,10 @@ from .layout import (
     P_HAND,
     P_SCORE,
     P_W,
-    PH_PLAY,
     T_W,
     WORK_SIZE,
 )
-from .state import HandState, copy_into
+from .state import HandState
 
 INF = 1 << 40
 MAX_IDX = 24             # card numbers of the two hands (at most 10 + 10 cards)
@@ -702,7 +698,7 @@ def best_obs(rules, obs, legal, n_legal, sv, pos):
     return best_k
 
 
-# --- the reference: full minimax over the engine ---------------------------------------------
+# --- finished hands, and scratch states for a search over the engine ------------------------
 
 @njit(cache=True, _nrt=False)
 def final_value(rules, st, seat):
@@ -732,55 +728,16 @@ def pool_state(pool, d):
     return HandState(G[d], P[d], T[d], obs[d], talon[d], rngs[d], ev[d], legal[d], work[d])
 
 
-@njit(cache=True, _nrt=False)
-def _minimax(rules, pool, d, seat):
-    """Plain minimax for ``seat`` over the engine's decisions from the state at depth ``d`` of
-    ``pool`` (each child copied into the next depth) to the end of the hand, every move
-    searched: the solver's reference."""
-    st = pool_state(pool, d)
-    if is_over(st):
-        return final_value(rules, st, seat)
-    n = legal_count(rules, st)
-    maxi = st.G[G_TO_ACT] == seat
-    best = -INF if maxi else INF
-    if d + 1 >= pool[0].shape[0]:   # the pool is sized to the cards left: a guard, not a value
-        return 0
-    child = pool_state(pool, d + 1)
-    for k in range(n):
-        copy_into(child, st)
-        apply_once(rules, child, st.legal[k])
-        v = _minimax(rules, pool, d + 1, seat)
-        if maxi:
-            best = max(best, v)
-        else:
-            best = min(best, v)
-    return best
-
-
 @njit(cache=True)
 def new_pool(depth):
-    """Scratch states for a minimax, one per depth (:func:`minimax_state`, :func:`new_tail_pool`)."""
+    """Scratch states for a minimax, one per depth (:func:`endgame_reference.minimax_state`,
+    :func:`new_tail_pool`)."""
     return (np.zeros((depth, G_SIZE), np.int64), np.zeros((depth, MAX_SEATS, P_W), np.int32),
             np.zeros((depth, MAX_SEATS, MAX_TABLE, T_W), np.int32),
             np.zeros((depth, MAX_SEATS, OBS_SIZE), np.int32),
             np.zeros((depth, MAX_TALON), np.int32), np.zeros((depth, MAX_SEATS, 1), np.uint64),
             np.zeros((depth, 1, E_W), np.int32), np.zeros((depth, MAX_LEGAL), np.int32),
             np.zeros((depth, WORK_SIZE), np.int64))
-
-
-@njit(cache=True)
-def minimax_state(rules, st, seat):
-    """The value for ``seat`` of a second-stage HandState by plain minimax over the engine
-    (legal_actions, apply, copy_into into one scratch state per depth), without pruning, table
-    or solver: the independent check of :func:`solve_state`. Exponential: small positions only."""
-    depth = 3
-    for s in range(2):
-        for t in range(32):
-            depth += st.P[s, P_HAND + t]
-    pool = new_pool(depth)
-    top = np.int64(0)           # not a literal 0: see _search
-    copy_into(pool_state(pool, top), st)
-    return _minimax(rules, pool, top, np.int64(seat))
 
 
 TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room to spare
@@ -791,27 +748,3 @@ def new_tail_pool():
     """Scratch states for a search over a first stage's last window (the search player's,
     policies/expert.tail_estimate), one per depth."""
     return new_pool(TAIL_DEPTH)
-
-
-# --- positions for tests and benchmarks -------------------------------------------------------
-
-@njit(cache=True)
-def random_position(rules, st, seed, hand, extra):
-    """Deal hand ``hand`` of a run seeded ``seed`` into ``st`` (the deal of every run; the
-    policies' streams are not seeded) and play uniformly random legal actions (a stream of its
-    own) to the start of the second stage, then ``extra`` random plays more (an odd number
-    stops inside a trick). Returns whether ``st`` is a second-stage play decision (False: the
-    hand ended first)."""
-    deck = np.zeros(MAX_TALON, np.int32)
-    dstate = np.zeros(1, np.uint64)
-    deal_deck(rules[R_N_CARDS], np.uint64(seed), hand, deck, dstate)
-    deal_into(rules, st, deck, hand % rules[R_PLAYERS])
-    rng = np.zeros(1, np.uint64)
-    rng[0] = stream_state(np.uint64(seed), hand, 99)
-    while not is_over(st) and not (st.G[G_STAGE] == 2 and st.G[G_PHASE] == PH_PLAY):
-        apply_once(rules, st, st.legal[below(rng, legal_count(rules, st))])
-    for _k in range(extra):
-        if is_over(st):
-            break
-        apply_once(rules, st, st.legal[below(rng, legal_count(rules, st))])
-    return not is_over(st)

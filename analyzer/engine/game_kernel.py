@@ -14,7 +14,7 @@ from numba import njit, types
 from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_N_CARDS, R_PLAYERS, R_TARGET
 from .batch import policy_error, seed_policies, write_record
 from .deals import deal_deck
-from .games import game_winner
+from .game_score import game_winner
 from .hand import deal_into
 from .variant_moves import set_game_totals
 from .layout import (

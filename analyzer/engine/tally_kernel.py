@@ -8,7 +8,7 @@ from numba import njit
 
 from ..rules import R_BRISQUE_POINTS
 from .codes import BEZIQUE, FIRST_SEQUENCE, MARRIAGE
-from .games import DRAW, rubicon_game
+from .game_score import DRAW, rubicon_game
 from . import layout as L
 
 SCORE_BIN = 10           # hand-score bin width, ordinary game

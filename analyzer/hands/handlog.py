@@ -1,12 +1,11 @@
 """One hand played with its event log: a simulated deal (trace) or a given one (replay).
 
 Reading replay files is :mod:`analyzer.hands.replay_file`, the log as text
-:mod:`analyzer.hands.log_text`, as JSON :mod:`analyzer.hands.hand_json`; their names stay
-importable from here.
+:mod:`analyzer.hands.log_text`, as JSON :mod:`analyzer.hands.hand_json` ; the latter two import
+:class:`HandOutcome` from here, and this module imports only :class:`HandSpec` of the first.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,16 +50,7 @@ from ..policies.registry import resolve_policy
 from ..run.backends import run_interruptibly
 from ..run.driver import SimulationError
 from ..run.records import policy_arrays, user_policies
-from .replay_file import (  # noqa: F401 (HandSpec is used here; the others are re-exported)
-    FORMAT,
-    HandSpec,
-    ReplayError,
-    RuleViolation,
-    dealt_spec,
-    load_replay,
-    parse_move,
-    parse_replay,
-)
+from .replay_file import HandSpec
 
 
 @dataclass
@@ -242,14 +232,3 @@ def status_name(status: int) -> str:
     """Readable hand status."""
     return {ST_DONE: "complete", ST_INCOMPLETE: "incomplete", ST_ILLEGAL_SCRIPT: "illegal move",
             ST_ILLEGAL_POLICY: "illegal policy action"}[status]
-
-
-_MOVED = {"format_log": "log_text", "outcome_json": "hand_json", "replay_json": "hand_json"}
-
-
-def __getattr__(name):
-    # Imported on first use (the tests read these names here): those modules import this one
-    # (HandOutcome, status_name), so they cannot be imported at the top.
-    if name in _MOVED:
-        return getattr(importlib.import_module(f".{_MOVED[name]}", __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,11 +10,11 @@ one compiled copy of ``apply`` that the replay and the endgame's minimax share.
 import numpy as np
 from numba import njit
 
-from ..engine.games import game_value
+from ..engine.game_score import game_value
 from ..engine.hand import apply_once, legal_actions, to_act
 from ..engine.play import next_move
 from ..engine.layout import P_BRISQ, P_SCORE
-from ..policies.endgame import exact_endgame_action, is_exact_decision
+from ..policies.exact_endgame import exact_endgame_action, is_exact_decision
 from ..rules import R_BRISQUE_POINTS
 
 

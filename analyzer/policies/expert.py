@@ -58,7 +58,7 @@ from ..engine.policy_data import POLICY_SIG, SCRATCH_WORDS, SeatData, W_EXACT, W
 from ..engine.rng import below, next_u64, stream_state
 from ..engine.state import HandState, copy_into, new_state
 from .builtin import greedy_policy
-from .endgame import exact_endgame_action, is_exact_decision
+from .exact_endgame import exact_endgame_action, is_exact_decision
 from .hints import hints_policy
 from .inference import draw_world
 from .learned_net import SCRATCH_USED, action_q, best_action

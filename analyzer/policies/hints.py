@@ -102,7 +102,7 @@ from .params import (
     HINT_TABLE_FIRST,
     HINT_WIN_LAST_TRICK,
 )
-from .endgame import exact_endgame_action, is_exact_decision
+from .exact_endgame import exact_endgame_action, is_exact_decision
 from ..rules import (
     R_BRISQUE_POINTS,
     R_BRISQUES_SCORED,
@@ -503,7 +503,7 @@ def _lead(obs, legal, n_legal, rules, params, bonus):
 @njit(POLICY_SIG, cache=True, _nrt=False)
 def hints_policy(obs, legal, n_legal, rules, params, rng, data):
     """The hints policy (module docstring); weights in ``params.hint``; with ``params.endgame``
-    its two-handed second stage is exact (policies.endgame)."""
+    its two-handed second stage is exact (policies.exact_endgame)."""
     if params.endgame and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
     decision = obs[L.OBS_DECISION]

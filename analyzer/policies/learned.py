@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.policy_data import POLICY_SIG, new_params
-from .endgame import exact_endgame_action, is_exact_decision
+from .exact_endgame import exact_endgame_action, is_exact_decision
 from .features import N_ACTION, N_STATE
 from .learned_net import best_action
 from .network import FORMAT_VERSION, LATE_HEADER, N_H1, N_H2, N_WEIGHTS, late_block, net_size

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..cards import N_COMBOS
 from ..engine.combos import combo_points as points_now
-from ..engine.games import chain_games
+from ..engine.game_score import chain_games
 from ..engine.tally_kernel import (  # noqa: F401 (the bins are part of this module's interface)
     CATEGORY_NAMES,
     GAME_BIN,

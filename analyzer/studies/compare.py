@@ -14,12 +14,12 @@ from itertools import combinations, product
 import numpy as np
 import pandas as pd
 
-from ..game import rubicon_results
 from ..policies.hints import hints_policy
 from ..policies.hints_names import HINT_TEXT
 from ..policies.params import HINT_NAMES
 from ..policies.registry import PolicyError, resolve_policy
 from ..policies.spec import PolicySpec
+from ..rubicon_score import rubicon_results
 from ..rules import RuleSet
 from ..run.driver import CHUNK, chunk_for, run_chunks
 from ..run.records import as_structured, play_records

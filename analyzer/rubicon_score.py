@@ -1,10 +1,10 @@
-"""A Rubicon game's score (R3.9) and the score unit's truncation, over engine/games.py's kernels."""
+"""A Rubicon game's score (R3.9) and the score unit's truncation, over engine/game_score.py's kernels."""
 from __future__ import annotations
 
 import numpy as np
 
-from .engine.games import DRAW, rubicon_game, rubicon_games
-from .engine.games import truncate as _truncate
+from .engine.game_score import DRAW, rubicon_game, rubicon_games
+from .engine.game_score import truncate as _truncate
 from .rules import preset
 
 GAME_FIELDS = ("winner", "points", "rubicon", "brisques_saved", "brisques_broke_tie")

@@ -1,5 +1,5 @@
-"""Games: chaining hands into games to a target (R2.24), carried across chunks, and
-scoring a Rubicon game (R3.9)."""
+"""Games' scores: who wins a game to a target (R2.24), hands chained into games across chunks,
+and a Rubicon game's score (R3.9)."""
 import numpy as np
 from numba import njit
 
@@ -43,7 +43,7 @@ def chain_games(points, brisques, last_side, target, state, out_hands, out_winne
     ``points[i, k]`` are hand points without brisques, ``brisques[i, k]`` the brisque points,
     ``last_side[i]`` the side of the last trick's winner; ``state`` = (the sides' totals in
     0 .. sides - 1, the hands so far last) carries an unfinished game from one call to the
-    next. Each finished game writes its length and winner (game_kernel.game_winner); returns
+    next. Each finished game writes its length and winner (:func:`game_winner`); returns
     how many games finished.
     """
     sides = points.shape[1]
@@ -91,7 +91,7 @@ def _rubicon(rules, w, l):
 @njit(cache=True, nogil=True)
 def rubicon_game(rules, total0, total1, brisques0, brisques1):
     """Score one Rubicon game (R3.9, Laws 56-61) for two players under ``rules`` (its limit,
-    bonuses, minimums and score unit; game.rubicon_result wraps it).
+    bonuses, minimums and score unit; rubicon_score.rubicon_result wraps it).
 
     ``total*`` are the hand totals without brisques, ``brisques*`` the brisque points.
     Returns (winner, points, rubicon, brisques_saved, brisques_broke_tie): the winner (0, 1,
