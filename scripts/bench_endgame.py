@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from analyzer.engine import layout as L
-from analyzer.engine.endgame import X_NODES, Position, new_solver, solve_cards, solve_state
+from analyzer.engine.endgame import PAR_NODES, Position, new_solver, solve_cards, solve_state
 from analyzer.engine.endgame_reference import random_position
 from analyzer.engine.state import new_state
 from analyzer.rules import preset
@@ -41,7 +41,7 @@ def nodes(arr, st, sv):
     at = Position(int(st.G[L.G_TRUMP]), hands, int(st.G[L.G_LEADER]), lead,
                   st.P[:2, L.P_SCORE].astype(np.int64), st.P[:2, L.P_BRISQ].astype(np.int64))
     solve_cards(arr, at, sv, np.zeros(1, np.int64))
-    return int(sv[X_NODES])
+    return int(sv[PAR_NODES])
 
 
 def main():

@@ -40,34 +40,7 @@ from .bits import trailing_zeros
 from .codes import card_of, card_rank, card_suit, is_brisque, played_card
 from .game_score import game_value
 from .hand import legal_actions
-from .layout import (
-    E_W,
-    G_LEAD,
-    G_LEADER,
-    G_SIZE,
-    G_TO_ACT,
-    G_TRICK_POS,
-    G_TRUMP,
-    MAX_LEGAL,
-    MAX_SEATS,
-    MAX_TABLE,
-    MAX_TALON,
-    OBS_BRISQUES,
-    OBS_HAND,
-    OBS_LEAD_CARD,
-    OBS_PLAYED,
-    OBS_SCORE,
-    OBS_SEAT,
-    OBS_SIZE,
-    OBS_TRICK_POS,
-    OBS_TRUMP,
-    P_BRISQ,
-    P_HAND,
-    P_SCORE,
-    P_W,
-    T_W,
-    WORK_SIZE,
-)
+from . import layout as L
 from .state import HandState
 
 INF = 1 << 40
@@ -84,19 +57,19 @@ _M_SUIT = 4              # 4: the cards of each suit
 _M_HIGHER = 8            # 32: per card type, the cards of its suit that beat it
 _META = 40
 # par: scalars of the position being solved, and of the root its numbering was made for
-_X_TRUMP, _X_RUBICON, _X_BP, _X_LAST, _X_GEN, _X_BITS, X_NODES = range(7)
-_X_ROOT = 7              # 1 while the numbering and the table belong to a root (see _position)
-_X_ROOT_SCORE = 8        # 2: the scores at the root (Rubicon: fterm was made for them)
-_X_ROOT_BRISQ = 10       # 2: the brisques won at the root
-_X_ROOT_R = 12           # the brisques still to be won at the root (in the hands and the lead)
-X_REUSED = 13            # 1 when the last solve reused the table of an earlier root
+_PAR_TRUMP, _PAR_RUBICON, _PAR_BP, _PAR_LAST, _PAR_GEN, _PAR_BITS, PAR_NODES = range(7)
+_PAR_ROOT = 7              # 1 while the numbering and the table belong to a root (see _position)
+_PAR_ROOT_SCORE = 8        # 2: the scores at the root (Rubicon: fterm was made for them)
+_PAR_ROOT_BRISQ = 10       # 2: the brisques won at the root
+_PAR_ROOT_R = 12           # the brisques still to be won at the root (in the hands and the lead)
+PAR_REUSED = 13            # 1 when the last solve reused the table of an earlier root
 _PAR = 16
 _ROOT_W = 64             # root: the count of each card type in each seat's hand at the root
 
 
 SOLVER_TYPE = types.int64[::1]
 """An exact solver is one int64 buffer (:func:`new_solver`, or a region of a seat's working
-memory, :func:`solver_in`): its scalars (``_X_*``, ``X_NODES``: the search nodes of the last
+memory, :func:`solver_in`): its scalars (``_X_*``, ``PAR_NODES``: the search nodes of the last
 solve), the numbering of the root's cards, bit sets, Rubicon's final scores and a transposition
 table of ``2**bits`` entries of four words each (key, bounds lo and hi for seat 0, best lead),
 reused across solves without clearing (entries of an earlier root carry an older generation in
@@ -150,7 +123,7 @@ def solver_words(bits):
 @njit(cache=True, _nrt=False)
 def init_solver(work, offset, bits):
     """Make ``work[offset:offset + solver_words(bits)]`` (zeros) a solver of ``2**bits`` entries."""
-    work[offset + _O_PAR + _X_BITS] = bits
+    work[offset + _O_PAR + _PAR_BITS] = bits
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -158,7 +131,7 @@ def solver_in(work, offset):
     """The solver kept in ``work`` from ``offset`` (a view; made by :func:`init_solver`): its
     table and its root outlive the call, so the decisions of one second stage share what the
     first one solved."""
-    return work[offset:offset + solver_words(work[offset + _O_PAR + _X_BITS])]
+    return work[offset:offset + solver_words(work[offset + _O_PAR + _PAR_BITS])]
 
 
 @njit(cache=True)
@@ -203,22 +176,22 @@ def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
         meta[_M_HIGHER + t] = m
     rubicon = rules[R_BRISQUES_SCORED] == 0
     bp = rules[R_BRISQUE_POINTS]
-    par[_X_TRUMP] = trump
-    par[_X_RUBICON] = rubicon
-    par[_X_BP] = 0 if rubicon else bp
-    par[_X_LAST] = rules[R_LAST_TRICK]
-    par[_X_GEN] += 1
-    par[X_NODES] = 0
-    par[X_REUSED] = 0
+    par[_PAR_TRUMP] = trump
+    par[_PAR_RUBICON] = rubicon
+    par[_PAR_BP] = 0 if rubicon else bp
+    par[_PAR_LAST] = rules[R_LAST_TRICK]
+    par[_PAR_GEN] += 1
+    par[PAR_NODES] = 0
+    par[PAR_REUSED] = 0
     mask = (np.int64(1) << n) - 1
     r = _popcount(meta[_M_BRISQ])
     if lead_card >= 0 and is_brisque(lead_card):
         r += 1
-    par[_X_ROOT] = 1
+    par[_PAR_ROOT] = 1
     for k in range(2):
-        par[_X_ROOT_SCORE + k] = scores[k]
-        par[_X_ROOT_BRISQ + k] = brisques[k]
-    par[_X_ROOT_R] = r
+        par[_PAR_ROOT_SCORE + k] = scores[k]
+        par[_PAR_ROOT_BRISQ + k] = brisques[k]
+    par[_PAR_ROOT_R] = r
     if not rubicon:
         return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1])
     for b in range(r + 1):
@@ -252,8 +225,8 @@ def _position(rules, trump, hands, lead_card, scores, brisques, sv):
     par = sv[_O_PAR:_O_PAR + _PAR]
     rubicon = rules[R_BRISQUES_SCORED] == 0
     bp = rules[R_BRISQUE_POINTS]
-    same = (par[_X_ROOT] == 1 and par[_X_TRUMP] == trump and par[_X_RUBICON] == rubicon
-            and par[_X_BP] == (0 if rubicon else bp) and par[_X_LAST] == rules[R_LAST_TRICK])
+    same = (par[_PAR_ROOT] == 1 and par[_PAR_TRUMP] == trump and par[_PAR_RUBICON] == rubicon
+            and par[_PAR_BP] == (0 if rubicon else bp) and par[_PAR_LAST] == rules[R_LAST_TRICK])
     r = 0
     for s in range(2):
         for t in range(32):
@@ -263,10 +236,10 @@ def _position(rules, trump, hands, lead_card, scores, brisques, sv):
                 r += h
     if lead_card >= 0 and is_brisque(lead_card):
         r += 1
-    won = (brisques[0] - par[_X_ROOT_BRISQ]) + (brisques[1] - par[_X_ROOT_BRISQ + 1])
-    same &= won >= 0 and brisques[0] >= par[_X_ROOT_BRISQ] and won + r == par[_X_ROOT_R]
+    won = (brisques[0] - par[_PAR_ROOT_BRISQ]) + (brisques[1] - par[_PAR_ROOT_BRISQ + 1])
+    same &= won >= 0 and brisques[0] >= par[_PAR_ROOT_BRISQ] and won + r == par[_PAR_ROOT_R]
     if rubicon:
-        same &= scores[0] == par[_X_ROOT_SCORE] and scores[1] == par[_X_ROOT_SCORE + 1]
+        same &= scores[0] == par[_PAR_ROOT_SCORE] and scores[1] == par[_PAR_ROOT_SCORE + 1]
     if not same:
         mask, base = _prepare(rules, trump, hands, lead_card, scores, brisques, sv)
         return mask, base, np.int64(0)
@@ -282,10 +255,10 @@ def _position(rules, trump, hands, lead_card, scores, brisques, sv):
                 for k in range(c - hands[s, t], c):
                     mask |= np.int64(1) << (n + k)
                 n += c
-    par[X_NODES] = 0
-    par[X_REUSED] = 1
+    par[PAR_NODES] = 0
+    par[PAR_REUSED] = 1
     if rubicon:
-        return mask, np.int64(0), np.int64(brisques[0] - par[_X_ROOT_BRISQ])
+        return mask, np.int64(0), np.int64(brisques[0] - par[_PAR_ROOT_BRISQ])
     return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1]), np.int64(0)
 
 
@@ -294,7 +267,7 @@ def _replies(sv, mask, leader, lead_t):
     """R2.20: the follower's legal cards against ``lead_t`` (one number per card type), and
     those of them that win the trick."""
     meta = sv[_O_META:_O_META + _META]
-    tr = sv[_O_PAR + _X_TRUMP]
+    tr = sv[_O_PAR + _PAR_TRUMP]
     hf = mask & meta[_M_SEAT + 1 - leader]
     held = hf & meta[_M_SUIT + card_suit(lead_t)]
     win = np.int64(0)
@@ -335,8 +308,8 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     par, meta, ct = sv[_O_PAR:_O_PAR + _PAR], sv[_O_META:_O_META + _META], sv[_O_CT:_O_CT + MAX_IDX]
     no_lead = np.int64(-1)     # typed values, not literals: a literal argument would make numba
     no_acc = np.int64(0)       # compile (and cache) another, unresolvable version of _search
-    par[X_NODES] += 1
-    rubicon = par[_X_RUBICON]
+    par[PAR_NODES] += 1
+    rubicon = par[_PAR_RUBICON]
     r = _popcount(mask & meta[_M_BRISQ])
     if lead_t >= 0 and is_brisque(lead_t):
         r += 1
@@ -344,7 +317,7 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
         lo = sv[_O_FMIN + acc * MAX_B + r]
         hi = sv[_O_FMAX + acc * MAX_B + r]
     else:
-        hi = par[_X_BP] * r + par[_X_LAST]
+        hi = par[_PAR_BP] * r + par[_PAR_LAST]
         lo = -hi
     done, value, alpha, beta = _narrow(lo, hi, alpha, beta)
     if done:
@@ -352,9 +325,9 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     if lead_t < 0:
         # --- the leader's card: transposition table at trick boundaries
         key = mask | (np.int64(leader) << _KEY_LEADER) | (np.int64(acc) << _KEY_ACC)
-        full = (par[_X_GEN] << 32) | key
+        full = (par[_PAR_GEN] << 32) | key
         h = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15))
-                     >> np.uint64(64 - par[_X_BITS]))
+                     >> np.uint64(64 - par[_PAR_BITS]))
         tlo = -INF
         thi = INF
         first = -1
@@ -432,9 +405,9 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
                 else:
                     v = _search(sv, child, w, a2, no_lead, alpha, beta)
             else:
-                g = par[_X_BP] * nb
+                g = par[_PAR_BP] * nb
                 if child == 0:
-                    g += par[_X_LAST]
+                    g += par[_PAR_LAST]
                 if w == 1:
                     g = -g
                 if child == 0:
@@ -471,14 +444,14 @@ def _play_value(sv, mask, leader, acc, lead_t, i, alpha, beta):
     w = f if (win >> i) & 1 else leader
     nb = (1 if is_brisque(lead_t) else 0) + (1 if is_brisque(sv[_O_CT + i]) else 0)
     child = mask & ~(np.int64(1) << i)
-    if par[_X_RUBICON]:
+    if par[_PAR_RUBICON]:
         a2 = acc + nb if w == 0 else acc
         if child == 0:
             return sv[_O_FTERM + a2 * 2 + w]
         return _search(sv, child, w, a2, no_lead, alpha, beta)
-    g = par[_X_BP] * nb
+    g = par[_PAR_BP] * nb
     if child == 0:
-        g += par[_X_LAST]
+        g += par[_PAR_LAST]
     if w == 1:
         g = -g
     if child == 0:
@@ -564,12 +537,12 @@ def solve_window(rules, position, sv, out_best, alpha, beta):
 def _state_hands(st, hands):
     for s in range(2):
         for t in range(32):
-            hands[s, t] = st.P[s, P_HAND + t]
+            hands[s, t] = st.P[s, L.P_HAND + t]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _state_lead(st):
-    return st.G[G_LEAD] if st.G[G_TRICK_POS] == 1 else -1
+    return st.G[L.G_LEAD] if st.G[L.G_TRICK_POS] == 1 else -1
 
 
 @njit(cache=True, _nrt=False)
@@ -589,9 +562,9 @@ def state_bound(rules, st, seat, sv, pos, alpha, beta):
     scores = pos[64:66]
     brisques = pos[66:68]
     for r in range(2):
-        scores[r] = st.P[r, P_SCORE]
-        brisques[r] = st.P[r, P_BRISQ]
-    at = Position(st.G[G_TRUMP], hands, st.G[G_LEADER], _state_lead(st), scores, brisques)
+        scores[r] = st.P[r, L.P_SCORE]
+        brisques[r] = st.P[r, L.P_BRISQ]
+    at = Position(st.G[L.G_TRUMP], hands, st.G[L.G_LEADER], _state_lead(st), scores, brisques)
     if seat == 0:
         return solve_window(rules, at, sv, pos[68:69], alpha, beta)
     return -solve_window(rules, at, sv, pos[68:69], -beta, -alpha)
@@ -612,11 +585,11 @@ def solve_actions(rules, st, values):
     hands = np.zeros((2, 32), np.int64)
     _state_hands(st, hands)
     sv = new_solver(SOLVER_BITS)
-    seat = st.G[G_TO_ACT]
-    leader = st.G[G_LEADER]
+    seat = st.G[L.G_TO_ACT]
+    leader = st.G[L.G_LEADER]
     lead = _state_lead(st)
-    mask, base, acc = _position(rules, st.G[G_TRUMP], hands, lead, st.P[:2, P_SCORE],
-                                st.P[:2, P_BRISQ], sv)
+    mask, base, acc = _position(rules, st.G[L.G_TRUMP], hands, lead, st.P[:2, L.P_SCORE],
+                                st.P[:2, L.P_BRISQ], sv)
     for k in range(n):
         i = _number_of(sv, mask, seat, played_card(st.legal[k]))
         v = base + _play_value(sv, mask, leader, acc, lead, i, -INF, INF)
@@ -630,23 +603,23 @@ def _obs_position(rules, obs, sv, pos):
     copy of the rules' packs neither in its hand nor played), set into the solver ``sv`` with
     ``pos`` as scratch: (mask, base, acc, leader, lead) for :func:`_play_value`."""
     packs = rules[R_PACKS]
-    me = obs[OBS_SEAT]           # the position by absolute seat, as the other seat sees it too
+    me = obs[L.OBS_SEAT]           # the position by absolute seat, as the other seat sees it too
     other = 1 - me
     hands = pos[:64].reshape((2, 32))
     for t in range(32):
-        hands[me, t] = obs[OBS_HAND + t]
-        hands[other, t] = packs - obs[OBS_HAND + t] - obs[OBS_PLAYED + t]
+        hands[me, t] = obs[L.OBS_HAND + t]
+        hands[other, t] = packs - obs[L.OBS_HAND + t] - obs[L.OBS_PLAYED + t]
     lead = np.int64(-1)
     leader = me
-    if obs[OBS_TRICK_POS] == 1:
-        lead = np.int64(obs[OBS_LEAD_CARD])
+    if obs[L.OBS_TRICK_POS] == 1:
+        lead = np.int64(obs[L.OBS_LEAD_CARD])
         leader = other
     scores = pos[64:66]
     brisques = pos[66:68]
     for r in range(2):
-        scores[(me + r) % 2] = obs[OBS_SCORE + r]
-        brisques[(me + r) % 2] = obs[OBS_BRISQUES + r]
-    mask, base, acc = _position(rules, obs[OBS_TRUMP], hands, lead, scores, brisques, sv)
+        scores[(me + r) % 2] = obs[L.OBS_SCORE + r]
+        brisques[(me + r) % 2] = obs[L.OBS_BRISQUES + r]
+    mask, base, acc = _position(rules, obs[L.OBS_TRUMP], hands, lead, scores, brisques, sv)
     return mask, base, acc, leader, lead
 
 
@@ -658,7 +631,7 @@ def solve_obs(rules, obs, legal, n_legal, values, sv, pos):
     returns the index of the best (the first of equal values). ``sv`` is the seat's solver
     (:func:`solver_in`; what it solved at the seat's earlier decisions of this second stage is
     reused), ``pos`` int64[POS_W] scratch."""
-    me = obs[OBS_SEAT]
+    me = obs[L.OBS_SEAT]
     mask, base, acc, leader, lead = _obs_position(rules, obs, sv, pos)
     sign = 1 if me == 0 else -1
     best_k = 0
@@ -676,7 +649,7 @@ def best_obs(rules, obs, legal, n_legal, sv, pos):
     values) without every action's exact value: the first action is searched with a full window,
     each later one only to learn whether it is strictly better (alpha-beta at the root, as
     :func:`solve_cards` does), which prunes most of the later actions' trees."""
-    me = obs[OBS_SEAT]
+    me = obs[L.OBS_SEAT]
     mask, _base, acc, leader, lead = _obs_position(rules, obs, sv, pos)
     best_k = 0
     best = np.int64(0)
@@ -705,13 +678,13 @@ def final_value(rules, st, seat):
     """The value for ``seat`` of a finished hand, as :func:`solve_cards` defines it: the
     margin of P_SCORE (ordinary), or the signed R3.9 game score (Rubicon)."""
     P = st.P
-    s0 = np.int64(P[0, P_SCORE])
-    s1 = np.int64(P[1, P_SCORE])
+    s0 = np.int64(P[0, L.P_SCORE])
+    s1 = np.int64(P[1, L.P_SCORE])
     if rules[R_BRISQUES_SCORED]:
         v = s0 - s1
     else:
         bp = rules[R_BRISQUE_POINTS]
-        v = game_value(rules, s0, s1, bp * np.int64(P[0, P_BRISQ]), bp * np.int64(P[1, P_BRISQ]))
+        v = game_value(rules, s0, s1, bp * np.int64(P[0, L.P_BRISQ]), bp * np.int64(P[1, L.P_BRISQ]))
     return v if seat == 0 else -v
 
 
@@ -732,12 +705,12 @@ def pool_state(pool, d):
 def new_pool(depth):
     """Scratch states for a minimax, one per depth (:func:`endgame_reference.minimax_state`,
     :func:`new_tail_pool`)."""
-    return (np.zeros((depth, G_SIZE), np.int64), np.zeros((depth, MAX_SEATS, P_W), np.int32),
-            np.zeros((depth, MAX_SEATS, MAX_TABLE, T_W), np.int32),
-            np.zeros((depth, MAX_SEATS, OBS_SIZE), np.int32),
-            np.zeros((depth, MAX_TALON), np.int32), np.zeros((depth, MAX_SEATS, 1), np.uint64),
-            np.zeros((depth, 1, E_W), np.int32), np.zeros((depth, MAX_LEGAL), np.int32),
-            np.zeros((depth, WORK_SIZE), np.int64))
+    return (np.zeros((depth, L.G_SIZE), np.int64), np.zeros((depth, L.MAX_SEATS, L.P_W), np.int32),
+            np.zeros((depth, L.MAX_SEATS, L.MAX_TABLE, L.T_W), np.int32),
+            np.zeros((depth, L.MAX_SEATS, L.OBS_SIZE), np.int32),
+            np.zeros((depth, L.MAX_TALON), np.int32), np.zeros((depth, L.MAX_SEATS, 1), np.uint64),
+            np.zeros((depth, 1, L.E_W), np.int32), np.zeros((depth, L.MAX_LEGAL), np.int32),
+            np.zeros((depth, L.WORK_SIZE), np.int64))
 
 
 TAIL_DEPTH = 24      # decisions a first stage's last window can hold, with room to spare

@@ -15,9 +15,9 @@ A seat's data is two arrays:
 - ``weights`` (float32): the policy's model, read only (the learned network of the game being
   played; empty for a policy without one);
 - ``work`` (int64): the seat's working memory, kept for the whole chunk of hands a kernel plays
-  and never shared with another seat or thread. Its regions are named here: ``W_SCRATCH`` words
+  and never shared with another seat or thread. Its regions are named here: ``SW_SCRATCH`` words
   the policy may use as it likes (the learned network's activations, as float32 through a view),
-  ``W_EXACT`` the exact second stage's scratch, and from ``W_SOLVER`` the exact solver's table
+  ``SW_EXACT`` the exact second stage's scratch, and from ``SW_SOLVER`` the exact solver's table
   (``endgame.solver_in``), which outlives a decision so that the decisions of one second stage
   share what the first solved.
 
@@ -33,10 +33,10 @@ from numba import from_dtype, njit, types
 from .endgame import POS_W, SOLVER_BITS, init_solver, solver_words
 from .layout import MAX_LEGAL, MAX_SEATS
 
-W_SCRATCH = 0            # the policy's own scratch: SCRATCH_WORDS int64 words
+SW_SCRATCH = 0            # the policy's own scratch: SCRATCH_WORDS int64 words
 SCRATCH_WORDS = 4096
-W_EXACT = W_SCRATCH + SCRATCH_WORDS          # the exact second stage: values[MAX_LEGAL], then POS_W
-W_SOLVER = W_EXACT + MAX_LEGAL + POS_W       # the exact solver (endgame.solver_in(work, W_SOLVER))
+SW_EXACT = SW_SCRATCH + SCRATCH_WORDS          # the exact second stage: values[MAX_LEGAL], then POS_W
+SW_SOLVER = SW_EXACT + MAX_LEGAL + POS_W       # the exact solver (endgame.solver_in(work, SW_SOLVER))
 SMALL_SOLVER_BITS = 1    # the table of a seat whose policy does not solve second stages
 
 N_HINTS = 13             # the hints policy's weights (policies/params.py names them: HINT_*)
@@ -110,8 +110,8 @@ def seat_work(solver):
     """A seat's fresh working memory, with a full table for the exact solver when ``solver``
     (else a table of two entries)."""
     bits = SOLVER_BITS if solver else SMALL_SOLVER_BITS
-    work = np.zeros(W_SOLVER + solver_words(bits), np.int64)
-    init_solver(work, W_SOLVER, bits)
+    work = np.zeros(SW_SOLVER + solver_words(bits), np.int64)
+    init_solver(work, SW_SOLVER, bits)
     return work
 
 

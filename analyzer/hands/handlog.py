@@ -13,38 +13,6 @@ import numpy as np
 from ..actions import illegal_return
 from ..cards import COMBO_NAMES, card_id, card_str, combo_cards, is_four_combo, rank_of
 from ..engine import layout as L
-from ..engine.layout import (
-    E_BRISQUES,
-    E_CARTE,
-    E_CLAIM,
-    E_DECLARE,
-    E_DRAW,
-    E_EXCHANGE,
-    E_GAME_CLAIM,
-    E_LAID,
-    E_LAST_TRICK,
-    E_PARTNER,
-    E_PLAY,
-    E_SEVEN,
-    E_STAGE2,
-    E_TRICK,
-    E_TRUMP,
-    E_TURNUP,
-    E_TURNUP_SEVEN,
-    G_ERR_ACTION,
-    G_ERR_DETAIL,
-    G_ERR_MOVE,
-    G_ERR_RULE,
-    G_ERR_SEAT,
-    G_NEV,
-    G_TRUMP,
-    P_SCORE,
-    S_W,
-    ST_DONE,
-    ST_ILLEGAL_POLICY,
-    ST_ILLEGAL_SCRIPT,
-    ST_INCOMPLETE,
-)
 from ..engine.single import Deal, run_single
 from ..policies.registry import resolve_policy
 from ..run.backends import run_interruptibly
@@ -126,21 +94,21 @@ def rule_name(code: int) -> str:
 def violation_message(G, spec: HandSpec) -> str:
     """The error of a replay stopped by an illegal move (G_ERR_*): the move, the seat and the
     rule it breaks."""
-    move = int(G[G_ERR_MOVE])
-    seat = int(G[G_ERR_SEAT])
-    action = int(G[G_ERR_ACTION])
+    move = int(G[L.G_ERR_MOVE])
+    seat = int(G[L.G_ERR_SEAT])
+    action = int(G[L.G_ERR_ACTION])
     card = card_str(action % L.A_PLAY_TABLE) if 0 <= action < L.A_DECLARE else ""   # a play, from hand or table
     what = card
     for base in (L.A_DECLARE, L.A_CLAIM):
         if base <= action < base + 16:
             what = COMBO_NAMES[action - base]
-    detail = int(G[G_ERR_DETAIL])
+    detail = int(G[L.G_ERR_DETAIL])
     if detail == L.X_AFTER_END:
         after = len(spec.moves) - move
         return (f"move {move + 1}: the hand is over: it ended with move {move}, the last card played "
                 f"({after} move{'s' if after > 1 else ''} after it) ({rule_name(int(G[G_ERR_RULE]))})")
     text = RULE_DETAILS.get(detail, "seat {s}: illegal move").format(s=seat, card=card, what=what)
-    if detail == L.X_NO_NEW_CARD and int(G[G_ERR_RULE]) == 306:
+    if detail == L.X_NO_NEW_CARD and int(G[L.G_ERR_RULE]) == 306:
         text += " or never yet part of a scored combination"
     return f"move {move + 1}: {text} ({rule_name(int(G[G_ERR_RULE]))})"
 
@@ -148,18 +116,18 @@ def violation_message(G, spec: HandSpec) -> str:
 def _events(ev: np.ndarray, count: int) -> list[dict]:
     out = []
     for kind, seat, a, b, c, d in ev[:count].tolist():      # d: a declaration's cards from the hand
-        if kind == E_TURNUP:
+        if kind == L.E_TURNUP:
             out.append({"event": "turn_up", "seat": seat, "card": card_str(a)})
-        elif kind == E_TURNUP_SEVEN:
+        elif kind == L.E_TURNUP_SEVEN:
             out.append({"event": "turn_up_seven", "seat": seat, "points": b})
-        elif kind == E_PLAY:
+        elif kind == L.E_PLAY:
             out.append({"event": "play", "seat": seat, "card": card_str(a),
                         "from": "table" if b else "hand", "trick": c + 1})
-        elif kind == E_SEVEN:
+        elif kind == L.E_SEVEN:
             out.append({"event": "seven_played", "seat": seat, "card": card_str(a), "points": b})
-        elif kind == E_TRICK:
+        elif kind == L.E_TRICK:
             out.append({"event": "trick", "seat": seat, "trick": a + 1, "brisques": b})
-        elif kind == E_DECLARE:
+        elif kind == L.E_DECLARE:
             if is_four_combo(a):
                 rank = rank_of(combo_cards(a)[0])
                 cards = [card_id(s, rank) for s in range(4) for _ in range((c >> (4 * s)) & 15)]
@@ -167,30 +135,30 @@ def _events(ev: np.ndarray, count: int) -> list[dict]:
                 cards = combo_cards(a)
             out.append({"event": "declare", "seat": seat, "combination": COMBO_NAMES[a],
                         "cards": [card_str(x) for x in cards], "points": b, "from_hand": d})
-        elif kind == E_TRUMP:
+        elif kind == L.E_TRUMP:
             out.append({"event": "trumps_fixed", "seat": seat, "suit": "SHDC"[a]})
-        elif kind == E_EXCHANGE:
+        elif kind == L.E_EXCHANGE:
             out.append({"event": "exchange", "seat": seat, "card": card_str(a),
                         "took": card_str(b), "points": c})
-        elif kind == E_CARTE:
+        elif kind == L.E_CARTE:
             out.append({"event": "carte_blanche", "seat": seat, "points": a,
                         "card": card_str(b) if b >= 0 else None})
-        elif kind == E_CLAIM:
+        elif kind == L.E_CLAIM:
             out.append({"event": "claim", "seat": seat,
                         "combination": COMBO_NAMES[a] if a >= 0 else None, "laid": b, "cards": []})
-        elif kind == E_LAID:
+        elif kind == L.E_LAID:
             out[-1]["cards"].append(card_str(a))
-        elif kind == E_DRAW:
+        elif kind == L.E_DRAW:
             out.append({"event": "draw", "seat": seat, "card": card_str(a)})
-        elif kind == E_STAGE2:
+        elif kind == L.E_STAGE2:
             out.append({"event": "second_stage"})
-        elif kind == E_PARTNER:
+        elif kind == L.E_PARTNER:
             out.append({"event": "partner_declares", "seat": seat, "partner": a})
-        elif kind == E_GAME_CLAIM:
+        elif kind == L.E_GAME_CLAIM:
             out.append({"event": "game_claim", "seat": seat, "right": bool(a)})
-        elif kind == E_LAST_TRICK:
+        elif kind == L.E_LAST_TRICK:
             out.append({"event": "last_trick", "seat": seat, "points": a})
-        elif kind == E_BRISQUES:
+        elif kind == L.E_BRISQUES:
             out.append({"event": "brisques", "seat": seat, "count": a, "points": b})
     return out
 
@@ -200,14 +168,14 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
     rules_arr = spec.rules.to_array()
     if policies is None:
         players = policy_arrays([resolve_policy("random")], rules_arr)     # (unused by a script)
-        script = np.array(spec.moves, dtype=np.int32).reshape(-1, S_W)
+        script = np.array(spec.moves, dtype=np.int32).reshape(-1, L.S_W)
         nscript = len(spec.moves)
         if nscript == 0:
-            script = np.zeros((1, S_W), np.int32)
+            script = np.zeros((1, L.S_W), np.int32)
     else:
         policies = [p if not isinstance(p, str) else resolve_policy(p) for p in policies]
         players = policy_arrays(policies, rules_arr)
-        script, nscript = np.zeros((1, S_W), np.int32), -1
+        script, nscript = np.zeros((1, L.S_W), np.int32), -1
     try:
         st = run_interruptibly(run_single, rules_arr, Deal(spec.deck(), spec.dealer, spec.totals()), players,
                                np.uint64(seed), hand, np.ascontiguousarray(script), nscript)
@@ -215,20 +183,20 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
         raise SimulationError(f"{user_policies(policies or [])} stopped the hand: {type(e).__name__}: {e}") from None
     G, P = st.G, st.P
     status = int(G[L.G_STATUS])
-    events = _events(st.ev, int(G[G_NEV]))
-    scores = [int(P[s, P_SCORE]) for s in range(spec.rules.players)]
+    events = _events(st.ev, int(G[L.G_NEV]))
+    scores = [int(P[s, L.P_SCORE]) for s in range(spec.rules.players)]
     tables = [[card_str(t) for t in range(32) for _ in range(int(P[s, L.P_TABLE + t]))]
               for s in range(spec.rules.players)]
     error = None
-    if status == ST_ILLEGAL_SCRIPT:
+    if status == L.ST_ILLEGAL_SCRIPT:
         error = violation_message(G, spec)
-    elif status == ST_ILLEGAL_POLICY:
+    elif status == L.ST_ILLEGAL_POLICY:
         error = (f"seat {int(G[G_ERR_SEAT])}'s policy returned "
                  f"{illegal_return(int(G[G_ERR_ACTION]), int(G[L.G_ERR_DECISION]))}")
-    return HandOutcome(spec, int(status), events, scores, error, int(G[G_TRUMP]), tables)
+    return HandOutcome(spec, int(status), events, scores, error, int(G[L.G_TRUMP]), tables)
 
 
 def status_name(status: int) -> str:
     """Readable hand status."""
-    return {ST_DONE: "complete", ST_INCOMPLETE: "incomplete", ST_ILLEGAL_SCRIPT: "illegal move",
-            ST_ILLEGAL_POLICY: "illegal policy action"}[status]
+    return {L.ST_DONE: "complete", L.ST_INCOMPLETE: "incomplete", L.ST_ILLEGAL_SCRIPT: "illegal move",
+            L.ST_ILLEGAL_POLICY: "illegal policy action"}[status]

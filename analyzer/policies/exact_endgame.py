@@ -4,14 +4,14 @@
 In a two-handed second stage every card is known (the other hand is every copy neither in
 one's hand nor played), so a policy can hand the decision to the exact solver
 (engine.endgame) and the cost of its own endgame play can be measured. The solver's table is
-the seat's (``SeatData.work`` from ``W_SOLVER``): the first decision of a second stage solves
+the seat's (``SeatData.work`` from ``SW_SOLVER``): the first decision of a second stage solves
 it, the later ones find most of their positions already in the table.
 """
 from numba import njit
 
 from ..engine.endgame import POS_W, best_obs, solver_in
 from ..engine.layout import D_FOLLOW, D_LEAD, MAX_LEGAL, OBS_DECISION, OBS_N_SEATS, OBS_STAGE
-from ..engine.policy_data import W_EXACT, W_SOLVER
+from ..engine.policy_data import SW_EXACT, SW_SOLVER
 
 
 @njit(cache=True, _nrt=False)
@@ -26,5 +26,5 @@ def exact_endgame_action(rules, obs, legal, n_legal, data):
     """The legal action of best exact value (the first of equals) at an exact decision, with
     the solver and scratch of the seat's data ``data`` (a SeatData)."""
     work = data.work
-    pos = work[W_EXACT + MAX_LEGAL:W_EXACT + MAX_LEGAL + POS_W]
-    return legal[best_obs(rules, obs, legal, n_legal, solver_in(work, W_SOLVER), pos)]
+    pos = work[SW_EXACT + MAX_LEGAL:SW_EXACT + MAX_LEGAL + POS_W]
+    return legal[best_obs(rules, obs, legal, n_legal, solver_in(work, SW_SOLVER), pos)]

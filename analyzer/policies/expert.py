@@ -54,7 +54,7 @@ from ..engine.endgame import (
 from ..engine.hand import apply, apply_once, is_over, to_act
 from ..engine.play import next_move
 from ..engine import layout as L
-from ..engine.policy_data import POLICY_SIG, SCRATCH_WORDS, SeatData, W_EXACT, W_SCRATCH, W_SOLVER
+from ..engine.policy_data import POLICY_SIG, SCRATCH_WORDS, SeatData, SW_EXACT, SW_SCRATCH, SW_SOLVER
 from ..engine.rng import below, next_u64, stream_state
 from ..engine.state import HandState, copy_into, new_state
 from .builtin import greedy_policy
@@ -87,12 +87,12 @@ def _second_stage_value(rules, st, me, params, data, alpha, beta):
     (stage2_value.value_applies), its estimate (the network's weights follow the learned
     model's in the seat's weights: the last V_WEIGHTS of them)."""
     if params.leaf and value_applies(rules, st):
-        h = data.work[W_SCRATCH + SCRATCH_WORDS - H_W // 2:W_SCRATCH + SCRATCH_WORDS].view(np.float32)
+        h = data.work[SW_SCRATCH + SCRATCH_WORDS - H_W // 2:SW_SCRATCH + SCRATCH_WORDS].view(np.float32)
         return estimated_value(rules, st, me, data.weights[data.weights.shape[0] - V_WEIGHTS:], h)
-    pos = data.work[W_EXACT + L.MAX_LEGAL:W_EXACT + L.MAX_LEGAL + POS_W]
+    pos = data.work[SW_EXACT + L.MAX_LEGAL:SW_EXACT + L.MAX_LEGAL + POS_W]
     lo = np.int64(max(np.floor(alpha), -INF))     # exact values are whole: the window widened to them
     hi = np.int64(min(np.ceil(beta), INF))
-    return np.float64(state_bound(rules, st, me, solver_in(data.work, W_SOLVER), pos, lo, hi))
+    return np.float64(state_bound(rules, st, me, solver_in(data.work, SW_SOLVER), pos, lo, hi))
 
 
 @njit(cache=True, _nrt=False)

@@ -2,7 +2,7 @@
 value of every legal action (:mod:`.network`), the teacher's choice as an input, and the best.
 
 The decision works in the seat's working memory (``SeatData.work``, the policy scratch region
-from ``W_SCRATCH``: its regions ``F_*`` as float32, ``I_*`` as int64 and the teacher's settings
+from ``SW_SCRATCH``: its regions ``F_*`` as float32, ``I_*`` as int64 and the teacher's settings
 record through views), so it allocates nothing and runs inside any kernel, the
 runtime-free search loop included. It leaves every action's value at :func:`action_q`, where the
 search's prior reads them.
@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.layout import MAX_LEGAL, OBS_STAGE, OBS_TALON_LEFT
-from ..engine.policy_data import PARAMS_DTYPE, SCRATCH_WORDS, W_SCRATCH
+from ..engine.policy_data import PARAMS_DTYPE, SCRATCH_WORDS, SW_SCRATCH
 from .features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from .hints import hints_policy
 from .network import (
@@ -38,7 +38,7 @@ assert SCRATCH_USED <= SCRATCH_WORDS, "the decision's scratch outgrows policy_da
 
 @njit(cache=True, _nrt=False, inline="always")
 def _floats(data):
-    return data.work[W_SCRATCH:W_SCRATCH + I_IDX].view(np.float32)
+    return data.work[SW_SCRATCH:SW_SCRATCH + I_IDX].view(np.float32)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -51,7 +51,7 @@ def action_q(data):
 @njit(cache=True, _nrt=False)
 def teacher_action(w, obs, rules, legal, n_legal, rng, data):
     """The teacher's choice: hints with the settings stored after the network."""
-    params = data.work[W_SCRATCH + I_TEACHER:W_SCRATCH + I_TEACHER + PARAMS_WORDS].view(PARAMS_DTYPE)[0]
+    params = data.work[SW_SCRATCH + I_TEACHER:SW_SCRATCH + I_TEACHER + PARAMS_WORDS].view(PARAMS_DTYPE)[0]
     read_teacher(w, params)
     return hints_policy(obs, legal, n_legal, rules, params, rng, data)
 
@@ -71,7 +71,7 @@ def best_action(w, obs, rules, legal, n_legal, rng, data):
     val = f[F_VAL:F_VAL + BLOCK * MAX_ACTION_NZ].reshape((BLOCK, MAX_ACTION_NZ))
     out = f[F_OUT:F_OUT + BLOCK]
     q = f[F_Q:F_Q + MAX_LEGAL]
-    ints = data.work[W_SCRATCH:W_SCRATCH + I_TEACHER]
+    ints = data.work[SW_SCRATCH:SW_SCRATCH + I_TEACHER]
     idx = ints[I_IDX:I_IDX + BLOCK * MAX_ACTION_NZ].reshape((BLOCK, MAX_ACTION_NZ))
     nz = ints[I_NZ:I_NZ + BLOCK]
     ctx = ints[I_CTX:I_CTX + CTX_W]
