@@ -19,13 +19,13 @@ from .codes import (
     TEN,
     bezique_of,
     card_of,
-    card_rank,
     card_suit,
     combo_suit,
     four_of,
     is_four,
     is_marriage,
     is_suited,
+    pack_count,
     packed_count,
     sequence_of,
 )
@@ -53,7 +53,6 @@ from .copies import (
     req_index,
     req_table_counts,
     select_copies,
-    slot_eligible,
     table_slot_to_play,
     use_slot,
 )
@@ -89,7 +88,6 @@ from .layout import (
     T_B,
     T_CARD,
     T_M,
-    T_SCORED,
     TRUMP_BY_MARRIAGE,
     TRUMP_BY_SEQUENCE,
     W_FOUR,
@@ -254,37 +252,36 @@ def named_four(four_cards, req_t, req_n):
     return nreq
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _four_total(packed):
+    """The sum of the four fields of a packed count (a four's suits pooled)."""
+    return packed_count(packed, 0) + packed_count(packed, 1) + packed_count(packed, 2) + packed_count(packed, 3)
+
+
 @njit(cache=True, _nrt=False)
-def _type_counts(rules, P, T, s, card, cls, lvl):
-    """For one card type: (held, in hand, table copies of a low enough level (R2.14, R3.6
-    first condition, R2.17), of those the ones free of a whole instance (R3.6 second
-    condition), of those the never-scored ones)."""
-    level_ok = 0
-    elig = 0
-    fresh = 0
+def _low_counts(rules, P, T, s, req_t, nreq, cls, lvl):
+    """For every required type ``req_t[:nreq]`` (all different): the table copies of a low enough
+    level for a class-``cls`` combination of level ``lvl`` (R2.14, R3.6's first condition, R2.17),
+    eligible or not under R3.6's second condition, packed as 8 bits per requirement (a refusal's
+    reason: the inferior combination)."""
+    low = 0
     for k in range(P[s, P_NTABLE]):
-        if T[s, k, T_CARD] != card:
+        i = req_index(req_t, nreq, T[s, k, T_CARD])
+        if i < 0:
             continue
         have = T[s, k, T_M + cls]
-        if rules[R_REDECLARE] == REDECLARE_HIGHER:
-            ok = have < lvl
-        else:
-            ok = have <= lvl
-        if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
-            ok = False
-        if ok:
-            level_ok += 1
-            if slot_eligible(rules, T, s, k, cls, lvl):
-                elig += 1
-                fresh += T[s, k, T_SCORED] == 0
-    hand = P[s, P_HAND + card]
-    return hand + P[s, P_TABLE + card], hand, level_ok, elig, fresh
+        ok = have < lvl if rules[R_REDECLARE] == REDECLARE_HIGHER else have <= lvl
+        if ok and not (rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0):
+            low += pack_count(np.int64(1), i)
+    return low
 
 
 @njit(cache=True, _nrt=False)
 def declare_failure(rules, st, s, c, four_cards):
     """Why seat ``s`` cannot declare ``c`` (with the four's cards named in ``four_cards``, or -1):
-    (rule id, detail code). Works in the state's scratch (W_REQ_T, W_REQ_N)."""
+    (rule id, detail code), from the counts :func:`combo_check` and :func:`types_check` decide on
+    (:func:`copies.req_table_counts`, :func:`copies.four_table_counts`, :func:`portland.check`).
+    Works in the state's scratch (W_REQ_T, W_REQ_N)."""
     G, P, T = st.G, st.P, st.T
     req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
     req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
@@ -295,8 +292,7 @@ def declare_failure(rules, st, s, c, four_cards):
     lvl = combo_level(c)
     free = is_four(c) and four_cards[0] < 0 and not rules[R_PANACHE]
     if free:                    # the four suits pooled: four cards of the rank in all
-        nreq = 1
-        req_n[0] = 4
+        nreq = four_suits(c, req_t)
     elif is_four(c) and four_cards[0] < 0:
         nreq = panache_requirements(rules, c, req_t, req_n)
     elif is_four(c):
@@ -305,42 +301,42 @@ def declare_failure(rules, st, s, c, four_cards):
             return V2, X_PANACHE
     else:
         nreq = combo_requirements(c, req_t, req_n)
+    if free:
+        elig, fresh = four_table_counts(rules, T, P, s, four_rank(c))
+    else:
+        elig, fresh = req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl)
+    low = _low_counts(rules, P, T, s, req_t, nreq, cls, lvl)
     short_held = False
     inferior = False
     whole = False
     new = 0
     hand_cards = 0
+    held = 0
     for i in range(nreq):
-        held, hand, level_ok, elig, fresh = 0, 0, 0, 0, 0
-        for suit in range(4 if free else 1):
-            card = card_of(suit, four_rank(c)) if free else req_t[i]
-            h, n, lo, e, f = _type_counts(rules, P, T, s, card, cls, lvl)
-            held += h
-            hand += n
-            level_ok += lo
-            elig += e
-            fresh += f
-        short_held |= held < req_n[i]
-        inferior |= hand + level_ok < req_n[i]
-        whole |= hand + elig < req_n[i]
-        new += hand + fresh
+        hand = P[s, P_HAND + req_t[i]]
+        held += hand + P[s, P_TABLE + req_t[i]]
+        new += hand + packed_count(fresh, i)
         hand_cards += hand
+        if not free:
+            short_held |= hand + P[s, P_TABLE + req_t[i]] < req_n[i]
+            inferior |= hand + packed_count(low, i) < req_n[i]
+            whole |= hand + packed_count(elig, i) < req_n[i]
+    if free:                    # four of the rank in all
+        short_held = held < 4
+        inferior = hand_cards + _four_total(low) < 4
+        whole = hand_cards + _four_total(elig) < 4
     if short_held and is_four(c) and rules[R_PANACHE]:
         return V2, X_PANACHE
     if short_held:
         return R2_11, (X_NOT_WHOLE_FOUR if is_four(c) else X_NOT_HELD)
     if rules[R_REDECLARE] == REDECLARE_PORTLAND:
-        if free:
-            nreq = four_suits(c, req_t)
         return R3_6, portland.check(P, T, s, requirement(c, cls, lvl, req_t, req_n, nreq, free))[2]
     if not rubicon:             # the ordinary game: R2.12, then R2.17, R2.14, R2.15
         if hand_cards == 0:
             return R2_12, X_NO_NEW_CARD
         if rules[R_AMERICAN] and cls != CLS_B:
             for k in range(P[s, P_NTABLE]):
-                card = T[s, k, T_CARD]
-                if T[s, k, T_B] > 0 and (card_rank(card) == four_rank(c) if free
-                                         else req_index(req_t, nreq, card) >= 0):
+                if T[s, k, T_B] > 0 and req_index(req_t, nreq, T[s, k, T_CARD]) >= 0:
                     return R2_17, X_AMERICAN
         return (R2_15, X_REUSE_FOUR) if is_four(c) else (R2_14, X_REUSE_CLASS)
     if inferior:
@@ -435,21 +431,21 @@ def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
                     nreq = combo_requirements(c, req_t, req_n)
                 found = portland.claim_forms(P, T, s, requirement(c, cls, lvl, req_t, req_n, nreq, pooled), cards)
             elif is_four(c):
+                rank = four_rank(c)
+                elig = four_table_counts(rules, T, P, s, rank)[0]
                 have = 0
                 suits = 0
-                rank = four_rank(c)
                 for suit in range(4):
-                    card = card_of(suit, rank)
-                    k = _count(cards, card) + _type_counts(rules, P, T, s, card, cls, lvl)[3]
+                    k = _count(cards, card_of(suit, rank)) + packed_count(elig, suit)
                     have += k
                     suits += k > 0
                 found = suits == 4 if rules[R_PANACHE] else have >= 4
             else:
                 nreq = combo_requirements(c, req_t, req_n)
+                elig = req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl)[0]
                 found = True
                 for i in range(nreq):
-                    e = _type_counts(rules, P, T, s, req_t[i], cls, lvl)[3]
-                    found &= _count(cards, req_t[i]) + e >= req_n[i]
+                    found &= _count(cards, req_t[i]) + packed_count(elig, i) >= req_n[i]
         if not found:
             return X_CLAIM_CARD, t
     return -1, -1
