@@ -24,30 +24,7 @@ from .codes import card_of, card_rank, card_suit, is_four, pack_count
 from .combos import CLS_B, CLS_F, combo_class, combo_level, combo_requirements, four_rank, panache_requirements
 from .portland import play_key, requirement
 from .portland import select as portland_select
-from .layout import (
-    MAX_INST,
-    MAX_TABLE,
-    P_HAND,
-    P_INST_USED,
-    P_NTABLE,
-    REQ_W,
-    SEL_CHOSEN,
-    SEL_FROM_HAND,
-    SEL_KEYS,
-    SEL_KIND,
-    SEL_LEFT,
-    SEL_W,
-    T_B,
-    T_CARD,
-    T_F,
-    T_IM,
-    T_INST,
-    T_M,
-    T_SCORED,
-    W_REQ_N,
-    W_REQ_T,
-    W_SELECT,
-)
+from . import layout as L
 
 REDECLARE_HIGHER, REDECLARE_SAME, REDECLARE_REPLACE, REDECLARE_PORTLAND = 0, 1, 2, 3
 BARRED = 15             # class rank of a copy R2.17 bars from the class
@@ -56,7 +33,7 @@ BARRED = 15             # class rank of a copy R2.17 bars from the class
 @njit(cache=True, _nrt=False)
 def slot_eligible(rules, T, s, k, cls, lvl):
     """Whether table slot ``k`` may join a class-``cls`` combination of level ``lvl``."""
-    have = T[s, k, T_M + cls]
+    have = T[s, k, L.T_M + cls]
     mode = rules[R_REDECLARE]
     if mode == REDECLARE_HIGHER:
         if have >= lvl:             # R2.14/R2.15: only a higher one
@@ -64,9 +41,9 @@ def slot_eligible(rules, T, s, k, cls, lvl):
     else:
         if have > lvl:              # R3.6: never an inferior one
             return False
-        if mode == REDECLARE_REPLACE and have == lvl and T[s, k, T_IM + cls] > 0:
+        if mode == REDECLARE_REPLACE and have == lvl and T[s, k, L.T_IM + cls] > 0:
             return False            # R3.6: the same one while its earlier instance is whole
-    if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
+    if rules[R_AMERICAN] and cls != CLS_B and T[s, k, L.T_B] > 0:
         return False                # R2.17
     return True
 
@@ -75,8 +52,8 @@ def slot_eligible(rules, T, s, k, cls, lvl):
 def class_rank(rules, T, s, k, cls):
     """How far table slot ``k`` is used up in class ``cls``: a copy of higher rank can join
     no combination of the class that a copy of lower rank cannot."""
-    lvl = T[s, k, T_M + cls]
-    if rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0:
+    lvl = T[s, k, L.T_M + cls]
+    if rules[R_AMERICAN] and cls != CLS_B and T[s, k, L.T_B] > 0:
         return BARRED
     mode = rules[R_REDECLARE]
     if mode == REDECLARE_HIGHER or mode == REDECLARE_PORTLAND:
@@ -84,7 +61,7 @@ def class_rank(rules, T, s, k, cls):
     if mode == REDECLARE_SAME:
         return max(lvl, 1)          # level 0 and 1 join the same combinations (all levels >= 1)
     # replace: at its own level only once its instance is broken
-    return max(2 * lvl + (T[s, k, T_IM + cls] > 0), 2)
+    return max(2 * lvl + (T[s, k, L.T_IM + cls] > 0), 2)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -104,9 +81,9 @@ def spend_key(rules, T, s, k, cls):
     for d in range(3):
         if d != cls:
             other += class_rank(rules, T, s, k, d)
-    key = (T[s, k, T_SCORED] << 16) | (class_rank(rules, T, s, k, cls) << 10) | (other << 5)
+    key = (T[s, k, L.T_SCORED] << 16) | (class_rank(rules, T, s, k, cls) << 10) | (other << 5)
     if rules[R_REDECLARE] == REDECLARE_REPLACE:
-        key |= _popcount16(T[s, k, T_INST])
+        key |= _popcount16(T[s, k, L.T_INST])
     return key
 
 
@@ -121,19 +98,19 @@ def table_slot_to_play(rules, T, P, s, card):
     best = -1
     best_use = -1
     mode = rules[R_REDECLARE]
-    for k in range(P[s, P_NTABLE]):
-        if T[s, k, T_CARD] == card:
+    for k in range(P[s, L.P_NTABLE]):
+        if T[s, k, L.T_CARD] == card:
             if mode == REDECLARE_PORTLAND:
                 use = play_key(P, T, s, k)
             elif mode == REDECLARE_HIGHER:
-                use = T[s, k, T_M] + T[s, k, T_B] + T[s, k, T_F] + T[s, k, T_SCORED]
+                use = T[s, k, L.T_M] + T[s, k, L.T_B] + T[s, k, L.T_F] + T[s, k, L.T_SCORED]
             else:
                 ranks = 0
                 for d in range(3):
                     ranks += class_rank(rules, T, s, k, d)
-                use = (T[s, k, T_SCORED] << 16) | (ranks << 5)
+                use = (T[s, k, L.T_SCORED] << 16) | (ranks << 5)
                 if mode == REDECLARE_REPLACE:
-                    use |= _popcount16(T[s, k, T_INST])
+                    use |= _popcount16(T[s, k, L.T_INST])
             if use > best_use:
                 best = k
                 best_use = use
@@ -147,14 +124,14 @@ def req_table_counts(rules, T, P, s, req_t, nreq, cls, lvl):
     ones among them), each packed as 8 bits per requirement."""
     elig = 0
     fresh = 0
-    for k in range(P[s, P_NTABLE]):
-        card = T[s, k, T_CARD]
+    for k in range(P[s, L.P_NTABLE]):
+        card = T[s, k, L.T_CARD]
         for i in range(nreq):
             if req_t[i] == card:
                 if slot_eligible(rules, T, s, k, cls, lvl):
                     one = pack_count(np.int64(1), i)
                     elig += one
-                    if T[s, k, T_SCORED] == 0:
+                    if T[s, k, L.T_SCORED] == 0:
                         fresh += one
                 break
     return elig, fresh
@@ -166,12 +143,12 @@ def four_table_counts(rules, T, P, s, rank):
     four, the never-scored ones among them), each packed as 8 bits per suit (suit 0 lowest)."""
     elig = 0
     fresh = 0
-    for k in range(P[s, P_NTABLE]):
-        card = T[s, k, T_CARD]
+    for k in range(P[s, L.P_NTABLE]):
+        card = T[s, k, L.T_CARD]
         if card_rank(card) == rank and slot_eligible(rules, T, s, k, CLS_F, 1):
             one = pack_count(np.int64(1), card_suit(card))
             elig += one
-            if T[s, k, T_SCORED] == 0:
+            if T[s, k, L.T_SCORED] == 0:
                 fresh += one
     return elig, fresh
 
@@ -182,10 +159,10 @@ def new_instance(P, s):
     ``redeclare=replace`` this cannot happen, as every whole instance holds a table card that
     was new to it and no other; under ``portland`` it would take more than MAX_INST whole
     combinations on a table of at most nine cards)."""
-    used = P[s, P_INST_USED]
-    for p in range(MAX_INST):
+    used = P[s, L.P_INST_USED]
+    for p in range(L.MAX_INST):
         if (used >> p) & 1 == 0:
-            P[s, P_INST_USED] = used | (1 << p)
+            P[s, L.P_INST_USED] = used | (1 << p)
             return p
     return -1
 
@@ -193,11 +170,11 @@ def new_instance(P, s):
 @njit(cache=True, _nrt=False)
 def use_slot(T, s, k, cls, lvl, inst):
     """Table slot ``k`` joins instance ``inst`` of a class-``cls`` combination of level ``lvl``."""
-    T[s, k, T_M + cls] = lvl
-    T[s, k, T_SCORED] = 1
+    T[s, k, L.T_M + cls] = lvl
+    T[s, k, L.T_SCORED] = 1
     if inst >= 0:
-        T[s, k, T_IM + cls] = inst + 1
-        T[s, k, T_INST] |= 1 << inst
+        T[s, k, L.T_IM + cls] = inst + 1
+        T[s, k, L.T_INST] |= 1 << inst
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -247,39 +224,39 @@ def select_copies(rules, st, s, c, four_cards):
     copies of each type taken from the hand (SEL_FROM_HAND). Returns (number of types, number of
     table slots chosen, cards from the hand)."""
     P, T = st.P, st.T
-    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
-    req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
-    work = st.work[W_SELECT:W_SELECT + SEL_W]
+    req_t = st.work[L.W_REQ_T:L.W_REQ_T + L.REQ_W]
+    req_n = st.work[L.W_REQ_N:L.W_REQ_N + L.REQ_W]
+    work = st.work[L.W_SELECT:L.W_SELECT + L.SEL_W]
     cls = combo_class(c)
     lvl = combo_level(c)
     nreq, free = _requirements(rules, P, s, c, four_cards, req_t, req_n)
-    chosen = work[SEL_CHOSEN:SEL_CHOSEN + REQ_W]
-    from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
+    chosen = work[L.SEL_CHOSEN:L.SEL_CHOSEN + L.REQ_W]
+    from_hand = work[L.SEL_FROM_HAND:L.SEL_FROM_HAND + L.REQ_W]
     if rules[R_REDECLARE] == REDECLARE_PORTLAND:
         n_chosen, total_hand = portland_select(P, T, s, requirement(c, cls, lvl, req_t, req_n, nreq, free), work)
         if free:
             nreq = _suits_used(T, s, req_t, req_n, chosen, n_chosen, from_hand)
         return nreq, n_chosen, total_hand
-    left = work[SEL_LEFT:SEL_LEFT + REQ_W]        # copies still wanted, per type (free four: left[0] in all)
-    keys = work[SEL_KEYS:SEL_KEYS + MAX_TABLE]    # per table slot: spend_key, -1 never scored, -2 of no use
-    kind = work[SEL_KIND:SEL_KIND + MAX_TABLE]    # per table slot: the index of its type in req_t
+    left = work[L.SEL_LEFT:L.SEL_LEFT + L.REQ_W]        # copies still wanted, per type (free four: left[0] in all)
+    keys = work[L.SEL_KEYS:L.SEL_KEYS + L.MAX_TABLE]    # per table slot: spend_key, -1 never scored, -2 of no use
+    kind = work[L.SEL_KIND:L.SEL_KIND + L.MAX_TABLE]    # per table slot: the index of its type in req_t
     for i in range(nreq):
         left[i] = req_n[i]
         from_hand[i] = 0          # first: eligible scored copies per type (free four: in all)
     if free:
         left[0] = 4
     rank = card_rank(req_t[0])
-    ntable = P[s, P_NTABLE]
+    ntable = P[s, L.P_NTABLE]
     for k in range(ntable):
         keys[k] = -2
-        card = T[s, k, T_CARD]
+        card = T[s, k, L.T_CARD]
         if free:
             i = card_suit(card) if card_rank(card) == rank else -1
         else:
             i = req_index(req_t, nreq, card)
         kind[k] = i
         if i >= 0 and slot_eligible(rules, T, s, k, cls, lvl):
-            if T[s, k, T_SCORED]:
+            if T[s, k, L.T_SCORED]:
                 keys[k] = 0
                 from_hand[0 if free else i] += 1
             else:
@@ -328,7 +305,7 @@ def select_copies(rules, st, s, c, four_cards):
         from_hand[i] = 0
     for i in range(nreq):
         want = left[0] if free else left[i]
-        take = min(want, P[s, P_HAND + req_t[i]])
+        take = min(want, P[s, L.P_HAND + req_t[i]])
         from_hand[i] = take
         total_hand += take
         if free:
@@ -344,16 +321,16 @@ def select_copies(rules, st, s, c, four_cards):
                 extra = -1
                 if pass_ == 0:
                     for k in range(ntable):
-                        if keys[k] == -1 and T[s, k, T_CARD] == req_t[i]:
+                        if keys[k] == -1 and T[s, k, L.T_CARD] == req_t[i]:
                             extra = k
                             break
                     if extra < 0:
                         continue
-                elif P[s, P_HAND + req_t[i]] == 0:
+                elif P[s, L.P_HAND + req_t[i]] == 0:
                     continue
                 for j in range(n_chosen):
                     k = chosen[j]
-                    if free or T[s, k, T_CARD] == req_t[i]:
+                    if free or T[s, k, L.T_CARD] == req_t[i]:
                         key = spend_key(rules, T, s, k, cls)
                         if key < drop_key:
                             drop = j
@@ -380,7 +357,7 @@ def _suits_used(T, s, req_t, req_n, chosen, n_chosen, from_hand):
     for i in range(4):
         req_n[i] = from_hand[i]
     for j in range(n_chosen):
-        req_n[card_suit(T[s, chosen[j], T_CARD])] += 1
+        req_n[card_suit(T[s, chosen[j], L.T_CARD])] += 1
     k = 0
     for i in range(4):
         if req_n[i] > 0:

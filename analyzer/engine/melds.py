@@ -56,57 +56,7 @@ from .copies import (
     table_slot_to_play,
     use_slot,
 )
-from .layout import (
-    N_COMBOS,
-    E_CLAIM,
-    E_DECLARE,
-    E_LAID,
-    E_TRUMP,
-    FOUR_W,
-    G_NSEATS,
-    G_TRICK,
-    G_TRUMP,
-    G_TRUMP_HOW,
-    G_TRUMP_TRICK,
-    P_CLAIMS,
-    P_DECL,
-    P_HAND,
-    P_HAND_MASK,
-    P_INST_COMBO,
-    P_MELD_CAND,
-    P_NDECL,
-    P_NTABLE,
-    P_RESTORE,
-    P_SCORE,
-    P_TABLE,
-    P_TABLE_DECL,
-    P_TABLE_MASK,
-    REQ_W,
-    SEL_CHOSEN,
-    SEL_FROM_HAND,
-    SEL_W,
-    T_B,
-    T_CARD,
-    T_M,
-    TRUMP_BY_MARRIAGE,
-    TRUMP_BY_SEQUENCE,
-    W_FOUR,
-    W_REQ_N,
-    W_REQ_T,
-    W_SELECT,
-    X_AMERICAN,
-    X_CLAIM_CARD,
-    X_INFERIOR,
-    X_NEW_AND_WHOLE,
-    X_NO_NEW_CARD,
-    X_NOT_A_COMBINATION,
-    X_NOT_HELD,
-    X_NOT_WHOLE_FOUR,
-    X_PANACHE,
-    X_REUSE_CLASS,
-    X_REUSE_FOUR,
-    X_STILL_WHOLE,
-)
+from . import layout as L
 from . import portland
 from .portland import requirement
 from .bits import trailing_zeros
@@ -122,7 +72,7 @@ from .tracking import on_bezique_scored
 
 @njit(cache=True, _nrt=False)
 def _held(P, s, card):
-    return P[s, P_HAND + card] + P[s, P_TABLE + card]
+    return P[s, L.P_HAND + card] + P[s, L.P_TABLE + card]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -132,7 +82,7 @@ def combo_screen_mask(P, s, cand):
 
     Marriages and sequences come from the held-card bitmask; béziques and fours, which
     need counts, are only counted when ``cand`` asks for them."""
-    held = card_mask(P, s, P_HAND_MASK) | card_mask(P, s, P_TABLE_MASK)
+    held = card_mask(P, s, L.P_HAND_MASK) | card_mask(P, s, L.P_TABLE_MASK)
     married = (held >> KING) & (held >> QUEEN)          # bit of the suit's ace: K and Q held
     sequence = married & (held >> ACE) & (held >> TEN) & (held >> KNAVE)
     m = 0
@@ -164,7 +114,7 @@ def types_check(rules, P, T, s, c, req_t, req_n, nreq):
     select_copies needs the hand when the table is short of a card, or when no eligible
     table copy is new. Under ``redeclare=portland`` the Laws' reading (:func:`portland.check`)."""
     for i in range(nreq):       # cheap reject on counts first
-        if P[s, P_HAND + req_t[i]] + P[s, P_TABLE + req_t[i]] < req_n[i]:
+        if P[s, L.P_HAND + req_t[i]] + P[s, L.P_TABLE + req_t[i]] < req_n[i]:
             return False, False
     cls = combo_class(c)
     lvl = combo_level(c)
@@ -179,9 +129,9 @@ def types_check(rules, P, T, s, c, req_t, req_n, nreq):
         card = req_t[i]
         e = packed_count(elig, i)
         f = packed_count(fresh, i)
-        if e + P[s, P_HAND + card] < req_n[i]:
+        if e + P[s, L.P_HAND + card] < req_n[i]:
             return False, False
-        if f + P[s, P_HAND + card] > 0:
+        if f + P[s, L.P_HAND + card] > 0:
             any_fresh = True
         table_short |= e < req_n[i]
         table_fresh |= f > 0
@@ -202,7 +152,7 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
     """(whether seat ``s`` may declare ``c`` now, whether :func:`copies.select_copies` then
     takes a card from the hand); a four's suits are free. See :func:`types_check`.
     The declaration window screens with :func:`combo_screen_mask` first."""
-    if not combo_allowed(rules, G[G_TRUMP], c):
+    if not combo_allowed(rules, G[L.G_TRUMP], c):
         return False, False
     nreq = panache_requirements(rules, c, req_t, req_n)     # V2: one four per suit
     if nreq:
@@ -218,7 +168,7 @@ def combo_check(rules, G, P, T, s, c, req_t, req_n):
         new = 0
         on_table = 0
         for suit in range(4):
-            in_hand = P[s, P_HAND + card_of(suit, rank)]
+            in_hand = P[s, L.P_HAND + card_of(suit, rank)]
             e = packed_count(elig, suit)
             total += e + in_hand
             new += packed_count(fresh, suit) + in_hand
@@ -265,13 +215,13 @@ def _low_counts(rules, P, T, s, req_t, nreq, cls, lvl):
     eligible or not under R3.6's second condition, packed as 8 bits per requirement (a refusal's
     reason: the inferior combination)."""
     low = 0
-    for k in range(P[s, P_NTABLE]):
-        i = req_index(req_t, nreq, T[s, k, T_CARD])
+    for k in range(P[s, L.P_NTABLE]):
+        i = req_index(req_t, nreq, T[s, k, L.T_CARD])
         if i < 0:
             continue
-        have = T[s, k, T_M + cls]
+        have = T[s, k, L.T_M + cls]
         ok = have < lvl if rules[R_REDECLARE] == REDECLARE_HIGHER else have <= lvl
-        if ok and not (rules[R_AMERICAN] and cls != CLS_B and T[s, k, T_B] > 0):
+        if ok and not (rules[R_AMERICAN] and cls != CLS_B and T[s, k, L.T_B] > 0):
             low += pack_count(np.int64(1), i)
     return low
 
@@ -283,11 +233,11 @@ def declare_failure(rules, st, s, c, four_cards):
     (:func:`copies.req_table_counts`, :func:`copies.four_table_counts`, :func:`portland.check`).
     Works in the state's scratch (W_REQ_T, W_REQ_N)."""
     G, P, T = st.G, st.P, st.T
-    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
-    req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
+    req_t = st.work[L.W_REQ_T:L.W_REQ_T + L.REQ_W]
+    req_n = st.work[L.W_REQ_N:L.W_REQ_N + L.REQ_W]
     rubicon = rules[R_REDECLARE] != REDECLARE_HIGHER
-    if not combo_allowed(rules, G[G_TRUMP], c):
-        return (TABLE_B if rubicon else TABLE_A), X_NOT_A_COMBINATION
+    if not combo_allowed(rules, G[L.G_TRUMP], c):
+        return (TABLE_B if rubicon else TABLE_A), L.X_NOT_A_COMBINATION
     cls = combo_class(c)
     lvl = combo_level(c)
     free = is_four(c) and four_cards[0] < 0 and not rules[R_PANACHE]
@@ -298,7 +248,7 @@ def declare_failure(rules, st, s, c, four_cards):
     elif is_four(c):
         nreq = named_four(four_cards, req_t, req_n)
         if rules[R_PANACHE] and nreq < 4:
-            return V2, X_PANACHE
+            return V2, L.X_PANACHE
     else:
         nreq = combo_requirements(c, req_t, req_n)
     if free:
@@ -313,12 +263,12 @@ def declare_failure(rules, st, s, c, four_cards):
     hand_cards = 0
     held = 0
     for i in range(nreq):
-        hand = P[s, P_HAND + req_t[i]]
-        held += hand + P[s, P_TABLE + req_t[i]]
+        hand = P[s, L.P_HAND + req_t[i]]
+        held += hand + P[s, L.P_TABLE + req_t[i]]
         new += hand + packed_count(fresh, i)
         hand_cards += hand
         if not free:
-            short_held |= hand + P[s, P_TABLE + req_t[i]] < req_n[i]
+            short_held |= hand + P[s, L.P_TABLE + req_t[i]] < req_n[i]
             inferior |= hand + packed_count(low, i) < req_n[i]
             whole |= hand + packed_count(elig, i) < req_n[i]
     if free:                    # four of the rank in all
@@ -326,31 +276,31 @@ def declare_failure(rules, st, s, c, four_cards):
         inferior = hand_cards + _four_total(low) < 4
         whole = hand_cards + _four_total(elig) < 4
     if short_held and is_four(c) and rules[R_PANACHE]:
-        return V2, X_PANACHE
+        return V2, L.X_PANACHE
     if short_held:
-        return R2_11, (X_NOT_WHOLE_FOUR if is_four(c) else X_NOT_HELD)
+        return R2_11, (L.X_NOT_WHOLE_FOUR if is_four(c) else L.X_NOT_HELD)
     if rules[R_REDECLARE] == REDECLARE_PORTLAND:
         return R3_6, portland.check(P, T, s, requirement(c, cls, lvl, req_t, req_n, nreq, free))[2]
     if not rubicon:             # the ordinary game: R2.12, then R2.17, R2.14, R2.15
         if hand_cards == 0:
-            return R2_12, X_NO_NEW_CARD
+            return R2_12, L.X_NO_NEW_CARD
         if rules[R_AMERICAN] and cls != CLS_B:
-            for k in range(P[s, P_NTABLE]):
-                if T[s, k, T_B] > 0 and req_index(req_t, nreq, T[s, k, T_CARD]) >= 0:
-                    return R2_17, X_AMERICAN
-        return (R2_15, X_REUSE_FOUR) if is_four(c) else (R2_14, X_REUSE_CLASS)
+            for k in range(P[s, L.P_NTABLE]):
+                if T[s, k, L.T_B] > 0 and req_index(req_t, nreq, T[s, k, L.T_CARD]) >= 0:
+                    return R2_17, L.X_AMERICAN
+        return (R2_15, L.X_REUSE_FOUR) if is_four(c) else (R2_14, L.X_REUSE_CLASS)
     if inferior:
-        return R3_6, X_INFERIOR
+        return R3_6, L.X_INFERIOR
     if whole:
-        return R3_6, (X_NEW_AND_WHOLE if new == 0 else X_STILL_WHOLE)
-    return R3_6, X_NO_NEW_CARD
+        return R3_6, (L.X_NEW_AND_WHOLE if new == 0 else L.X_STILL_WHOLE)
+    return R3_6, L.X_NO_NEW_CARD
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def hand_combos(P, s):
     """The combinations a card in seat ``s``'s hand belongs to (a claim lays hand cards)."""
     out = 0
-    rest = card_mask(P, s, P_HAND_MASK)
+    rest = card_mask(P, s, L.P_HAND_MASK)
     while rest:
         out |= COMBO_MASK[trailing_zeros(rest)]
         rest &= rest - 1
@@ -367,22 +317,22 @@ def claim_possible(rules, G, P, T, s, c, req_t, req_n):
 @njit(cache=True, _nrt=False)
 def _lay(st, s, card):
     add_hand(st.P, st.obs, s, card, -1)
-    table_add(st.P, st.T, st.obs, st.G[G_NSEATS], s, card)
-    record_event(st.ev, st.G, E_LAID, s, card, 0, 0, 0)
+    table_add(st.P, st.T, st.obs, st.G[L.G_NSEATS], s, card)
+    record_event(st.ev, st.G, L.E_LAID, s, card, 0, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
 def claim(rules, st, s, c):
     """R3.7 "and - to score": seat ``s`` lays on the table, never scored, the hand cards that
     ``c`` needs beside the table cards it can use."""
-    four = st.work[W_FOUR:W_FOUR + FOUR_W]
+    four = st.work[L.W_FOUR:L.W_FOUR + L.FOUR_W]
     four[:] = -1
     nreq, n_chosen, total_hand = select_copies(rules, st, s, c, four)
-    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
-    work = st.work[W_SELECT:W_SELECT + SEL_W]
-    from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
-    st.P[s, P_CLAIMS] += 1
-    record_event(st.ev, st.G, E_CLAIM, s, c, total_hand, 0, 0)
+    req_t = st.work[L.W_REQ_T:L.W_REQ_T + L.REQ_W]
+    work = st.work[L.W_SELECT:L.W_SELECT + L.SEL_W]
+    from_hand = work[L.SEL_FROM_HAND:L.SEL_FROM_HAND + L.REQ_W]
+    st.P[s, L.P_CLAIMS] += 1
+    record_event(st.ev, st.G, L.E_CLAIM, s, c, total_hand, 0, 0)
     for i in range(nreq):
         for _ in range(from_hand[i]):
             _lay(st, s, req_t[i])
@@ -408,16 +358,16 @@ def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
         t = cards[j]
         if t < 0:
             break
-        if _count(cards, t) > P[s, P_HAND + t]:
-            return X_NOT_HELD, t
+        if _count(cards, t) > P[s, L.P_HAND + t]:
+            return L.X_NOT_HELD, t
     for j in range(cards.shape[0]):
         t = cards[j]
         if t < 0:
             break
         found = False
         combos = COMBO_MASK[t]
-        for c in range(N_COMBOS):
-            if found or (combos >> c) & 1 == 0 or not combo_allowed(rules, G[G_TRUMP], c):
+        for c in range(L.N_COMBOS):
+            if found or (combos >> c) & 1 == 0 or not combo_allowed(rules, G[L.G_TRUMP], c):
                 continue
             cls = combo_class(c)
             lvl = combo_level(c)
@@ -447,7 +397,7 @@ def claim_cards_failure(rules, G, P, T, s, cards, req_t, req_n):
                 for i in range(nreq):
                     found &= _count(cards, req_t[i]) + packed_count(elig, i) >= req_n[i]
         if not found:
-            return X_CLAIM_CARD, t
+            return L.X_CLAIM_CARD, t
     return -1, -1
 
 
@@ -459,8 +409,8 @@ def claim_cards(rules, st, s, cards):
     for j in range(cards.shape[0]):
         if cards[j] >= 0:
             count += 1
-    st.P[s, P_CLAIMS] += 1
-    record_event(st.ev, st.G, E_CLAIM, s, -1, count, 0, 0)
+    st.P[s, L.P_CLAIMS] += 1
+    record_event(st.ev, st.G, L.E_CLAIM, s, -1, count, 0, 0)
     for j in range(count):
         _lay(st, s, cards[j])
 
@@ -473,22 +423,22 @@ def declare(rules, st, s, c, four_cards):
     engine choose. Returns the points scored.
     """
     G, P, T, obs, ev = st.G, st.P, st.T, st.obs, st.ev
-    n = G[G_NSEATS]
+    n = G[L.G_NSEATS]
     cls = combo_class(c)
     lvl = combo_level(c)
     nreq, n_chosen, total_hand = select_copies(rules, st, s, c, four_cards)
-    req_t = st.work[W_REQ_T:W_REQ_T + REQ_W]
-    req_n = st.work[W_REQ_N:W_REQ_N + REQ_W]
-    work = st.work[W_SELECT:W_SELECT + SEL_W]
-    chosen = work[SEL_CHOSEN:SEL_CHOSEN + REQ_W]
-    from_hand = work[SEL_FROM_HAND:SEL_FROM_HAND + REQ_W]
+    req_t = st.work[L.W_REQ_T:L.W_REQ_T + L.REQ_W]
+    req_n = st.work[L.W_REQ_N:L.W_REQ_N + L.REQ_W]
+    work = st.work[L.W_SELECT:L.W_SELECT + L.SEL_W]
+    chosen = work[L.SEL_CHOSEN:L.SEL_CHOSEN + L.REQ_W]
+    from_hand = work[L.SEL_FROM_HAND:L.SEL_FROM_HAND + L.REQ_W]
     mode = rules[R_REDECLARE]
     inst = new_instance(P, s) if mode == REDECLARE_REPLACE or mode == REDECLARE_PORTLAND else -1
     if mode == REDECLARE_PORTLAND:
         if inst >= 0:
-            P[s, P_INST_COMBO + inst] = c
+            P[s, L.P_INST_COMBO + inst] = c
         if portland.spends_restoration(T, s, chosen, n_chosen, cls, lvl):
-            P[s, P_RESTORE + c] -= 1          # R3.6 (c): the same combination over again
+            P[s, L.P_RESTORE + c] -= 1          # R3.6 (c): the same combination over again
     for j in range(n_chosen):
         use_slot(T, s, chosen[j], cls, lvl, inst)
     for i in range(nreq):
@@ -496,26 +446,26 @@ def declare(rules, st, s, c, four_cards):
             add_hand(P, obs, s, req_t[i], -1)
             k = table_add(P, T, obs, n, s, req_t[i])
             use_slot(T, s, k, cls, lvl, inst)
-    trump = G[G_TRUMP]
+    trump = G[L.G_TRUMP]
     pts = combo_points(rules, trump, c)
-    P[s, P_SCORE] += pts
-    P[s, P_DECL] += pts
-    P[s, P_NDECL + c] += 1
-    P[s, P_TABLE_DECL] += total_hand == 0
+    P[s, L.P_SCORE] += pts
+    P[s, L.P_DECL] += pts
+    P[s, L.P_NDECL + c] += 1
+    P[s, L.P_TABLE_DECL] += total_hand == 0
     if cls == CLS_B:
         on_bezique_scored(G, P, s, lvl)
     suits = 0                    # a four's copies per suit, 4 bits each (the event's record)
     if is_four(c):
         for i in range(nreq):
             suits += req_n[i] << (4 * card_suit(req_t[i]))
-    record_event(ev, G, E_DECLARE, s, c, pts, suits, total_hand)
+    record_event(ev, G, L.E_DECLARE, s, c, pts, suits, total_hand)
     if trump < 0 and is_suited(c):   # R3.2: the first marriage (or a sequence) fixes trumps
-        for v in range(G[G_NSEATS]):
-            P[v, P_MELD_CAND] |= SEQUENCES
-        G[G_TRUMP] = combo_suit(c)
-        G[G_TRUMP_TRICK] = G[G_TRICK]
-        G[G_TRUMP_HOW] = TRUMP_BY_MARRIAGE if is_marriage(c) else TRUMP_BY_SEQUENCE
-        record_event(ev, G, E_TRUMP, s, combo_suit(c), G[G_TRUMP_HOW], G[G_TRICK], 0)
+        for v in range(G[L.G_NSEATS]):
+            P[v, L.P_MELD_CAND] |= SEQUENCES
+        G[L.G_TRUMP] = combo_suit(c)
+        G[L.G_TRUMP_TRICK] = G[L.G_TRICK]
+        G[L.G_TRUMP_HOW] = L.TRUMP_BY_MARRIAGE if is_marriage(c) else L.TRUMP_BY_SEQUENCE
+        record_event(ev, G, L.E_TRUMP, s, combo_suit(c), G[L.G_TRUMP_HOW], G[L.G_TRICK], 0)
     return pts
 
 
@@ -530,5 +480,5 @@ def play_from_table(rules, P, T, obs, n, s, card):
         portland.gain_restorations(P, T, s, k)
     table_remove(P, T, obs, n, s, k)
     if mode == REDECLARE_REPLACE or mode == REDECLARE_PORTLAND:
-        P[s, P_MELD_CAND] |= COMBO_MASK[card]     # R3.6: it may free an instance
+        P[s, L.P_MELD_CAND] |= COMBO_MASK[card]     # R3.6: it may free an instance
     return k

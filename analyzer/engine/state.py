@@ -11,22 +11,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from .layout import (
-    E_W,
-    G_NEV,
-    G_NSEATS,
-    G_SIZE,
-    MAX_EVENTS,
-    MAX_LEGAL,
-    MAX_SEATS,
-    MAX_TABLE,
-    MAX_TALON,
-    OBS_CORE,
-    OBS_SIZE,
-    P_W,
-    T_W,
-    WORK_SIZE,
-)
 from . import layout as L
 
 
@@ -61,12 +45,12 @@ STATE_TYPE = types.NamedTuple(
 @njit(cache=True)
 def new_state(log_events):
     """A zeroed HandState; with ``log_events`` it keeps an event log of MAX_EVENTS rows."""
-    return HandState(np.zeros(G_SIZE, np.int64), np.zeros((MAX_SEATS, P_W), np.int32),
-                     np.zeros((MAX_SEATS, MAX_TABLE, T_W), np.int32),
-                     np.zeros((MAX_SEATS, OBS_SIZE), np.int32), np.zeros(MAX_TALON, np.int32),
-                     np.zeros((MAX_SEATS, 1), np.uint64),
-                     np.zeros((MAX_EVENTS if log_events else 1, E_W), np.int32),
-                     np.zeros(MAX_LEGAL, np.int32), np.zeros(WORK_SIZE, np.int64))
+    return HandState(np.zeros(L.G_SIZE, np.int64), np.zeros((L.MAX_SEATS, L.P_W), np.int32),
+                     np.zeros((L.MAX_SEATS, L.MAX_TABLE, L.T_W), np.int32),
+                     np.zeros((L.MAX_SEATS, L.OBS_SIZE), np.int32), np.zeros(L.MAX_TALON, np.int32),
+                     np.zeros((L.MAX_SEATS, 1), np.uint64),
+                     np.zeros((L.MAX_EVENTS if log_events else 1, L.E_W), np.int32),
+                     np.zeros(L.MAX_LEGAL, np.int32), np.zeros(L.WORK_SIZE, np.int64))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -88,12 +72,12 @@ def copy_into(dst, src):
     observations the part kept up to date (a public record is filled afresh when asked for,
     observe.observe_public). The event log is copied when both keep one of the same size; a
     copy with a log of another size starts it empty."""
-    n = src.G[G_NSEATS]
+    n = src.G[L.G_NSEATS]
     _copy1(dst.G, src.G)
     for s in range(n):
         _copy1(dst.P[s], src.P[s])
         _copy2(dst.T[s], src.T[s])
-        for j in range(OBS_CORE):
+        for j in range(L.OBS_CORE):
             dst.obs[s, j] = src.obs[s, j]
         dst.rngs[s, 0] = src.rngs[s, 0]
     _copy1(dst.talon, src.talon)
@@ -101,7 +85,7 @@ def copy_into(dst, src):
         if dst.ev.shape[0] > 1:
             _copy2(dst.ev, src.ev)
     else:
-        dst.G[G_NEV] = 0
+        dst.G[L.G_NEV] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -152,7 +136,7 @@ def _add_table_count(P, obs, n, s, card, delta):
 def table_add(P, T, obs, n, s, card):
     """Put ``card`` face up in a new table slot of seat ``s``; return the slot."""
     k = P[s, L.P_NTABLE]
-    for j in range(T_W):
+    for j in range(L.T_W):
         T[s, k, j] = 0
     T[s, k, L.T_CARD] = card
     P[s, L.P_NTABLE] = k + 1
@@ -176,7 +160,7 @@ def table_remove(P, T, obs, n, s, slot):
                     inst = T[s, j, L.T_IM + cls]
                     if inst > 0 and (broken >> (inst - 1)) & 1:
                         T[s, j, L.T_IM + cls] = 0
-    for j in range(T_W):
+    for j in range(L.T_W):
         T[s, slot, j] = T[s, last, j]
         T[s, last, j] = 0              # a free slot is empty (a state is the same however made)
     P[s, L.P_NTABLE] = last
@@ -204,12 +188,12 @@ def take_table_back(P, T, obs, n):
 @njit(cache=True, _nrt=False, inline="always")
 def record_event(ev, G, kind, seat, a, b, c, d):
     """Append an event to the log ``ev`` (no-op when the log has one row: batch runs)."""
-    k = G[G_NEV]
-    if k < MAX_EVENTS and ev.shape[0] > 1:
+    k = G[L.G_NEV]
+    if k < L.MAX_EVENTS and ev.shape[0] > 1:
         ev[k, 0] = kind
         ev[k, 1] = seat
         ev[k, 2] = a
         ev[k, 3] = b
         ev[k, 4] = c
         ev[k, 5] = d
-        G[G_NEV] = k + 1
+        G[L.G_NEV] = k + 1
