@@ -21,9 +21,9 @@ def action_str(action: int) -> str:
     if 0 <= a < L.A_PLAY_TABLE:
         return f"play {card_str(a)}"
     if L.A_PLAY_TABLE <= a < L.A_DECLARE:
-        return f"play {card_str(a - A_PLAY_TABLE)} from table"
+        return f"play {card_str(a - L.A_PLAY_TABLE)} from table"
     if L.A_DECLARE <= a < L.A_DECLARE + len(COMBO_NAMES):
-        return f"declare {COMBO_NAMES[a - A_DECLARE]}"
+        return f"declare {COMBO_NAMES[a - L.A_DECLARE]}"
     if a == L.A_EXCHANGE:
         return "exchange the seven of trumps"
     if a == L.A_STOP:
@@ -35,5 +35,5 @@ def action_str(action: int) -> str:
     if a == L.A_CLAIM_GAME:
         return "claim the game"
     if L.A_CLAIM <= a < L.A_CLAIM + len(COMBO_NAMES):
-        return f"claim {COMBO_NAMES[a - A_CLAIM]}"
+        return f"claim {COMBO_NAMES[a - L.A_CLAIM]}"
     return f"action code {a}"

@@ -106,11 +106,11 @@ def violation_message(G, spec: HandSpec) -> str:
     if detail == L.X_AFTER_END:
         after = len(spec.moves) - move
         return (f"move {move + 1}: the hand is over: it ended with move {move}, the last card played "
-                f"({after} move{'s' if after > 1 else ''} after it) ({rule_name(int(G[G_ERR_RULE]))})")
+                f"({after} move{'s' if after > 1 else ''} after it) ({rule_name(int(G[L.G_ERR_RULE]))})")
     text = RULE_DETAILS.get(detail, "seat {s}: illegal move").format(s=seat, card=card, what=what)
     if detail == L.X_NO_NEW_CARD and int(G[L.G_ERR_RULE]) == 306:
         text += " or never yet part of a scored combination"
-    return f"move {move + 1}: {text} ({rule_name(int(G[G_ERR_RULE]))})"
+    return f"move {move + 1}: {text} ({rule_name(int(G[L.G_ERR_RULE]))})"
 
 
 def _events(ev: np.ndarray, count: int) -> list[dict]:
@@ -191,8 +191,8 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
     if status == L.ST_ILLEGAL_SCRIPT:
         error = violation_message(G, spec)
     elif status == L.ST_ILLEGAL_POLICY:
-        error = (f"seat {int(G[G_ERR_SEAT])}'s policy returned "
-                 f"{illegal_return(int(G[G_ERR_ACTION]), int(G[L.G_ERR_DECISION]))}")
+        error = (f"seat {int(G[L.G_ERR_SEAT])}'s policy returned "
+                 f"{illegal_return(int(G[L.G_ERR_ACTION]), int(G[L.G_ERR_DECISION]))}")
     return HandOutcome(spec, int(status), events, scores, error, int(G[L.G_TRUMP]), tables)
 
 

@@ -19,6 +19,7 @@ import time
 import numpy as np
 from numba import njit
 
+from ..cards import card_id, rank_of, suit_of
 from ..engine.batch import deal_hand
 from ..engine.endgame import POS_W, SOLVER_BITS, new_solver, state_value
 from ..engine.hand import apply_once, to_act
@@ -84,7 +85,7 @@ def positions(seed: int, count: int):
 def features(hands: np.ndarray, trump: np.ndarray) -> np.ndarray:
     """The network's inputs (stage2_value.input_index, in numpy): float32[n, V_IN]."""
     t = np.arange(32)
-    idx = ((t[None, :] // 8 - trump[:, None].astype(np.int64)) % 4) * 8 + t[None, :] % 8
+    idx = card_id((suit_of(t)[None, :] - trump[:, None].astype(np.int64)) % 4, rank_of(t)[None, :])
     x = np.zeros((len(hands), V_IN), np.float32)
     rows = np.arange(len(hands))[:, None]
     for rel in range(2):
