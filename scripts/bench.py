@@ -7,12 +7,17 @@ Example:
     python scripts/bench.py --variant rubicon --rule redeclare=same_or_higher --threads 1
     python scripts/bench.py --variant three_handed --policy hints --threads 1
     python scripts/bench.py --floor --threads 1      # greedy against the minimal hand loop, as a ratio
+    python scripts/bench.py --scaling --policy learned --hands 20000   # 1, 2, 4 … threads, Amdahl
 
 ``--floor`` also times scripts/minimal_hand.py (a minimal numba loop with the card flow of a
 two-pack hand and none of its rules beyond the tricks), on one thread, between the repeats of the
 policies' runs, and prints each one-thread rate of cards played as a share of its (64 cards a
 hand); then the engine alone, on one thread: the minimal loop's own policy (the first legal card,
 nothing declared; minimal_hand.floor_policy) at every seat.
+
+``--scaling`` times 1, 2, 4 … threads up to the machine's cores, then measures the serial share
+of a chunk (the work that holds the interpreter's lock, scripts/scaling.py) and prints the
+speed-up Amdahl's law predicts on 16 and 64 cores.
 """
 from __future__ import annotations
 
@@ -42,6 +47,8 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=400_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    ap.add_argument("--scaling", action="store_true",
+                    help="1, 2, 4 … threads up to the cores, the serial share and Amdahl's prediction")
     ap.add_argument("--floor", action="store_true",
                     help="also time the minimal hand loop (scripts/minimal_hand.py) and print the ratio")
     args = ap.parse_args()
@@ -53,6 +60,10 @@ def main() -> None:
     t0 = time.perf_counter()
     simulate(rules, specs, 200, args.seed, threads=1)          # compile / load the cache
     print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s")
+    if args.scaling:
+        from scaling import scaling
+        scaling(rules, specs, args.hands, args.seed, args.repeat, " ".join([args.variant, *args.rule, *names]))
+        return
     floor = None
     if args.floor:
         from minimal_hand import minimal_hands

@@ -11,6 +11,7 @@ from ..rules import (
     R_RUBICON_MINIMUM,
     R_SCORE_UNIT,
 )
+from . import layout as L
 
 
 @njit(cache=True, nogil=True)
@@ -35,7 +36,28 @@ def truncate(rules, points):
     return points // unit * unit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def compact_hands(rec, players, brisque_points, points, brisques, last_side):
+    """Per hand of the records ``rec``, by side (each player, or with four players each
+    partnership, seats k and k + 2: V5), what chaining hands into games needs: ``points[i, k]``
+    without brisques, ``brisques[i, k]`` the brisque points, ``last_side[i]`` the side of the
+    last trick's winner (-1: none). Filled in place (a kernel: a chunk's worker does it without
+    holding the interpreter)."""
+    sides = points.shape[1]
+    for i in range(rec.shape[0]):
+        for k in range(sides):
+            points[i, k] = 0
+            brisques[i, k] = 0
+        for s in range(players):
+            b = L.REC_SEAT + s * L.REC_SEAT_W
+            bri = np.int64(rec[i, b + L.RS_BRISQ]) * brisque_points
+            points[i, s % sides] += np.int64(rec[i, b + L.RS_SCORE]) - bri
+            brisques[i, s % sides] += bri
+        last = rec[i, L.REC_LAST_WINNER]
+        last_side[i] = last % sides if last >= 0 else -1
+
+
+@njit(cache=True, nogil=True)
 def chain_games(points, brisques, last_side, target, state, out_hands, out_winner):
     """Play consecutive hands into games to ``target`` (R2.24) for the sides of ``points``
     (its columns: each player, or each partnership).

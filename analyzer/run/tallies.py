@@ -12,7 +12,7 @@ import numpy as np
 
 from ..cards import N_COMBOS
 from ..engine.combos import combo_points as points_now
-from ..engine.game_score import chain_games
+from ..engine.game_score import chain_games, compact_hands
 from ..engine.tally_kernel import (  # noqa: F401 (the bins are part of this module's interface)
     CATEGORY_NAMES,
     GAME_BIN,
@@ -87,8 +87,15 @@ def _combo_points(rules) -> np.ndarray:
 
 
 @functools.cache
-def _shapes(n_seats: int) -> list:
-    return [(name, tuple(n_seats if d == "n" else d for d in shape)) for name, shape in FIELDS.items()]
+def _layout(n_seats: int) -> tuple[list, int]:
+    """Each field's (shape, start, stop) in the buffer of ``n_seats`` seats, and its size."""
+    parts, start = [], 0
+    for shape in FIELDS.values():
+        shape = tuple(n_seats if d == "n" else d for d in shape)
+        size = int(np.prod(shape))
+        parts.append((shape, start, start + size))
+        start += size
+    return parts, start
 
 
 def _restore_tallies(n_seats: int, hands: int, buffer: np.ndarray) -> Tallies:
@@ -104,13 +111,9 @@ class Tallies:
     where it applies; a field of shape () reads as a number."""
 
     def __init__(self, n_seats: int):
-        shapes = _shapes(n_seats)
-        sizes = [int(np.prod(shape)) for _, shape in shapes]
-        buffer = np.zeros(sum(sizes), np.int64)
-        views, start = [], 0
-        for (_, shape), size in zip(shapes, sizes):
-            views.append(buffer[start:start + size].reshape(shape))
-            start += size
+        parts, size = _layout(n_seats)
+        buffer = np.zeros(size, np.int64)
+        views = [buffer[start:stop].reshape(shape) for shape, start, stop in parts]
         object.__setattr__(self, "n_seats", n_seats)
         object.__setattr__(self, "hands", 0)
         object.__setattr__(self, "buffer", buffer)
@@ -184,18 +187,22 @@ def _rules_array(rules) -> np.ndarray:
     return arr
 
 
-def compact_for_games(rec: np.ndarray, rules) -> np.ndarray:
+class Compact(NamedTuple):
+    """A chunk's hands as chaining them into games needs them, by side (engine.game_score.compact_hands)."""
+
+    points: np.ndarray       # int64[hands, sides]: the points without brisques
+    brisques: np.ndarray     # int64[hands, sides]: the brisque points
+    last_side: np.ndarray    # int64[hands]: the side of the last trick's winner (-1: none)
+
+
+def compact_for_games(rec: np.ndarray, rules) -> Compact:
     """Per hand, for chaining hands into games, by side (each player, or with four players
-    each partnership, V5): the points without brisques, the brisque points, then the side
-    of the last trick's winner: columns p0 .. pk, b0 .. bk, last."""
-    r = as_structured(rec)
-    n, k = rules.players, rules.sides
-    bri = r["seats"]["brisques"][:, :n].astype(np.int64) * rules.brisque_points
-    pts = r["seats"]["score"][:, :n].astype(np.int64) - bri
-    if n == 4:
-        pts, bri = pts[:, :2] + pts[:, 2:], bri[:, :2] + bri[:, 2:]
-    last = r["last_winner"].astype(np.int64)
-    return np.column_stack([pts, bri, np.where(last >= 0, last % k, -1)])
+    each partnership, V5): the points without brisques, the brisque points, the side of the
+    last trick's winner."""
+    n, k = len(rec), rules.sides
+    c = Compact(np.empty((n, k), np.int64), np.empty((n, k), np.int64), np.empty(n, np.int64))
+    compact_hands(rec, rules.players, rules.brisque_points, *c)
+    return c
 
 
 class GameChainer:
@@ -204,17 +211,13 @@ class GameChainer:
     def __init__(self, sides: int = 2):
         self.state = np.zeros((len(TARGETS), sides + 1), np.int64)   # the sides' totals, the hands
 
-    def feed(self, compact: np.ndarray, tallies: Tallies) -> None:
+    def feed(self, compact: Compact, tallies: Tallies) -> None:
         """Add the games finished by these hands (in order) to ``tallies``."""
-        n = len(compact)
-        sides = (compact.shape[1] - 1) // 2
+        n, sides = compact.points.shape
         hands = np.zeros(n, np.int64)
         winners = np.zeros(n, np.int64)
-        pts = np.ascontiguousarray(compact[:, :sides])
-        bri = np.ascontiguousarray(compact[:, sides:2 * sides])
-        last = np.ascontiguousarray(compact[:, -1])
         for i, target in enumerate(TARGETS):
-            g = chain_games(pts, bri, last, target, self.state[i], hands, winners)
+            g = chain_games(*compact, target, self.state[i], hands, winners)
             tallies.game_length[i] += np.bincount(np.minimum(hands[:g], LENGTH_BINS - 1),
                                                   minlength=LENGTH_BINS)
             tallies.target_wins[i, :sides] += np.bincount(winners[:g], minlength=sides)[:sides]
