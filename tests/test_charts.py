@@ -49,28 +49,29 @@ def test_rules_title_names_the_preset_and_the_changes():
     assert many.endswith("+2 more options") and "hand_size=9" in many
 
 
-def test_report_charts_are_titled_with_the_changed_rules(monkeypatch, tmp_path):
-    """build_charts gives every chart a title naming hand_size=9 (the chart functions are
-    stand-ins that record their title: no simulation)."""
+def test_report_charts_are_titled_with_the_changed_rules():
+    """Every chart of a report is drawn with a title naming hand_size=9 (its title is the
+    last argument its chart function is given: no simulation, nothing drawn)."""
     from analyzer.studies import report
 
-    titles = {}
-
-    def recorder(name):
-        def chart(*args):
-            titles[name] = args[-1]
-        return chart
-
-    for name in ("odds_chart", "bezique_by_trick_chart", "score_distribution_chart", "score_at_least_chart",
-                 "brisque_chart", "combinations_chart", "game_length_chart"):
-        monkeypatch.setattr(plots, name, recorder(name))
-    monkeypatch.setattr(plots, "save_chart", lambda fig, out, key: [])
     st = report.Study(preset("ordinary", hand_size=9), 10, 1, {}, None)
     st.__dict__["tables"] = dict.fromkeys(["odds", "double_bezique_by_trick", "score_distribution", "brisques",
                                            "combinations", "game_length"])
-    report.build_charts(st, tmp_path)
+    titles = {name: args[-1] for name, (_function, args) in report.chart_jobs(st).items()}
     assert len(titles) == 7
     assert all(t.startswith("ordinary bézique, hand_size=9: ") for t in titles.values()), titles
+
+
+def test_charts_drawn_side_by_side_are_those_drawn_one_after_the_other(tmp_path):
+    """save_charts in processes writes the same files, byte for byte, as one after the other."""
+    jobs = {f"c{i}": (plots.combinations_chart, (combinations({"a": [0.2, 0.001 * i, 0.6]}), f"t{i}"))
+            for i in range(1, 4)}
+    apart = plots.save_charts(jobs, tmp_path / "apart", processes=3)
+    alone = plots.save_charts(jobs, tmp_path / "alone", processes=1)
+    assert list(apart) == list(alone) == ["c1", "c2", "c3"]
+    for name in jobs:
+        for a, b in zip(apart[name], alone[name]):
+            assert a.name == b.name and a.read_bytes() == b.read_bytes()
 
 
 # 2. percentages: linear when the range allows, log ticks reading like 0.1 %, 1 %, 10 %

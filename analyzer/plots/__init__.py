@@ -2,14 +2,14 @@
 
 Every chart function returns a :class:`matplotlib.figure.Figure` built without pyplot, so
 no backend is chosen here (a notebook keeps its own, and shows the figure); write one
-with :func:`save_chart`; :func:`rules_title` names the rule set for a title. Modules:
+with :func:`save_chart` (several at once, side by side on the cores: :func:`save_charts`); :func:`rules_title` names the rule set for a title. Modules:
 :mod:`.figure` (making and saving figures, shared marks, percentage axes, legends of what
 was drawn), :mod:`.scores` (score distributions), :mod:`.rates` (rates and odds with their
 intervals), :mod:`.pairs` (head to head and the hint ablation), :mod:`.learning` (the
 learned player's learning curve), :mod:`.band` (the headline figures over the strong players).
 """
 from .band import band_chart
-from .figure import rules_title, save_chart
+from .figure import rules_title, save_chart, save_charts
 from .learning import learning_curve_chart
 from .pairs import ablation_chart, pairs_heatmap, pairwise_chart
 from .rates import (
@@ -32,6 +32,6 @@ from .scores import (
 __all__ = [
     "ablation_chart", "band_chart", "bezique_by_trick_chart", "brisque_chart", "combinations_chart", "game_length_chart",
     "game_score_chart", "learning_curve_chart", "loser_total_chart", "odds_chart", "pairs_heatmap", "pairwise_chart",
-    "rubicon_rate_chart", "rules_title", "save_chart", "score_at_least_chart", "score_chart", "score_distribution_chart",
+    "rubicon_rate_chart", "rules_title", "save_chart", "save_charts", "score_at_least_chart", "score_chart", "score_distribution_chart",
     "win_chance_chart",
 ]

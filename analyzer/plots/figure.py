@@ -2,6 +2,10 @@
 percentage axes, legends of what was drawn, and the rule set's name for a title."""
 from __future__ import annotations
 
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +15,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from ..rules import PRESETS, RuleSet
-from ..run.output import save_figure, wanted
+from ..run.output import FORMATS, save_figure, use_formats, wanted
 
 LOG_SPAN = 30           # percentages spanning more than this factor go on a log axis
 MAX_CHANGES = 4         # rule changes a title names before "+N more"
@@ -88,6 +92,28 @@ def save_chart(fig: Figure, out_dir, name: str, formats=("png", "svg")) -> list[
     """Write ``fig`` as ``name.png`` and ``name.svg`` (or ``formats``; only those chosen by
     :func:`analyzer.run.output.use_formats`) in ``out_dir``, atomically; return the paths."""
     return [save_figure(fig, Path(out_dir) / f"{name}.{ext}") for ext in formats if wanted(ext)]
+
+
+def save_charts(jobs: dict, out_dir, processes: int | None = None) -> dict[str, list[Path]]:
+    """Draw and write every chart of ``jobs`` (name -> (chart function, its arguments)) into
+    ``out_dir`` as :func:`save_chart` does; return the paths by name. The charts are drawn in
+    ``processes`` processes at once (None: one per core, as many as there are charts; matplotlib
+    draws on one core), forked from this one where the system forks (Linux), else one after
+    the other here."""
+    processes = min(len(jobs), processes or os.cpu_count() or 1)
+    formats = tuple(ext for ext in FORMATS if wanted(ext))
+    if processes < 2 or not sys.platform.startswith("linux"):
+        return {name: _draw(name, job, out_dir, formats) for name, job in jobs.items()}
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = {name: pool.submit(_draw, name, job, out_dir, formats) for name, job in jobs.items()}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def _draw(name: str, job: tuple, out_dir, formats: tuple) -> list[Path]:
+    """One chart of :func:`save_charts`: drawn, then written in ``formats``."""
+    function, args = job
+    with use_formats(formats):
+        return save_chart(function(*args), out_dir, name)
 
 
 def step_band(ax, x, y, lo, hi, label, width):

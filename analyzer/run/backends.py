@@ -14,13 +14,14 @@ worker resolves and compiles them once (from the numba cache when it has one).
 """
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import queue
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -169,10 +170,53 @@ def check_threads(threads: int | None) -> int:
     return threads
 
 
+class SharedThreads:
+    """The worker threads of :func:`side_by_side`, lent to each run inside it: closing it is
+    the block's business, not a run's."""
+
+    name = "threads"
+
+    def __init__(self, pool: ThreadBackend):
+        self._pool = pool
+        self.slots = pool.slots
+        self.submit = pool.submit
+        self.describe = pool.describe
+
+    wait = staticmethod(wait_for)
+
+    def close(self, wait: bool = True) -> None:
+        """Nothing to do: the threads serve the other runs of the block."""
+
+
+_SHARED: ContextVar = ContextVar("bezique_shared_threads", default=None)
+
+
 def open_backend(threads: int | None = None):
-    """The backend a run uses: the active Dask backend, else ``threads`` worker threads.
-    The caller closes it (``close`` leaves a Dask cluster running)."""
-    return active_dask() or ThreadBackend(check_threads(threads))
+    """The backend a run uses: the active Dask backend, else the threads a
+    :func:`side_by_side` shares, else ``threads`` worker threads of its own. The caller
+    closes it (``close`` leaves a Dask cluster or shared threads running)."""
+    return active_dask() or _SHARED.get() or ThreadBackend(check_threads(threads))
+
+
+def side_by_side(calls: list[Callable[[], object]], threads: int | None = None) -> list:
+    """Each of ``calls`` (independent runs) at once, their chunks sharing one set of ``threads``
+    worker threads (or the active Dask cluster), so that no core idles while one run waits for
+    its last chunks; returns their results in order. A run's result is what it would be
+    alone: its chunks are merged in its own order. Each call runs in the caller's context
+    (its checkpoints, its formats). An exception (or Ctrl-C) is raised here at once; the other
+    runs are left to end on daemon threads."""
+    pool = None if active_dask() else ThreadBackend(check_threads(threads))
+    token = _SHARED.set(SharedThreads(pool)) if pool else None
+    runners = ThreadBackend(len(calls))
+    try:
+        futures = [runners.submit(contextvars.copy_context().run, call) for call in calls]
+        return [wait_for(f) for f in futures]
+    finally:
+        runners.close(wait=False)
+        if token is not None:
+            _SHARED.reset(token)
+        if pool is not None:
+            pool.close(wait=False)
 
 
 def describe_backend(threads: int | None = None) -> dict:

@@ -2,6 +2,7 @@
 the deal-time odds (a :class:`Study`), with every table and chart, written with report.md."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -11,6 +12,7 @@ import pandas as pd
 
 from .. import plots
 from ..rules import RuleSet
+from ..run.backends import side_by_side
 from ..run.output import command_line, finish_output, write_run_record, write_table
 from ..run.tallies import score_bin
 from ..run.task import RunTask, check_run
@@ -127,25 +129,44 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
         check_hands(n)
     names = list(dict.fromkeys([*(p for a, b, _n in runs for p in (a, b)), *head_to_head]))
     spec = dict(zip(names, check_run(rules, names, seed, threads, by_seat=False)))
-    results = {}
-    for a, b, n in runs:
-        seats = [spec[(a, b)[s % 2]] for s in range(rules.players)]     # round the table: a, b, a …
-        results[f"{a} vs {b}"] = play_hands(RunTask(simulate_chunk, rules, seed, seats), n, threads, progress)
-    pairwise = None
+    progress = _locked(progress) if progress else None        # the runs report from their own threads
     plays = len(seatings(rules.players))
     deals = (lambda d: progress(plays * d)) if progress else None
+
+    def pairing(a, b, n):
+        seats = [spec[(a, b)[s % 2]] for s in range(rules.players)]     # round the table: a, b, a …
+        return lambda: play_hands(RunTask(simulate_chunk, rules, seed, seats), n, threads, progress)
+
+    def pairs(policies, n):
+        return lambda: compare_checked(rules, [spec[p] for p in policies], n, seed, threads, progress=deals).pairs
+
+    calls = [pairing(a, b, n) for a, b, n in runs]
     if len(head_to_head) >= 2:
-        pairwise = compare_checked(rules, [spec[p] for p in head_to_head], hands, seed, threads,
-                                   progress=deals).pairs
+        calls.append(pairs(head_to_head, hands))
+    if strong:
+        calls += [pairs([strong.policy, p], strong.deals) for p in head_to_head]
+        if strong.ablation_deals:
+            calls.append(lambda: ablate(rules, strong.ablation_deals, seed, threads, progress=deals,
+                                        against=spec[strong.policy]))
+    done = iter(side_by_side(calls, threads))      # the independent runs share the cores
+    results = {f"{a} vs {b}": next(done) for a, b, _n in runs}
+    pairwise = next(done) if len(head_to_head) >= 2 else None
     ablation = None
     if strong:
-        pairs = [compare_checked(rules, [spec[strong.policy], spec[p]], strong.deals, seed, threads,
-                                 progress=deals).pairs for p in head_to_head]
-        pairwise = pd.concat(pairs + ([pairwise] if pairwise is not None else []), ignore_index=True)
-        if strong.ablation_deals:
-            ablation = ablate(rules, strong.ablation_deals, seed, threads, progress=deals,
-                              against=spec[strong.policy])
+        pairwise = pd.concat([next(done) for _p in head_to_head] + ([pairwise] if pairwise is not None else []),
+                             ignore_index=True)
+        ablation = next(done, None)
     return Study(rules, hands, seed, results, odds_table(rules, hands, seed), pairwise, strong, ablation)
+
+
+def _locked(progress: Callable[[int], object]) -> Callable[[int], object]:
+    """``progress``, called by one thread at a time."""
+    lock = threading.Lock()
+
+    def locked(n: int):
+        with lock:
+            return progress(n)
+    return locked
 
 
 def format_study(st: Study) -> str:
@@ -227,53 +248,58 @@ def _stack(frames: dict, key: str):
 
 
 def build_charts(st: Study, out_dir) -> dict[str, list[Path]]:
-    """Draw every chart of the study and write it (PNG and SVG) into ``out_dir``; return
-    the paths by chart name."""
+    """Draw every chart of the study and write it (PNG and SVG) into ``out_dir``, the charts
+    drawn side by side on the machine's cores (:func:`plots.save_charts`); return the paths by
+    chart name."""
+    return plots.save_charts(chart_jobs(st), out_dir)
 
+
+def chart_jobs(st: Study) -> dict[str, tuple]:
+    """Every chart of the study, by name: (its chart function, the arguments it is drawn from)."""
     tables = st.tables
     name = plots.rules_title(st.rules)       # the preset and the options changed from it
     sample = f"{st.hands:,} hands per pairing, seed {st.seed}"
     rubicon = st.rules.is_rubicon
-    figures = {
-        "odds": plots.odds_chart(tables["odds"], f"{name}: deal-time odds, exact and simulated "
-                                 f"({st.hands:,} deals, seed {st.seed})"),
-        "double_bezique_by_trick": plots.bezique_by_trick_chart(
-            tables["double_bezique_by_trick"], f"{name}: béziques held and scored by trick ({sample})"),
-        "score_distribution": plots.score_distribution_chart(
-            tables["score_distribution"], score_bin(st.rules), f"{name}: hand scores by policy ({sample})"),
-        "score_at_least": plots.score_at_least_chart(
-            tables["score_distribution"], f"{name}: P(hand score ≥ x) by policy ({sample})"),
-        "brisque_value": plots.brisque_chart(tables["brisques"], rubicon, f"{name}: brisques ({sample})"),
-        "combinations": plots.combinations_chart(tables["combinations"],
-                                                 f"{name}: combinations declared ({sample})"),
+    jobs = {
+        "odds": (plots.odds_chart, (tables["odds"], f"{name}: deal-time odds, exact and simulated "
+                                    f"({st.hands:,} deals, seed {st.seed})")),
+        "double_bezique_by_trick": (plots.bezique_by_trick_chart, (
+            tables["double_bezique_by_trick"], f"{name}: béziques held and scored by trick ({sample})")),
+        "score_distribution": (plots.score_distribution_chart, (
+            tables["score_distribution"], score_bin(st.rules), f"{name}: hand scores by policy ({sample})")),
+        "score_at_least": (plots.score_at_least_chart, (
+            tables["score_distribution"], f"{name}: P(hand score ≥ x) by policy ({sample})")),
+        "brisque_value": (plots.brisque_chart, (tables["brisques"], rubicon, f"{name}: brisques ({sample})")),
+        "combinations": (plots.combinations_chart, (tables["combinations"],
+                                                    f"{name}: combinations declared ({sample})")),
     }
     if rubicon:
-        figures["rubicon_rates"] = plots.rubicon_rate_chart(tables["rubicon"], f"{name}: rubicons ({sample})")
-        figures["game_scores"] = plots.game_score_chart(tables["game_scores"],
-                                                        f"{name}: winner's game score ({sample})")
-        figures["loser_totals"] = plots.loser_total_chart(tables["loser_totals"], score_bin(st.rules),
+        jobs["rubicon_rates"] = (plots.rubicon_rate_chart, (tables["rubicon"], f"{name}: rubicons ({sample})"))
+        jobs["game_scores"] = (plots.game_score_chart, (tables["game_scores"],
+                                                        f"{name}: winner's game score ({sample})"))
+        jobs["loser_totals"] = (plots.loser_total_chart, (tables["loser_totals"], score_bin(st.rules),
                                                           st.rules.rubicon_limit,
-                                                          f"{name}: the loser's total ({sample})")
+                                                          f"{name}: the loser's total ({sample})"))
     else:
-        figures["game_length"] = plots.game_length_chart(
-            tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})")
+        jobs["game_length"] = (plots.game_length_chart, (
+            tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})"))
     if "pairwise" in tables:
         deals = sorted(set(tables["pairwise"].deals), reverse=True)
-        figures["pairwise"] = plots.pairwise_chart(
+        jobs["pairwise"] = (plots.pairwise_chart, (
             tables["pairwise"], list(dict.fromkeys([*tables["pairwise"].policy_a, *tables["pairwise"].policy_b])),
             "games" if rubicon else "hands",
             f"{name}: head to head\n({' or '.join(f'{d:,}' for d in deals)} deals per pair, each played in "
-            f"every seating; seed {st.seed})")
+            f"every seating; seed {st.seed})"))
     if "strong_band" in tables:
-        figures["strong_band"] = plots.band_chart(
+        jobs["strong_band"] = (plots.band_chart, (
             tables["strong_band"], f"{name}: the headline figures over {len(st.strong.players)} strong players "
-                                   f"trained apart\n(each in self-play, {st.strong.hands:,} hands, seed {st.seed})")
+                                   f"trained apart\n(each in self-play, {st.strong.hands:,} hands, seed {st.seed})"))
     if "hint_worth" in tables:
-        figures["hint_worth"] = plots.ablation_chart(
+        jobs["hint_worth"] = (plots.ablation_chart, (
             tables["hint_worth"], points_unit(st.rules),
             f"{name}: each hint's worth against {st.strong.policy}\n(hints against it, less hints without the hint; "
-            f"{st.strong.ablation_deals:,} deals, seats swapped, seed {st.seed})")
-    return {key: plots.save_chart(fig, out_dir, key) for key, fig in figures.items()}
+            f"{st.strong.ablation_deals:,} deals, seats swapped, seed {st.seed})"))
+    return jobs
 
 
 def write_report(st: Study, out_dir, command: str | None = None, threads: int | None = None) -> list[Path]:
