@@ -8,6 +8,7 @@ import json
 import math
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -822,6 +823,38 @@ def _known_policy(name: str) -> None:
         resolve_policy(name)
     except PolicyError as e:
         raise click.ClickException(str(e)) from None
+
+
+WARM_POLICIES = ("learned", "hints", "greedy", "random")     # the main job's players
+
+
+@main.command()
+@click.option("--policy", "policy_names", multiple=True, metavar="NAME",
+              help="A policy whose kernels to compile (repeatable; default: "
+                   f"{', '.join(WARM_POLICIES)}, the main job's players): " + POLICY_FORMS + ".")
+def warm(policy_names):
+    """Compile the kernels that playing hands needs (or load them from numba's cache), in the
+    ordinary game and Rubicon, and say how long it took.
+
+    Run it once on each machine of a Dask cluster before its workers start (docs/long-runs.md):
+    the workers then load the kernels instead of each compiling them.
+
+    Example:
+
+    \b
+        bezique warm
+        bezique warm --policy hints --policy expert
+    """
+    # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
+    from .studies.simulate import simulate as run
+    watch_compiles()
+    for variant in ("ordinary", "rubicon"):
+        rules = rules_from(variant, ())
+        for name in policy_names or WARM_POLICIES:
+            specs = policies_from((name,) * rules.players, rules)
+            start = time.perf_counter()
+            run(rules, specs, 2, 1, threads=1)
+            click.echo(f"{variant}: {name} ready ({time.perf_counter() - start:.1f} s)")
 
 
 @main.command()
