@@ -16,6 +16,7 @@ import click
 from .cli_options import (
     RuleViolationExit,
     check_seed,
+    deal_options,
     command_text,
     watch_compiles,
     notice,
@@ -90,6 +91,7 @@ def main():
 
 @main.command()
 @rule_options
+@deal_options
 @click.option("--policy", "policy_names", multiple=True, metavar="NAME",
               help="Policy of seat 0, then seat 1 (default: greedy, random): " + POLICY_FORMS + ".")
 @run_options(hands=100_000, hands_help="Number of hands to play.", out=None,
@@ -303,6 +305,7 @@ def _parse_sprt(text: str | None) -> tuple[float, float] | None:
 @main.command()
 @click.argument("policy_names", nargs=-1, metavar="A B [C ...]")
 @rule_options
+@deal_options
 @run_options(hands=20_000, hands_help="Deals per pair (each played twice, seats swapped); the maximum with --sprt.",
              out=None, out_help="Write pairs.csv, ranking.csv and heatmap.png here (nothing is written without it).",
              seed_help="Master seed: every pair plays the same deals.")
@@ -406,6 +409,7 @@ def ablate(variant, rule_items, hands, seed, threads, out, against, base):
 
 @main.command()
 @rule_options
+@deal_options
 @run_options(hands=200_000, hands_help="Deals simulated beside the exact values.", out=None,
              out_help="Also write odds.csv/.parquet here.",
              seed_help="Master seed of the simulated deals.")
@@ -438,6 +442,7 @@ def odds(variant, rule_items, hands, seed, threads, out, as_json):
 
 @main.command()
 @rule_options
+@deal_options
 @run_options(hands=100_000, hands_help="Hands per policy pairing (hints, greedy, random self-play and hints vs "
                                        "greedy), and deals per pair head to head (each played twice).",
              out=None, out_help="Output directory (default: results/report-VARIANT).",

@@ -15,6 +15,7 @@ from contextlib import ExitStack, contextmanager
 
 import click
 
+from .deal import DealError, given_hand, parse_given
 from .rules import NUMBERS, PRESETS, WORDS, RuleError, RuleSet, preset
 from .run.backends import BackendError, dask_backend, default_threads
 from .run.checkpoint import (
@@ -105,6 +106,29 @@ def rule_options(f):
     f = click.option("--variant", default="ordinary", show_default=True,
                      help=f"Rule preset: {', '.join(sorted(PRESETS))}.")(f)
     return f
+
+
+def deal_options(f):
+    """--hold, --seat and --turn-up: deal every hand of the command with one seat's cards (and the
+    turn-up) as named, the rest of the pack fairly (analyzer/deal.py); a card that is not one, or
+    a hand the rules cannot deal, is one line and exit code 1. Put it above the decorators whose
+    options give the variant and rules (rule_options)."""
+    @functools.wraps(f)
+    def given(*args, **kw):
+        hold, seat, turn_up = kw.pop("hold"), kw.pop("seat"), kw.pop("turn_up")
+        try:
+            hand = parse_given(rules_from(kw["variant"], kw["rule_items"]), hold, seat, turn_up)
+        except DealError as e:
+            raise click.ClickException(str(e)) from None
+        with given_hand(hand):
+            return f(*args, **kw)
+    given = click.option("--turn-up", "turn_up", default=None, metavar="CARD",
+                         help="The turned-up card, as named (ordinary games; e.g. --turn-up 7S).")(given)
+    given = click.option("--seat", type=int, default=0, show_default=True, metavar="N",
+                         help="The seat whose cards --hold names.")(given)
+    return click.option("--hold", default=None, metavar="CARDS",
+                        help='Cards seat --seat is dealt, as named, e.g. --hold "QS JD AH AC" (the rest of '
+                             "its hand, the other hands and the talon dealt fairly).")(given)
 
 
 def run_options(hands: int, hands_help: str, out: str | None, out_help: str, threads: bool = True,

@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("analyzer.policies",),                        # numba policies, their registry and tuned presets
     ("analyzer.actions", "analyzer.rubicon_score"),         # readable names and game scores over the engine
     ("analyzer.engine",),                          # numba kernels only
-    ("analyzer.rules", "analyzer.cards", "analyzer.stop", "analyzer.layers"),   # data, notation, the stop flag
+    ("analyzer.rules", "analyzer.cards", "analyzer.deal", "analyzer.stop", "analyzer.layers"),   # data, notation, the given hand, the stop flag
 )
 
 

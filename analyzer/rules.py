@@ -22,7 +22,14 @@ R_POINTS = 28
 R_ROYAL_POINTS = R_POINTS + 16      # a marriage in trumps
 R_TRUMP_SEQ_POINTS = R_POINTS + 17  # a sequence in trumps
 R_CARTE_POINTS = R_POINTS + 18      # carte blanche (R3.5)
-R_SIZE = R_POINTS + 19
+# A deal given in part (``given_hand``, analyzer/deal.py): a seat's held cards and the turn-up dealt
+# as named, the rest of the pack shuffled fairly. R_DEAL_N 0 and R_DEAL_TURN_UP -1: a fair deal.
+R_DEAL_SEAT = R_POINTS + 19         # the seat that holds the cards
+R_DEAL_N = R_POINTS + 20            # how many cards it holds (0: none named)
+R_DEAL_TURN_UP = R_POINTS + 21      # the turn-up (-1: not named)
+R_DEAL_CARDS = R_POINTS + 22        # MAX_HELD: the held cards' types
+MAX_HELD = 12
+R_SIZE = R_DEAL_CARDS + MAX_HELD
 
 TRUMP_TURN_UP, TRUMP_FIRST_MARRIAGE, TRUMP_RUBICON = 0, 1, 2
 REDECLARE = {"higher": 0, "same_or_higher": 1, "replace": 2, "portland": 3}
@@ -246,6 +253,7 @@ class RuleSet:
         a[R_ROYAL_POINTS] = 40
         a[R_TRUMP_SEQ_POINTS] = 250
         a[R_CARTE_POINTS] = 50
+        a[R_DEAL_TURN_UP] = -1
         return a
 
     def describe(self) -> dict:

@@ -9,10 +9,10 @@ no recompilation.
 import numpy as np
 from numba import njit, types
 
-from ..rules import R_N_CARDS, R_PLAYERS
+from ..rules import R_PLAYERS
 from .hand import deal_into
 from . import layout as L
-from .deals import deal_deck
+from .deals import deal_cards
 from .play import play_out
 from .policy_data import PLAYERS_TYPE
 from .rng import stream_state
@@ -34,8 +34,8 @@ def deal_hand(rules, st, seed, hand, deck, dstate):
     """Deal hand number ``hand`` of a run seeded ``seed`` into ``st`` as every run deals it
     (seat hand % players deals; the policies' streams seeded) and stop at its first decision.
     ``deck`` (int32, MAX_TALON) and ``dstate`` (uint64[1]) are scratch. Returns the dealer."""
-    deal_deck(rules[R_N_CARDS], seed, hand, deck, dstate)
     dealer = hand % rules[R_PLAYERS]
+    deal_cards(rules, seed, hand, dealer, deck, dstate)
     deal_into(rules, st, deck, dealer)
     seed_policies(st.rngs, seed, hand)
     return dealer

@@ -8,8 +8,20 @@ one up), then the talon from the top.
 import numpy as np
 from numba import njit
 
-from ..rules import R_HAND, R_N_CARDS, R_PACKS, R_PLAYERS, R_TURNUP, SHORT_EIGHT
-from .rng import STREAM_DEAL, short_deck, shuffled_deck, stream_state
+from ..cards import N_TYPES
+from ..rules import (
+    R_DEAL_CARDS,
+    R_DEAL_N,
+    R_DEAL_SEAT,
+    R_DEAL_TURN_UP,
+    R_HAND,
+    R_N_CARDS,
+    R_PACKS,
+    R_PLAYERS,
+    R_TURNUP,
+    SHORT_EIGHT,
+)
+from .rng import STREAM_DEAL, below, short_deck, shuffled_deck, stream_state
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -34,6 +46,44 @@ def packet_seat(dealer, players, k):
     return (dealer + 1 + k) % players
 
 
+@njit(cache=True, _nrt=False)
+def deal_cards(rules, seed, hand, dealer, deck, state):
+    """The deck of hand number ``hand`` of a run seeded ``seed``, dealt by seat ``dealer``: a
+    fair shuffle (:func:`deal_deck`), or, when the rules name a deal given in part (R_DEAL_N
+    held cards of seat R_DEAL_SEAT, the turn-up R_DEAL_TURN_UP), those cards where the deal
+    puts them (the held ones first in the seat's packet) and the rest of the pack shuffled
+    fairly (Fisher-Yates from the same stream) into the other places."""
+    n = rules[R_N_CARDS]
+    held, turn_up = rules[R_DEAL_N], rules[R_DEAL_TURN_UP]
+    if held == 0 and turn_up < 0:
+        return deal_deck(n, seed, hand, deck, state)
+    state[0] = stream_state(seed, hand, STREAM_DEAL)
+    size = rules[R_HAND]
+    first = ((rules[R_DEAL_SEAT] - dealer - 1) % rules[R_PLAYERS]) * size    # the seat's packet
+    up = rules[R_PLAYERS] * size                                              # the turn-up's place
+    m = 0                                       # the rest of the pack, type by type, in deck[:m]
+    for t in range(N_TYPES):
+        c = deck_copies(rules, t) - (turn_up == t)
+        for j in range(held):
+            c -= rules[R_DEAL_CARDS + j] == t
+        for _ in range(c):
+            deck[m] = t
+            m += 1
+    for i in range(m - 1, 0, -1):               # shuffled as shuffled_deck shuffles a whole deck
+        j = below(state, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    r = m - 1                                   # spread from the end: r <= pos, never overwritten early
+    for pos in range(n - 1, -1, -1):
+        if first <= pos < first + held:
+            deck[pos] = rules[R_DEAL_CARDS + pos - first]
+        elif pos == up and turn_up >= 0:
+            deck[pos] = turn_up
+        else:
+            deck[pos] = deck[r]
+            r -= 1
+    return n
+
+
 @njit(cache=True)
 def dealt_counts(rules, seed, start, count, hands, turnups):
     """Fill ``hands[i, seat, type]`` (card counts) and ``turnups[i]`` (-1 if none) for hands
@@ -45,8 +95,8 @@ def dealt_counts(rules, seed, start, count, hands, turnups):
     state = np.zeros(1, np.uint64)
     for i in range(count):
         hand = start + i
-        deal_deck(n_cards, seed, hand, deck, state)
         dealer = hand % players
+        deal_cards(rules, seed, hand, dealer, deck, state)
         hands[i, :, :] = 0
         for k in range(players):
             seat = packet_seat(dealer, players, k)

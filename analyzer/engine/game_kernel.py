@@ -11,9 +11,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_N_CARDS, R_PLAYERS, R_TARGET
+from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_PLAYERS, R_TARGET
 from .batch import policy_error, seed_policies, write_record
-from .deals import deal_deck
+from .deals import deal_cards
 from .game_score import game_winner
 from .hand import deal_into
 from .variant_moves import set_game_totals
@@ -100,8 +100,8 @@ def run_games(rules, seed, start, count, players, out):
         k = 0
         while winner < 0 and k < GAME_HANDS:
             hand = g * GAME_HANDS + k
-            deal_deck(rules[R_N_CARDS], seed, hand, deck, dstate)
             dealer = (g + k) % n
+            deal_cards(rules, seed, hand, dealer, deck, dstate)
             deal_into(rules, st, deck, dealer)
             for s in range(n):               # a seat's claim counts its side's total (V3)
                 seat_totals[s] = totals[side_of(s, n)]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..deal import GivenHand, active_given
 from ..policies.registry import PolicyError, check_rules, resolve_policy
 from ..policies.spec import PolicySpec
 from ..rules import RuleSet
@@ -24,7 +25,9 @@ class RunTask:
     ``rules_array``, the kernels' view of them; ``policies`` are PolicySpecs, as the play takes
     them (by seat; a pair; candidates, then their opponent); ``keep_records`` (a simulation
     keeps its records) and ``deal_chunks`` (a tuning's chunks of deals per candidate) are
-    the options of one play. Calling the task plays one chunk."""
+    the options of one play; ``given``, a hand the deals are given in part (the enclosing
+    :func:`analyzer.deal.given_hand`'s when the task is made; packed into ``rules_array``).
+    Calling the task plays one chunk."""
 
     play: Callable
     rules: RuleSet
@@ -32,11 +35,13 @@ class RunTask:
     policies: tuple[PolicySpec, ...] = ()
     keep_records: bool = False
     deal_chunks: int = 0
+    given: GivenHand | None = field(default_factory=active_given)
     rules_array: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "policies", tuple(self.policies))
-        object.__setattr__(self, "rules_array", self.rules.to_array())
+        arr = self.rules.to_array()
+        object.__setattr__(self, "rules_array", self.given.pack(arr) if self.given else arr)
 
     def __call__(self, start: int, count: int):
         """Play items ``start`` .. ``start + count - 1``: a backend runs this."""
