@@ -1,0 +1,173 @@
+"""Exact conditional odds given held cards (analyzer.studies.conditional_odds, issue 49): equal to
+the unconditional figures of exact.py with nothing held, equal to fractions worked by hand, inside
+a 99.9 % Wilson interval of a plain numpy simulation of the deal and the draws (no engine), and
+impossible input refused."""
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from analyzer.cards import parse_card
+from analyzer.rules import preset
+from analyzer.studies.conditional_odds import (
+    Holding,
+    combinations,
+    conditional_events,
+    conditional_odds_table,
+    p_dealt_given,
+    p_receives_given,
+)
+from analyzer.studies.exact import bezique_levels, exact_events, hit_holds, p_receives_bezique
+
+
+def cards(text: str) -> list[int]:
+    return [parse_card(t) for t in text.split()]
+
+
+def by_event(rows) -> dict[str, Fraction]:
+    return {r["event"]: r["fraction"] for r in rows}
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon", "panache", "no_trump", "three_handed", "four_handed"])
+def test_nothing_held_is_exact_py(variant):
+    """Held nothing and no turn-up: every event exact.py also has (dealt béziques, fours, panache
+    fours, the sequence in spades; the receive rows) has exact.py's value."""
+    rules = preset(variant)
+    ours = by_event(conditional_events(rules, ()))
+    theirs = {ev["event"]: ev["exact"] for ev in exact_events(rules) if ev["per"] == "hand"}
+    theirs.update({f"receives_{name}": p_receives_bezique(rules, k) for name, k in bezique_levels(rules)})
+    shared = ours.keys() & theirs.keys()
+    expected = {f"{kind}_{name}" for name, _ in bezique_levels(rules) for kind in ("dealt", "receives")}
+    expected |= {f"dealt_four_{x}" for x in ("aces", "kings", "queens", "knaves")} | {"dealt_sequence_S"}
+    if rules.panache:
+        expected |= {f"dealt_panache_four_{x}" for x in ("aces", "kings", "queens", "knaves")}
+    assert expected <= shared
+    for event in shared:
+        assert ours[event] == theirs[event], event
+
+
+def test_hand_worked_dealt():
+    """Ordinary (two packs, 64 cards, 8-card hand)."""
+    r = preset("ordinary")
+    # held Q♠ J♦: the 6 other dealt cards from the other 62 must hold the other Q♠ and J♦
+    assert p_dealt_given(r, cards("QS JD"), {"QS": 2, "JD": 2}) == Fraction(comb(60, 4), comb(62, 6))
+    # held Q♠ J♦ A♠ A♥: the 4 other dealt cards from the other 60 hold the other Q♠ and J♦
+    rows = by_event(conditional_events(r, cards("QS JD AS AH")))
+    assert rows["dealt_double_bezique"] == Fraction(comb(58, 2), comb(60, 4))
+    assert rows["dealt_bezique"] == 1
+    # four aces: 2 of the other 6 aces among the 4 other cards, or 3, or 4
+    four = sum(comb(6, k) * comb(54, 4 - k) for k in (2, 3, 4))
+    assert rows["dealt_four_aces"] == Fraction(four, comb(60, 4))
+    # the other Q♠ turned up: no double bézique at the deal
+    assert by_event(conditional_events(r, cards("QS JD AS AH"), parse_card("QS")))["dealt_double_bezique"] == 0
+
+
+def test_hand_worked_receives():
+    """Receives over the hand: 8 dealt + 24 drawn = 32 cards of the seat."""
+    r = preset("ordinary")
+    held = cards("QS JD AS AH")
+    # no turn-up known: the seat's 28 unknown cards are a random 28 of 60, holding Q♠ and J♦
+    assert p_receives_given(r, held, {"QS": 2, "JD": 2}) == Fraction(comb(58, 26), comb(60, 28))
+    # the other Q♠ turned up: the seat gets it with chance 1/2 (loser of the last trick), and
+    # then needs the other J♦ among its other 27 cards of the 59 unknown
+    rows = by_event(conditional_events(r, held, parse_card("QS")))
+    assert rows["receives_double_bezique"] == Fraction(1, 2) * Fraction(comb(58, 26), comb(59, 27))
+    # held A♠ A♥, A♦ turned up: 5 aces unknown among 61 cards, 6 + 24 = 30 cards to come
+    p = p_receives_given(r, cards("AS AH"), {"rank:A": 4}, parse_card("AD"))
+    with_turnup = 1 - Fraction(comb(56, 29), comb(61, 29))                       # one more ace in 29
+    without = 1 - Fraction(comb(56, 30) + 5 * comb(56, 29), comb(61, 30))        # two more in 30
+    assert p == Fraction(1, 2) * with_turnup + Fraction(1, 2) * without
+    # Rubicon: 9 dealt + 55 drawn = 64 of 128; held three Q♠: the fourth among 61 of the other 125
+    q = p_receives_given(preset("rubicon"), cards("QS QS QS"), {"QS": 4})
+    assert q == Fraction(comb(124, 60), comb(125, 61))
+
+
+def simulate(rules, held, turn_up, n, rng):
+    """The seat's counts [n, 32] at the deal and over the hand, by shuffling the unknown cards:
+    its other dealt cards first, then the other hands, then the talon (the turn-up last); each
+    round of `players` talon cards, the seat takes one at random (a trick decided blind)."""
+    deck = [c for c in range(32) for _ in range(rules.copies(c))]
+    for c in list(held) + ([] if turn_up is None else [turn_up]):
+        deck.remove(c)
+    pool = np.array(deck)
+    shuffled = pool[rng.random((n, len(pool))).argsort(1)]
+    mine = rules.hand_size - len(held)
+    talon = shuffled[:, mine + (rules.players - 1) * rules.hand_size:]
+    if turn_up is not None:
+        talon = np.concatenate([talon, np.full((n, 1), turn_up)], 1)
+    rounds = talon.reshape(n, -1, rules.players)
+    pick = rng.integers(rules.players, size=rounds.shape[:2])
+    drawn = rounds[np.arange(n)[:, None], np.arange(rounds.shape[1]), pick]
+
+    def counts(x):
+        return np.bincount((np.arange(n)[:, None] * 32 + x).ravel(), minlength=32 * n).reshape(n, 32)
+
+    dealt = counts(shuffled[:, :mine]) + np.bincount(np.array(held, int), minlength=32)
+    return dealt, dealt + counts(drawn)
+
+
+CASES = [
+    ("ordinary", "QS JD AS AH", "KS"),
+    ("rubicon", "QS QS JD KH KH AS", None),
+    ("four_handed", "AS AD QS", "AH"),
+    ("panache", "AS KD KC", None),
+    ("three_handed", "8C JD QS", "TS"),
+]
+
+
+@pytest.mark.parametrize("variant,held,turn_up", CASES)
+def test_simulated_within_wilson(variant, held, turn_up):
+    """Each exact figure lies in the 99.9 % Wilson interval of its frequency in 200,000 simulated
+    deals (numpy, fixed seed)."""
+    rules = preset(variant)
+    held = cards(held)
+    turn_up = None if turn_up is None else parse_card(turn_up)
+    n = 200_000
+    dealt, received = simulate(rules, held, turn_up, n, np.random.default_rng(49))
+    exact = by_event(conditional_events(rules, held, turn_up))
+    for name, _, need in combinations(Holding.of(rules, held, turn_up)):
+        for event, counts in ((f"dealt_{name}", dealt), (f"receives_{name}", received)):
+            hits = int(hit_holds(need)(counts, None).sum())
+            lo, hi = proportion_confint(hits, n, alpha=0.001, method="wilson")
+            p = float(exact[event])
+            assert lo - 1e-12 <= p <= hi + 1e-12, (event, hits / n, p)
+
+
+def test_rows():
+    """The table: the trump sequence with a turn-up, a sequence per suit without; the fraction
+    as a string beside its float."""
+    r = preset("ordinary")
+    with_turnup = conditional_odds_table(r, cards("QS JD"), parse_card("TH"))
+    assert {"dealt_trump_sequence", "receives_trump_sequence"} <= set(with_turnup.event)
+    assert not with_turnup.event.str.startswith("dealt_sequence_").any()
+    rubicon = conditional_odds_table(preset("rubicon"), cards("QS"))
+    assert {f"dealt_sequence_{s}" for s in "SHDC"} <= set(rubicon.event)
+    assert "dealt_quadruple_bezique" in set(rubicon.event)
+    for _, row in with_turnup.iterrows():
+        assert float(Fraction(row.exact)) == row.exact_decimal
+
+
+@pytest.mark.parametrize("variant,held,turn_up", [
+    ("ordinary", "QS QS QS", None),                      # more copies than packs
+    ("ordinary", "QS QS", "QS"),                         # held and turned up: three of two
+    ("ordinary", "AS AH AD AC KS KH KD KC QS", None),    # nine cards in an eight-card hand
+    ("rubicon", "QS", "JD"),                             # Rubicon turns nothing up
+    ("no_trump", "QS", "JD"),                            # nor does V1
+    ("three_handed", "8C 8C", None),                     # V4 has one 8♣
+])
+def test_impossible_input(variant, held, turn_up):
+    """More copies than the deck has, more cards than the hand, a turn-up where none is turned up."""
+    rules = preset(variant)
+    with pytest.raises(ValueError):
+        conditional_events(rules, cards(held), None if turn_up is None else parse_card(turn_up))
+
+
+@pytest.mark.parametrize("held", [[32], [-1], [True], ["QS"]])
+def test_not_a_card(held):
+    """A held card or turn-up that is not a card type 0..31."""
+    with pytest.raises(ValueError):
+        p_dealt_given(preset("ordinary"), held, {"QS": 1})
+    with pytest.raises(ValueError):
+        conditional_events(preset("ordinary"), [], held[0])
