@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .run.checkpoint import keep_checkpoints
     from .studies.analysis import Analysis
     from .studies.compare import Comparison, ablate, compare
-    from .studies.exact import odds_table as odds
+    from .studies.conditional_odds import odds
     from .studies.games import GamesResult, simulate_games
     from .studies.report import Study, study
     from .studies.simulate import Result, simulate
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 # name -> (module, its name there): the modules bring pandas, scipy, the engine and the policies
 _LATER = {"keep_checkpoints": ("run.checkpoint", "keep_checkpoints"),
           "Comparison": ("studies.compare", "Comparison"), "ablate": ("studies.compare", "ablate"),
-          "compare": ("studies.compare", "compare"), "odds": ("studies.exact", "odds_table"),
+          "compare": ("studies.compare", "compare"), "odds": ("studies.conditional_odds", "odds"),
           "GamesResult": ("studies.games", "GamesResult"), "simulate_games": ("studies.games", "simulate_games"),
           "Study": ("studies.report", "Study"), "study": ("studies.report", "study"),
           "Result": ("studies.simulate", "Result"), "simulate": ("studies.simulate", "simulate"),

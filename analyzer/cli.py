@@ -427,7 +427,8 @@ def odds(variant, rule_items, hands, seed, threads, out, as_json):
         bezique odds --variant rubicon --hands 400000 --seed 2
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .studies.exact import format_odds, odds_table
+    from .studies.conditional_odds import odds as odds_table
+    from .studies.exact import format_odds
 
     rules = rules_from(variant, rule_items)
     with progress_bar(hands, "deal", "odds") as progress:

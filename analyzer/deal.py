@@ -101,3 +101,15 @@ def given_hand(given: GivenHand | None) -> Iterator[GivenHand | None]:
         yield given
     finally:
         _ACTIVE.reset(token)
+
+
+@contextmanager
+def dealing(rules: RuleSet, hold: str | None = None, seat: int = 0, turn_up: str | None = None) -> Iterator[GivenHand | None]:
+    """The block of the Python API's ``hold=``, ``seat=``, ``turn_up=`` (as :func:`parse_given`
+    reads them): deals given so inside it, or, when none is given, as the enclosing block deals."""
+    given = parse_given(rules, hold, seat, turn_up)
+    if given is None:
+        yield active_given()
+        return
+    with given_hand(given):
+        yield given

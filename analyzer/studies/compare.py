@@ -20,6 +20,7 @@ from ..policies.params import HINT_NAMES
 from ..policies.registry import PolicyError, resolve_policy
 from ..policies.spec import PolicySpec
 from ..rubicon_score import rubicon_results
+from ..deal import dealing
 from ..rules import RuleSet
 from ..run.driver import CHUNK, chunk_for, run_chunks
 from ..run.records import as_structured, play_records
@@ -264,13 +265,16 @@ class Comparison:
 
 def compare(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, seed: int,
             threads: int | None = None, sprt: tuple[float, float] | None = None,
-            progress: Progress | None = None) -> Comparison:
+            progress: Progress | None = None, hold: str | None = None, seat: int = 0,
+            turn_up: str | None = None) -> Comparison:
     """Compare every pair of ``policies`` (names or PolicySpecs) on the same ``hands`` deals,
     each played twice with the seats swapped, and return a :class:`Comparison`. With
     ``sprt=(elo0, elo1)`` each pair stops as soon as its SPRT decides; ``progress`` is
-    called with the deals just finished."""
-    return compare_checked(rules, check_run(rules, policies, seed, threads, by_seat=False), hands, seed,
-                           threads, sprt, progress)
+    called with the deals just finished. ``hold``, ``seat``, ``turn_up``: deals given in part,
+    as :func:`analyzer.studies.simulate.simulate` takes them."""
+    specs = check_run(rules, policies, seed, threads, by_seat=False)
+    with dealing(rules, hold, seat, turn_up):
+        return compare_checked(rules, specs, hands, seed, threads, sprt, progress)
 
 
 def compare_checked(rules: RuleSet, specs: Sequence[PolicySpec], hands: int, seed: int,

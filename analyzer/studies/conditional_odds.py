@@ -44,17 +44,26 @@ from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
 
+import numpy as np
 import pandas as pd
 
 from ..cards import ACE, KING, KNAVE, N_TYPES, QUEEN, SUIT_SYMBOLS, SUITS, TEN, card_id, card_str, cards_str, suit_of
+from ..deal import dealing
+from ..engine.deals import dealt_counts
 from ..rules import RuleSet
+from ..run.driver import run_chunks
+from ..run.task import RunTask
+from ..tables.stats import wilson_ci
 from .exact import (
     FOURS,
+    OddsTotals,
     bezique_levels,
     bezique_need,
     copies_of,
     first_stage_tricks,
+    hit_holds,
     key_cards,
+    odds_table,
     p_holds,
     panache_need,
 )
@@ -201,3 +210,53 @@ def conditional_odds_table(rules: RuleSet, held=(), turn_up: int | None = None) 
     ``exact_decimal``, one row per event."""
     rows = conditional_events(rules, held, turn_up)
     return pd.DataFrame([{k: r[k] for k in ("event", "description", "exact", "exact_decimal")} for r in rows])
+
+
+GIVEN_CHUNK = 65_536       # deals per chunk of the simulated side of a given hand's odds
+
+
+def given_odds_chunk(task: RunTask, start: int, count: int) -> np.ndarray:
+    """Per combination (:func:`combinations`), the deals ``start`` .. ``start + count - 1``
+    (dealt with the task's given hand) in which the given seat's dealt hand holds it. A
+    RunTask's play."""
+    rules, given = task.rules, task.given
+    dealt = np.zeros((count, rules.players, N_TYPES), np.int8)
+    turnups = np.zeros(count, np.int32)
+    dealt_counts(task.rules_array, np.uint64(task.seed), start, count, dealt, turnups)
+    seat = dealt[:, given.seat, :]
+    holding = Holding.of(rules, given.held, given.turn_up)
+    return np.array([int(hit_holds(need)(seat, turnups).sum()) for _n, _w, need in combinations(holding)],
+                    np.int64)
+
+
+def odds(rules: RuleSet, hands: int, seed: int, threads: int | None = None, progress=None,
+         hold: str | None = None, seat: int = 0, turn_up: str | None = None) -> pd.DataFrame:
+    """The deal-time odds table of ``hands`` deals: :func:`exact.odds_table`, or inside a
+    :func:`analyzer.deal.given_hand` block the given seat's odds given its cards — each
+    combination's exact chance of holding it at the deal (beside its frequency in ``hands``
+    deals dealt so, with a 95 % Wilson interval) and of receiving it over the hand (exact only:
+    dealt hands alone cannot show it). ``hold``, ``seat``, ``turn_up`` give the hand here
+    (as :func:`analyzer.studies.simulate.simulate` takes them)."""
+    with dealing(rules, hold, seat, turn_up) as given:
+        return _odds(rules, hands, seed, threads, progress, given)
+
+
+def _odds(rules: RuleSet, hands: int, seed: int, threads, progress, given) -> pd.DataFrame:
+    """:func:`odds` with the hand ``given`` (None: the whole pack's odds)."""
+    if given is None:
+        return odds_table(rules, hands, seed, threads, progress)
+    task = RunTask(given_odds_chunk, rules, seed, given=given)
+    hits = run_chunks(task, hands, GIVEN_CHUNK, OddsTotals(len(combinations(Holding.of(rules, given.held,
+                                                                                      given.turn_up)))),
+                      threads, progress).hits
+    rows = []
+    dealt = iter(hits.tolist())
+    for row in conditional_events(rules, given.held, given.turn_up):
+        row = {k: row[k] for k in ("event", "description", "exact", "exact_decimal")}
+        sim = dict.fromkeys(("simulated", "simulated_lo", "simulated_hi"), np.nan) | {"sample": 0, "within_ci": None}
+        if row["event"].startswith("dealt_"):
+            share, lo, hi = (float(v) for v in wilson_ci(next(dealt), hands))
+            sim = {"simulated": share, "simulated_lo": lo, "simulated_hi": hi, "sample": hands,
+                   "within_ci": bool(lo <= row["exact_decimal"] <= hi)}
+        rows.append(row | sim)
+    return pd.DataFrame(rows)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import plots
+from ..deal import active_given
 from ..rules import RuleSet
 from ..run.backends import side_by_side
 from ..run.output import command_line, finish_output, write_run_record, write_table
@@ -25,10 +26,10 @@ from .compare import ablate, compare_checked, points_unit, seatings
 from .exact import (
     bezique_levels,
     first_stage_tricks,
-    odds_table,
     p_receives_bezique,
     p_receives_bezique_by_trick,
 )
+from .conditional_odds import odds
 from .report_findings import findings, policy_lines, rules_command, rules_rows, sample_text
 from .report_markdown import write_markdown
 from .simulate import Result, check_hands, play_hands, simulate_chunk
@@ -156,7 +157,7 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
         pairwise = pd.concat([next(done) for _p in head_to_head] + ([pairwise] if pairwise is not None else []),
                              ignore_index=True)
         ablation = next(done, None)
-    return Study(rules, hands, seed, results, odds_table(rules, hands, seed), pairwise, strong, ablation)
+    return Study(rules, hands, seed, results, odds(rules, hands, seed), pairwise, strong, ablation)
 
 
 def _locked(progress: Callable[[int], object]) -> Callable[[int], object]:
@@ -223,6 +224,8 @@ def _odds_with_play(st: Study):
     """The odds table, its receive rows (which dealt hands alone cannot show) simulated by the
     play of the largest pairing (the first of them): the share of seat-hands (both seats) that
     received the cards."""
+    if active_given() is not None:       # the given seat's odds: its receive rows are exact only
+        return st.odds
     label, t = max(st.by_pairing.items(), key=lambda kv: kv[1].hands)
     df = st.odds.copy()
     n = t.hands * t.n_seats

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..policies.spec import PolicySpec
+from ..deal import dealing
 from ..rules import RuleSet
 from ..run.driver import MAX_HANDS, chunk_for, run_chunks
 from ..run.records import play_records
@@ -45,18 +46,22 @@ class Result:
 
 def simulate(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, seed: int,
              threads: int | None = None, progress: Callable[[int], object] | None = None,
-             keep_records: bool = False) -> Result:
+             keep_records: bool = False, hold: str | None = None, seat: int = 0,
+             turn_up: str | None = None) -> Result:
     """Play ``hands`` hands of ``rules`` with ``policies`` (names such as ``"greedy"`` or
     ``"hints:no=H4"``, or PolicySpecs; one per seat) and return a :class:`Result`. Hand ``i``
     is dealt by seat ``i % players``; the same seed plays the same deals.
 
     ``threads`` defaults to one per core. ``progress`` is an optional callable taking the
     number of hands just finished. ``keep_records`` keeps the per-hand records (for tests
-    and small runs).
+    and small runs). ``hold`` (cards, "QS JD AH"), ``seat`` and ``turn_up`` (a card) deal every
+    hand with those cards as named and the rest fairly (analyzer/deal.py; DealError if the
+    rules cannot deal them).
     """
     check_hands(hands)
     specs = check_run(rules, policies, seed, threads)
-    return play_hands(RunTask(simulate_chunk, rules, seed, specs, keep_records), hands, threads, progress)
+    with dealing(rules, hold, seat, turn_up):
+        return play_hands(RunTask(simulate_chunk, rules, seed, specs, keep_records), hands, threads, progress)
 
 
 def check_hands(hands: int) -> None:
