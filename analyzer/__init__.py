@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from .deal import GivenHand, given_hand, parse_given
 from .rules import RuleSet, preset
 from .run.backends import dask_backend
 
@@ -73,5 +74,6 @@ def analyze(replay, at: int | None = None, samples: int = 400, seed: int = 1,
     return analyze_file(replay, at, samples, seed, rollout)
 
 
-__all__ = ["Comparison", "GamesResult", "Result", "RuleSet", "Study", "ablate", "analyze", "compare",
-           "dask_backend", "keep_checkpoints", "odds", "preset", "simulate", "simulate_games", "study", "tune"]
+__all__ = ["Comparison", "GamesResult", "GivenHand", "Result", "RuleSet", "Study", "ablate", "analyze", "compare",
+           "dask_backend", "given_hand", "keep_checkpoints", "odds", "parse_given", "preset", "simulate",
+           "simulate_games", "study", "tune"]

@@ -17,6 +17,7 @@ from .cli_options import (
     RuleViolationExit,
     check_seed,
     deal_options,
+    given_options,
     command_text,
     watch_compiles,
     notice,
@@ -27,6 +28,7 @@ from .cli_options import (
     run_options,
     stop_on_sigterm,
 )
+from .deal import active_given
 from .run.driver import MAX_HANDS, SimulationError
 from .run.output import (
     OutputError,
@@ -172,7 +174,8 @@ def _write_outputs(out, threads, tables=None, charts=None, files=(), parquet=Tru
     for name, chart in (charts or {}).items():
         fig, formats = chart if isinstance(chart, tuple) else (chart, ("png", "svg"))
         written += save_chart(fig, out, name, formats=formats)
-    written.append(write_run_record(out, threads=threads, **facts))
+    given = active_given()
+    written.append(write_run_record(out, threads=threads, **facts, **({"given": given.describe()} if given else {})))
     finish_output(out, written)
     notice(("\n" if spaced else "") + f"wrote {len(written)} files to {out}")
 
@@ -503,7 +506,7 @@ def report(variant, rule_items, hands, seed, threads, out, expert_hands, learned
                                ("learned_hands", learned_hands, defaults.hands),
                                ("learned_deals", learned_deals, defaults.deals),
                                ("ablation_deals", ablation_deals, defaults.ablation_deals)) if v != d),
-                           *(("--rule", r) for r in rule_items))
+                           *(("--rule", r) for r in rule_items), *given_options())
     with progress_bar(hands_played(hands, extra, rules.players, strong=strong), "hand", "report") as progress:
         st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra, strong=strong)
     files = write_report(st, out, command, threads=threads)

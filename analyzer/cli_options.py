@@ -15,7 +15,7 @@ from contextlib import ExitStack, contextmanager
 
 import click
 
-from .deal import DealError, given_hand, parse_given
+from .deal import DealError, active_given, given_hand, parse_given
 from .rules import NUMBERS, PRESETS, WORDS, RuleError, RuleSet, preset
 from .run.backends import BackendError, dask_backend, default_threads
 from .run.checkpoint import (
@@ -120,6 +120,10 @@ def deal_options(f):
             hand = parse_given(rules_from(kw["variant"], kw["rule_items"]), hold, seat, turn_up)
         except DealError as e:
             raise click.ClickException(str(e)) from None
+        if hand is not None:
+            told = hand.describe()
+            notice(f"dealt given: seat {hand.seat} holds {told['hold'] or 'no card named'}"
+                   + (f", {told['turn_up']} turned up" if told["turn_up"] else "") + "; the rest of the pack fairly")
         with given_hand(hand):
             return f(*args, **kw)
     given = click.option("--turn-up", "turn_up", default=None, metavar="CARD",
@@ -129,6 +133,17 @@ def deal_options(f):
     return click.option("--hold", default=None, metavar="CARDS",
                         help='Cards seat --seat is dealt, as named, e.g. --hold "QS JD AH AC" (the rest of '
                              "its hand, the other hands and the talon dealt fairly).")(given)
+
+
+def given_options() -> tuple:
+    """The (flag, value) pairs of the hand the command is given (:func:`deal_options`), for
+    :func:`command_text`: none when it deals fairly."""
+    given = active_given()
+    if given is None:
+        return ()
+    told = given.describe()
+    return (("--hold", shlex.quote(told["hold"]) if told["hold"] else None),
+            ("--seat", given.seat or None), ("--turn-up", told["turn_up"]))
 
 
 def run_options(hands: int, hands_help: str, out: str | None, out_help: str, threads: bool = True,

@@ -319,7 +319,9 @@ def write_report(st: Study, out_dir, command: str | None = None, threads: int | 
         written += paths
     command = command or command_line()
     written.append(write_markdown(st, chart_paths, out_dir, command))
-    written.append(write_run_record(out_dir, command, threads, rules=st.rules.describe(), hands=st.hands,
+    given = active_given()
+    written.append(write_run_record(out_dir, command, threads, **({"given": given.describe()} if given else {}),
+                                    rules=st.rules.describe(), hands=st.hands,
                                     seed=st.seed))
     finish_output(out_dir, written, owned=REPORT_FILES)    # an earlier report's extra files go
     return written
