@@ -38,7 +38,8 @@ class GivenHand:
         """DealError unless ``rules`` can deal this: a seat of the table, no more cards than a
         hand, no more copies of a card than the pack holds, a turn-up only where one is turned."""
         if not 0 <= self.seat < rules.players:
-            raise DealError(f"there is no seat {self.seat} in a {rules.players}-handed game (seats 0-{rules.players - 1})")
+            raise DealError(f"there is no seat {self.seat} in a {rules.players}-handed game "
+                            f"(seats 0-{rules.players - 1})")
         if len(self.held) > rules.hand_size:
             raise DealError(f"{len(self.held)} cards held, more than a hand of {rules.hand_size}")
         if self.turn_up is not None and rules.trump != "turn_up":
@@ -65,7 +66,7 @@ class GivenHand:
 
 
 def parse_given(rules: RuleSet, hold: str | None = None, seat: int = 0, turn_up: str | None = None) -> GivenHand | None:
-    """The GivenHand of ``hold`` (cards in the project's notation, e.g. "QS JD AH AC", spaces or
+    """Return the GivenHand of ``hold`` (cards in the project's notation, e.g. "QS JD AH AC", spaces or
     commas between them), ``seat`` and ``turn_up`` (one card), checked against ``rules``; None
     when nothing is given. DealError (one line) for a card that is not one or a hand the rules
     cannot deal."""
@@ -95,7 +96,8 @@ def active_given() -> GivenHand | None:
 
 @contextmanager
 def given_hand(given: GivenHand | None) -> Iterator[GivenHand | None]:
-    """Deal every run inside the block with ``given`` (None: fairly, as outside)."""
+    """Deal every run inside the block with ``given`` (None: fairly, as outside); returns
+    (yields) ``given``."""
     token = _ACTIVE.set(given)
     try:
         yield given
@@ -104,7 +106,8 @@ def given_hand(given: GivenHand | None) -> Iterator[GivenHand | None]:
 
 
 @contextmanager
-def dealing(rules: RuleSet, hold: str | None = None, seat: int = 0, turn_up: str | None = None) -> Iterator[GivenHand | None]:
+def dealing(rules: RuleSet, hold: str | None = None, seat: int = 0,
+            turn_up: str | None = None) -> Iterator[GivenHand | None]:
     """The block of the Python API's ``hold=``, ``seat=``, ``turn_up=`` (as :func:`parse_given`
     reads them): deals given so inside it, or, when none is given, as the enclosing block deals."""
     given = parse_given(rules, hold, seat, turn_up)

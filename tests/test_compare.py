@@ -120,15 +120,15 @@ def test_a_hints_worth_against_an_opponent_is_paired_deal_by_deal():
     runs share most of their luck (H8, a second-stage hint) the paired interval is far narrower,
     and a hint that changes nothing in this game (H7, Rubicon's) is worth exactly 0 [0, 0]."""
     from analyzer.run.records import play_records
-    from analyzer.studies.compare import _points, ablate
+    from analyzer.studies.compare import ablate, seat_points
     rules, deals, seed = preset("ordinary"), 300, 11
     df = ablate(rules, deals, seed, threads=1, against="greedy").set_index("hint")
     arr = rules.to_array()
 
     def per_deal(policy):
         a, b = resolve_policy(policy), resolve_policy("greedy")
-        first = _points(rules, play_records(arr, seed, 0, deals, [a, b]))
-        second = _points(rules, play_records(arr, seed, 0, deals, [b, a]))
+        first = seat_points(rules, play_records(arr, seed, 0, deals, [a, b]))
+        second = seat_points(rules, play_records(arr, seed, 0, deals, [b, a]))
         return ((first[:, 0] - first[:, 1]) + (second[:, 1] - second[:, 0])) / 2
 
     full = per_deal("hints")

@@ -66,7 +66,7 @@ def points_unit(rules: RuleSet) -> str:
     return "net game points per game" if rules.is_rubicon else "points per hand"
 
 
-def _points(rules: RuleSet, rec: np.ndarray) -> np.ndarray:
+def seat_points(rules: RuleSet, rec: np.ndarray) -> np.ndarray:
     """Per play, the points of each seat [plays, seats]: hand scores, or in Rubicon (two
     seats) the net game points of the game the deal is (R3.9; a drawn game, Law 61, is 0 to
     each, so the play counts as a draw)."""
@@ -117,7 +117,7 @@ def deal_differences(task: RunTask, a: PolicySpec, b: PolicySpec, start: int, co
     scaled = np.zeros(count, np.int64)         # sum over plays of factor * the play's difference
     wins = losses = 0
     for seating in ways:
-        pts = _points(rules, play_records(task.rules_array, task.seed, start, count, [(a, b)[k] for k in seating]))
+        pts = seat_points(rules, play_records(task.rules_array, task.seed, start, count, [(a, b)[k] for k in seating]))
         is_a = np.array(seating) == 0
         sum_a, sum_b = pts[:, is_a].sum(1), pts[:, ~is_a].sum(1)
         if partners:                           # the partnerships' pooled points

@@ -231,7 +231,7 @@ def given_odds_chunk(task: RunTask, start: int, count: int) -> np.ndarray:
 
 def odds(rules: RuleSet, hands: int, seed: int, threads: int | None = None, progress=None,
          hold: str | None = None, seat: int = 0, turn_up: str | None = None) -> pd.DataFrame:
-    """The deal-time odds table of ``hands`` deals: :func:`exact.odds_table`, or inside a
+    """Return the deal-time odds table of ``hands`` deals: :func:`exact.odds_table`, or inside a
     :func:`analyzer.deal.given_hand` block the given seat's odds given its cards — each
     combination's exact chance of holding it at the deal (beside its frequency in ``hands``
     deals dealt so, with a 95 % Wilson interval) and of receiving it over the hand (exact only:
