@@ -48,7 +48,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards import ACE, KING, KNAVE, N_TYPES, QUEEN, SUIT_SYMBOLS, SUITS, TEN, card_id, card_str, cards_str, suit_of
-from ..deal import dealing
+from ..deal import GivenHand, dealing
 from ..engine.deals import dealt_counts
 from ..rules import RuleSet
 from ..run.driver import run_chunks
@@ -88,19 +88,10 @@ class Holding:
         for card in held + (() if turn_up is None else (turn_up,)):
             if isinstance(card, bool) or not isinstance(card, Integral) or not 0 <= card < N_TYPES:
                 raise ValueError(f"not a card type: {card!r} (use 0..{N_TYPES - 1})")
-        if len(held) > rules.hand_size:
-            raise ValueError(f"{len(held)} held cards: a hand has {rules.hand_size}")
-        if turn_up is not None and rules.trump != "turn_up":
-            raise ValueError(f"no turn-up in this game (trump={rules.trump}): "
-                             f"{card_str(turn_up)} cannot be turned up")
-        seen = Counter(int(c) for c in held)
-        if turn_up is not None:
-            seen[int(turn_up)] += 1
-        for card, n in sorted(seen.items()):
-            if n > rules.copies(card):
-                raise ValueError(f"{n} of {card_str(card)} held or turned up: the deck has "
-                                 f"{rules.copies(card)}")
-        return cls(rules, tuple(sorted(int(c) for c in held)), None if turn_up is None else int(turn_up))
+        held = tuple(sorted(int(c) for c in held))
+        turn_up = None if turn_up is None else int(turn_up)
+        GivenHand(held, 0, turn_up).check(rules)        # the rules' limits, as a deal given so checks them
+        return cls(rules, held, turn_up)
 
     @property
     def unknown(self) -> int:

@@ -18,6 +18,7 @@ STUDIES = {
     "variants": "results/variants: the rulebook's games side by side",
     "tune": "results/tune: the tuned hints of both games, stored as the package's presets",
     "portland": "results/portland: Rubicon before and after the Portland Club's laws",
+    "deal_value": "results/deal_value: what a dealt card is worth under strong play",
 }
 
 
