@@ -836,18 +836,14 @@ def _known_policy(name: str) -> None:
 
 @main.command()
 @rule_options
-@click.option("--hold", required=True, metavar="CARDS",
-              help='The cards the seat is dealt, e.g. --hold "QS JD AH AC" (the rest of its hand, the other '
-                   "hands and the talon dealt fairly).")
-@click.option("--seat", type=int, default=0, show_default=True, metavar="N", help="The seat that holds them.")
-@click.option("--turn-up", "turn_up", default=None, metavar="CARD", help="The turned-up card (ordinary games).")
+@deal_options
 @click.option("--policy", default="learned", show_default=True, metavar="NAME",
               help="The player at every seat: " + POLICY_FORMS + ".")
 @click.option("--hands", type=click.IntRange(min=1), default=None, metavar="N",
               help="Hands played with the hand given (default: 20,000 ordinary, 5,000 Rubicon games).")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=1, show_default=True, help="Master seed.")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: one per core).")
-def value(variant, rule_items, hold, seat, turn_up, policy, hands, seed, threads):
+def value(variant, rule_items, policy, hands, seed, threads):
     """A dealt hand's value under strong play: its expected margin and its share of hands won,
     with 95 % intervals, by playing it out with the rest of the deal dealt fairly.
 
@@ -858,17 +854,14 @@ def value(variant, rule_items, hold, seat, turn_up, policy, hands, seed, threads
         bezique value --variant rubicon --hold "QS QS JD JD AS" --hands 2000
     """
     # keeps the CLI's start-up light: the library (pandas, numba) loads when a command runs
-    from .deal import DealError
     from .studies.hand_value import format_value, hand_value
 
+    if active_given() is None:
+        raise click.ClickException('give the hand to value: --hold "CARDS" (and --seat, --turn-up)')
     rules = rules_from(variant, rule_items)
     policies_from((policy,) * rules.players, rules)
     watch_compiles()
-    try:
-        v = hand_value(rules, hold, seat, turn_up, hands, seed, policy, threads)
-    except DealError as e:
-        raise click.ClickException(str(e)) from None
-    click.echo(format_value(v))
+    click.echo(format_value(hand_value(rules, hands=hands, seed=seed, policy=policy, threads=threads)))
 
 
 WARM_POLICIES = ("learned", "hints", "greedy", "random")     # the main job's players

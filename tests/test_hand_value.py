@@ -3,9 +3,11 @@ rest of the deal dealt fairly, with intervals computed from the hands themselves
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
+from analyzer.deal import DealError
 from analyzer.rules import preset
 from analyzer.studies.compare import seat_points
 from analyzer.studies.hand_value import hand_value
@@ -36,3 +38,7 @@ def test_the_command_prints_the_value_and_refuses_a_hand_it_cannot_deal():
     assert ok.exit_code == 0 and "expected margin" in ok.output and "hands won" in ok.output, ok.output
     bad = CliRunner().invoke(main, ["value", "--variant", "rubicon", "--hold", "QS", "--turn-up", "7S"])
     assert bad.exit_code == 1 and "no card is turned up in rubicon" in bad.output, bad.output
+    none = CliRunner().invoke(main, ["value"])
+    assert none.exit_code == 1 and "give the hand to value: --hold" in none.output, none.output
+    with pytest.raises(DealError, match="no hand given to value"):
+        hand_value(ORD, hands=10, policy="greedy")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..deal import GivenHand, dealing
+from ..deal import DealError, GivenHand, dealing
 from ..rules import RuleSet
 from ..tables.stats import mean_ci, wilson_ci
 from .compare import points_unit, seat_points
@@ -32,13 +32,18 @@ class HandValue:
     tied: float
 
 
-def hand_value(rules: RuleSet, hold: str, seat: int = 0, turn_up: str | None = None, hands: int | None = None,
-               seed: int = 1, policy: str = "learned", threads: int | None = None, progress=None) -> HandValue:
-    """Return the value of the hand ``hold`` dealt to ``seat`` (and the turn-up ``turn_up``)
-    under ``policy`` at every seat: ``hands`` hands (default VALUE_HANDS of the game) dealt
-    with it, the rest fairly. The margin is the seat's points less the best other seat's."""
+def hand_value(rules: RuleSet, hold: str | None = None, seat: int = 0, turn_up: str | None = None,
+               hands: int | None = None, seed: int = 1, policy: str = "learned", threads: int | None = None,
+               progress=None) -> HandValue:
+    """Return the value of the hand ``hold`` dealt to ``seat`` (and the turn-up ``turn_up``; none
+    of them: the hand an enclosing :func:`analyzer.deal.given_hand` gives) under ``policy`` at
+    every seat: ``hands`` hands (default VALUE_HANDS of the game) dealt with it, the rest
+    fairly. The margin is the seat's points less the best other seat's. DealError when no hand
+    is given."""
     hands = hands or VALUE_HANDS["rubicon" if rules.is_rubicon else "ordinary"]
     with dealing(rules, hold, seat, turn_up) as given:
+        if given is None:
+            raise DealError("no hand given to value: give hold= (and seat=, turn_up=)")
         res = simulate(rules, [policy] * rules.players, hands, seed, threads=threads, progress=progress,
                        keep_records=True)
     pts = seat_points(rules, res.records)

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ...plots.figure import new_figure, save_chart
 from ...rules import preset
-from ...run.output import write_table
+from ...run.output import atomic_write, write_table
 from ..deal_value import deal_value
 from .common import RESULTS, scaled_command, scaler, study_parser, unit
 
@@ -34,7 +34,7 @@ def measure(args, out: Path) -> dict:
     for game in args.games:
         table, fact = deal_value(preset(game), scaled(HANDS[game]), args.seed, threads=args.threads)
         write_table(table, out, f"deal_value_{game}")
-        pd.DataFrame([fact]).to_csv(out / f"fit_{game}.csv")
+        write_table(pd.DataFrame([fact]), out, f"fit_{game}", parquet=False)
         facts[game] = fact
     return facts
 
@@ -90,7 +90,7 @@ def main(argv=None) -> int:
     for game, table in tables.items():
         save_chart(chart(table, game), out, f"deal_value_{game}")
     text = page(tables, facts, scaled_command("deal_value", args.scale))
-    (out / "README.md").write_text(text)
+    atomic_write(out / "README.md", lambda p: Path(p).write_text(text))
     print(text)
     return 0
 
