@@ -53,7 +53,6 @@ from ..engine.deals import dealt_counts
 from ..rules import RuleSet
 from ..run.driver import run_chunks
 from ..run.task import RunTask
-from ..tables.stats import wilson_ci
 from .exact import (
     FOURS,
     OddsTotals,
@@ -63,6 +62,7 @@ from .exact import (
     first_stage_tricks,
     hit_holds,
     key_cards,
+    odds_row,
     odds_table,
     p_holds,
     panache_need,
@@ -236,18 +236,9 @@ def _odds(rules: RuleSet, hands: int, seed: int, threads, progress, given) -> pd
     """:func:`odds` with the hand ``given`` (None: the whole pack's odds)."""
     if given is None:
         return odds_table(rules, hands, seed, threads, progress)
-    task = RunTask(given_odds_chunk, rules, seed, given=given)
-    hits = run_chunks(task, hands, GIVEN_CHUNK, OddsTotals(len(combinations(Holding.of(rules, given.held,
-                                                                                      given.turn_up)))),
-                      threads, progress).hits
-    rows = []
-    dealt = iter(hits.tolist())
-    for row in conditional_events(rules, given.held, given.turn_up):
-        row = {k: row[k] for k in ("event", "description", "exact", "exact_decimal")}
-        sim = dict.fromkeys(("simulated", "simulated_lo", "simulated_hi"), np.nan) | {"sample": 0, "within_ci": None}
-        if row["event"].startswith("dealt_"):
-            share, lo, hi = (float(v) for v in wilson_ci(next(dealt), hands))
-            sim = {"simulated": share, "simulated_lo": lo, "simulated_hi": hi, "sample": hands,
-                   "within_ci": bool(lo <= row["exact_decimal"] <= hi)}
-        rows.append(row | sim)
-    return pd.DataFrame(rows)
+    kinds = len(combinations(Holding.of(rules, given.held, given.turn_up)))
+    hits = iter(run_chunks(RunTask(given_odds_chunk, rules, seed, given=given), hands, GIVEN_CHUNK,
+                           OddsTotals(kinds), threads, progress).hits.tolist())
+    return pd.DataFrame([odds_row(r["event"], r["description"], r["fraction"],
+                                  *((next(hits), hands) if r["event"].startswith("dealt_") else ()))
+                         for r in conditional_events(rules, given.held, given.turn_up)])

@@ -323,24 +323,25 @@ def odds_table(rules: RuleSet, hands: int, seed: int, threads: int | None = None
     events = _events(rules)
     hits = run_chunks(RunTask(odds_chunk, rules, seed), hands, ODDS_CHUNK, OddsTotals(len(events)), threads,
                       progress).hits
-    rows = []
-    for ev, hit in zip(events, hits.tolist()):
-        n = hands * units_per_deal(rules, ev["per"])
-        share, lo, hi = wilson_ci(hit, n)
-        p = ev["exact"]
-        rows.append({"event": ev["event"], "description": ev["description"],
-                     "exact": f"{p.numerator}/{p.denominator}", "exact_decimal": float(p),
-                     "simulated": float(share), "simulated_lo": float(lo), "simulated_hi": float(hi),
-                     "sample": n, "within_ci": bool(lo <= float(p) <= hi)})
-    for name, k in bezique_levels(rules)[1:]:
-        p = p_receives_bezique(rules, k)
-        rows.append({"event": f"receives_{name}",
-                     "description": f"one player receives {k} Q♠ and {k} J♦ or more over the hand "
-                                    "(upper bound on scoring it)",
-                     "exact": f"{p.numerator}/{p.denominator}", "exact_decimal": float(p),
-                     "simulated": np.nan, "simulated_lo": np.nan, "simulated_hi": np.nan,
-                     "sample": 0, "within_ci": None})
+    rows = [odds_row(ev["event"], ev["description"], ev["exact"], hit, hands * units_per_deal(rules, ev["per"]))
+            for ev, hit in zip(events, hits.tolist())]
+    rows += [odds_row(f"receives_{name}", f"one player receives {k} Q♠ and {k} J♦ or more over the hand "
+                      "(upper bound on scoring it)", p_receives_bezique(rules, k))
+             for name, k in bezique_levels(rules)[1:]]
     return pd.DataFrame(rows)
+
+
+def odds_row(event: str, description: str, p: Fraction, hits: int | None = None, n: int = 0) -> dict:
+    """A row of an odds table: the exact probability ``p`` beside the share of ``hits`` in ``n``
+    units simulated, with its 95 % Wilson interval (``hits`` None: not simulated)."""
+    row = {"event": event, "description": description, "exact": f"{p.numerator}/{p.denominator}",
+           "exact_decimal": float(p)}
+    if hits is None:
+        return row | {"simulated": np.nan, "simulated_lo": np.nan, "simulated_hi": np.nan, "sample": 0,
+                      "within_ci": None}
+    share, lo, hi = (float(v) for v in wilson_ci(hits, n))
+    return row | {"simulated": share, "simulated_lo": lo, "simulated_hi": hi, "sample": n,
+                  "within_ci": bool(lo <= float(p) <= hi)}
 
 
 def format_odds(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int) -> str:
