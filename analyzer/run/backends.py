@@ -177,7 +177,6 @@ class SharedThreads:
     name = "threads"
 
     def __init__(self, pool: ThreadBackend):
-        self._pool = pool
         self.slots = pool.slots
         self.submit = pool.submit
         self.describe = pool.describe
