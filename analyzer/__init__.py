@@ -11,7 +11,7 @@ The Python API mirrors the ``bezique`` commands::
     cmp.pairs, cmp.ranking
     games = analyzer.simulate_games(analyzer.preset("three_handed"), ["hints"] * 3, games=2_000, seed=1)
     games.tables["win_chance"]                            # whole games to the target (R2.24, V3-V5)
-    tuned = analyzer.tune(rules, opponent="hints", budget=2_000_000, seed=1)   # CMA-ES over H1..H8
+    tuned = analyzer.tune(rules, opponent="hints", budget=2_000_000, seed=1)   # CMA-ES over the hint weights (H1..H13)
     analyzer.analyze("hand.json", at=10).actions         # every legal action valued (expert search)
     with analyzer.dask_backend(workers=2):               # runs inside go to a Dask cluster
         analyzer.simulate(rules, ["hints", "greedy"], hands=10**6, seed=1)
@@ -24,28 +24,29 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from .deal import GivenHand, given_hand, parse_given
+from .given_deal import GivenDeal, given_deal, parse_given
 from .rules import RuleSet, preset
 from .run.backends import dask_backend
 
 if TYPE_CHECKING:
     from .run.checkpoint import keep_checkpoints
-    from .studies.analysis import Analysis
-    from .studies.compare import Comparison, ablate, compare
-    from .studies.conditional_odds import odds
-    from .studies.games import GamesResult, simulate_games
-    from .studies.report import Study, study
-    from .studies.simulate import Result, simulate
-    from .studies.tune_hints import tune
+    from .studies.position.analysis import Analysis
+    from .studies.play.compare import Comparison, compare
+    from .studies.hints.worth import ablate
+    from .studies.odds.given_odds import odds
+    from .studies.play.games import GamesResult, simulate_games
+    from .studies.report.study import Study, study
+    from .studies.play.simulate import Result, simulate
+    from .studies.hints.tune import tune
 
 # name -> (module, its name there): the modules bring pandas, scipy, the engine and the policies
 _LATER = {"keep_checkpoints": ("run.checkpoint", "keep_checkpoints"),
-          "Comparison": ("studies.compare", "Comparison"), "ablate": ("studies.compare", "ablate"),
-          "compare": ("studies.compare", "compare"), "odds": ("studies.conditional_odds", "odds"),
-          "GamesResult": ("studies.games", "GamesResult"), "simulate_games": ("studies.games", "simulate_games"),
-          "Study": ("studies.report", "Study"), "study": ("studies.report", "study"),
-          "Result": ("studies.simulate", "Result"), "simulate": ("studies.simulate", "simulate"),
-          "tune": ("studies.tune_hints", "tune")}
+          "Comparison": ("studies.play.compare", "Comparison"), "ablate": ("studies.hints.worth", "ablate"),
+          "compare": ("studies.play.compare", "compare"), "odds": ("studies.odds.given_odds", "odds"),
+          "GamesResult": ("studies.play.games", "GamesResult"), "simulate_games": ("studies.play.games", "simulate_games"),
+          "Study": ("studies.report.study", "Study"), "study": ("studies.report.study", "study"),
+          "Result": ("studies.play.simulate", "Result"), "simulate": ("studies.play.simulate", "simulate"),
+          "tune": ("studies.hints.tune", "tune")}
 
 
 def __getattr__(name: str):
@@ -64,16 +65,16 @@ def analyze(replay, at: int | None = None, samples: int = 400, seed: int = 1,
     """Value every legal action of the seat to act in a position (``bezique analyze``):
     ``replay`` a replay file's path or a parsed HandSpec, ``at`` the moves played (default
     all), ``rollout`` the policy that plays each sample out (default the analysis's,
-    ``learned``). Returns an :class:`analyzer.studies.analysis.Analysis` (``.actions`` best first)."""
+    ``learned``). Returns an :class:`analyzer.studies.position.analysis.Analysis` (``.actions`` best first)."""
     # keeps import analyzer light: the analysis loads the engine and the expert policy
     from .hands.replay_file import HandSpec
-    from .studies.analysis import DEFAULT_ROLLOUT, analyze_file, analyze_position
+    from .studies.position.analysis import DEFAULT_ROLLOUT, analyze_file, analyze_position
     rollout = rollout or DEFAULT_ROLLOUT
     if isinstance(replay, HandSpec):
         return analyze_position(replay, at, samples, seed, rollout)
     return analyze_file(replay, at, samples, seed, rollout)
 
 
-__all__ = ["Comparison", "GamesResult", "GivenHand", "Result", "RuleSet", "Study", "ablate", "analyze", "compare",
-           "dask_backend", "given_hand", "keep_checkpoints", "odds", "parse_given", "preset", "simulate",
+__all__ = ["Comparison", "GamesResult", "GivenDeal", "Result", "RuleSet", "Study", "ablate", "analyze", "compare",
+           "dask_backend", "given_deal", "keep_checkpoints", "odds", "parse_given", "preset", "simulate",
            "simulate_games", "study", "tune"]

@@ -6,6 +6,8 @@ Copies of one card are identical (R1.2), so the engine counts types.
 """
 from __future__ import annotations
 
+from .errors import BeziqueError
+
 RANKS = "ATKQJ987"
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -33,7 +35,7 @@ def is_four_combo(combo: int) -> bool:
     return combo >= FIRST_FOUR
 
 
-class CardError(ValueError):
+class CardError(BeziqueError, ValueError):
     """A card or combination name that cannot be parsed."""
 
 

@@ -5,19 +5,24 @@ tests/test_import_layers.py holds the code to it). A package stands for every mo
 from __future__ import annotations
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("analyzer.cli", "analyzer.cli_options",       # the command line: parse, call, print, write;
-     "analyzer.studies.published"),                # the published studies of results/, a command each
+    ("analyzer.cli",),                             # the command line: parse, call the library, print
+    ("analyzer.published",),                       # the published studies of results/, a command each
     ("analyzer",),                                 # the notebook's API (analyzer/__init__.py)
-    ("analyzer.studies",),                         # simulate, compare, games, report, odds, tune, analyze
+    ("analyzer.studies.report",),                  # the main job's study and report.md
+    ("analyzer.studies.hints", "analyzer.studies.value",    # the hints and their tuning; what cards are worth;
+     "analyzer.studies.odds", "analyzer.studies.position",   # the odds; what to play in a position;
+     "analyzer.studies.strength"),                            # the learned player trained
+    ("analyzer.studies.play", "analyzer.studies"),   # hands and games played, players compared
     ("analyzer.hands",),                           # replay files, one hand's event log, as text or JSON
     ("analyzer.plots",),                           # matplotlib Figures
     ("analyzer.tables",),                          # pandas tables with intervals
     ("analyzer.learning",),                        # training the learned player by self-play
     ("analyzer.run",),                             # chunks on a backend, records, tallies, checkpoints, files
-    ("analyzer.policies",),                        # numba policies, their registry and tuned presets
+    ("analyzer.policies",),                        # numba policies, their catalog and tuned presets
     ("analyzer.actions", "analyzer.rubicon_score"),         # readable names and game scores over the engine
     ("analyzer.engine",),                          # numba kernels only
-    ("analyzer.rules", "analyzer.cards", "analyzer.deal", "analyzer.stop", "analyzer.layers"),   # data, notation, the given hand, the stop flag
+    ("analyzer.rules", "analyzer.cards", "analyzer.given_deal", "analyzer.stop", "analyzer.errors",
+     "analyzer.layers"),   # data, notation, a deal given in part, the stop flag, the library's errors
 )
 
 

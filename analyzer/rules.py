@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass, fields, replace
 
 import numpy as np
 
+from .errors import BeziqueError
+
 # Slots of the packed rule array read by the engine.
 (R_PLAYERS, R_PACKS, R_HAND, R_TURNUP, R_TRUMP_MODE, R_DECLARE_ALL, R_AMERICAN,
  R_REDECLARE, R_SEVEN, R_LAST_TRICK, R_BRISQUES_SCORED, R_PLAIN_SEQ,
@@ -22,7 +24,7 @@ R_POINTS = 28
 R_ROYAL_POINTS = R_POINTS + 16      # a marriage in trumps
 R_TRUMP_SEQ_POINTS = R_POINTS + 17  # a sequence in trumps
 R_CARTE_POINTS = R_POINTS + 18      # carte blanche (R3.5)
-# A deal given in part (``given_hand``, analyzer/deal.py): a seat's held cards and the turn-up dealt
+# A deal given in part (``given_deal``, analyzer/given_deal.py): a seat's held cards and the turn-up dealt
 # as named, the rest of the pack shuffled fairly. R_DEAL_N 0 and R_DEAL_TURN_UP -1: a fair deal.
 R_DEAL_SEAT = R_POINTS + 19         # the seat that holds the cards
 R_DEAL_N = R_POINTS + 20            # how many cards it holds (0: none named)
@@ -38,7 +40,7 @@ TRUMP_MODES = {"turn_up": TRUMP_TURN_UP, "first_marriage": TRUMP_FIRST_MARRIAGE,
 CARTE_BLANCHE = {"off": 0, "once": 1, "repeat": 2}
 
 
-class RuleError(ValueError):
+class RuleError(BeziqueError, ValueError):
     """A rule set that is not valid or not supported."""
 
 

@@ -26,10 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.policies.spec import PolicySpec
 from analyzer.rules import preset
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 MINIMAL_CARDS = 64          # the minimal loop's hand: two packs, two players (a Rubicon game plays 128)
@@ -52,7 +52,7 @@ def main() -> None:
     ap.add_argument("--floor", action="store_true",
                     help="also time the minimal hand loop (scripts/minimal_hand.py) and print the ratio")
     args = ap.parse_args()
-    from analyzer.cli_options import parse_rule_options
+    from analyzer.cli.options import parse_rule_options
     rules = preset(args.variant, **parse_rule_options(args.rule))
     names = args.policy or ["greedy"]
     names = names * rules.players if len(names) == 1 else names

@@ -16,9 +16,9 @@ import numpy as np
 
 from analyzer.run.backends import connect_dask, use_backend
 from analyzer.run.driver import chunk_for
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 
 def best_of(repeat: int, run) -> tuple[float, object]:

@@ -14,7 +14,8 @@ import time
 import numpy as np
 
 from analyzer.engine import layout as L
-from analyzer.engine.endgame import PAR_NODES, Position, new_solver, solve_cards, solve_state
+from analyzer.engine.endgame import Position, solve_cards, solve_state
+from analyzer.engine.endgame_buffer import PAR_NODES, new_solver
 from analyzer.engine.endgame_reference import random_position
 from analyzer.engine.state import new_state
 from analyzer.rules import preset

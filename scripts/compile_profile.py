@@ -7,47 +7,25 @@ Example (an empty cache, so that everything compiles):
     NUMBA_CACHE_DIR=$(mktemp -d) python scripts/compile_profile.py --top 10 train --steps 2 --hands-per-step 16 --out /tmp/t
 
 The times come from numba's compile events (``numba.core.event``, as the command line's compile
-watch reads them); a warm cache fires none, so a warm run prints only the command's own time.
+watch reads them: analyzer/run/compiling.CompileProfile); a warm cache fires none, so a warm run
+prints only the command's own time.
 """
 from __future__ import annotations
 
 import argparse
-import collections
 import sys
 import time
 
+from analyzer.cli import main as main_group
+from analyzer.run.compiling import CompileProfile
 
-def profile(args: list[str]) -> tuple[float, collections.Counter, collections.Counter, collections.Counter]:
-    """Run ``bezique args`` here; (seconds in all, own compile seconds by function, seconds with
-    callees by function, compiles by function)."""
-    from numba.core import event
 
-    own, total, count = collections.Counter(), collections.Counter(), collections.Counter()
-    stack = []          # [name, start, seconds spent in nested compiles]
-
-    class Listener(event.Listener):
-        def on_start(self, ev):
-            f = ev.data["dispatcher"].py_func
-            stack.append([f"{f.__module__}.{f.__qualname__}", time.perf_counter(), 0.0])
-
-        def on_end(self, ev):
-            name, start, nested = stack.pop()
-            dt = time.perf_counter() - start
-            own[name] += dt - nested
-            total[name] += dt
-            count[name] += 1
-            if stack:
-                stack[-1][2] += dt
-
-    listener = Listener()
-    event.register("numba:compile", listener)
-    from analyzer.cli import main
+def profile(args: list[str]) -> tuple[float, CompileProfile]:
+    """Run ``bezique args`` here; (seconds in all, the compile profile)."""
     start = time.perf_counter()
-    try:
-        main(args, standalone_mode=False)
-    finally:
-        event.unregister("numba:compile", listener)
-    return time.perf_counter() - start, own, total, count
+    with CompileProfile() as prof:
+        main_group(args, standalone_mode=False)
+    return time.perf_counter() - start, prof
 
 
 def main() -> None:
@@ -58,12 +36,12 @@ def main() -> None:
     ns = ap.parse_args()
     if not ns.command:
         ap.error("name a bezique command, e.g. report --out /tmp/quick")
-    seconds, own, total, count = profile(ns.command)
-    print(f"\n{seconds:.1f} s in all, {sum(own.values()):.1f} s compiling {sum(count.values())} functions",
-          file=sys.stderr)
+    seconds, prof = profile(ns.command)
+    print(f"\n{seconds:.1f} s in all, {sum(prof.own.values()):.1f} s compiling {sum(prof.count.values())} "
+          "functions", file=sys.stderr)
     print(f"{'own s':>7} {'with callees':>12} {'times':>5}  function", file=sys.stderr)
-    for name, s in own.most_common(ns.top):
-        print(f"{s:7.1f} {total[name]:12.1f} {count[name]:5d}  {name}", file=sys.stderr)
+    for name, s in prof.own.most_common(ns.top):
+        print(f"{s:7.1f} {prof.total[name]:12.1f} {prof.count[name]:5d}  {name}", file=sys.stderr)
 
 
 if __name__ == "__main__":

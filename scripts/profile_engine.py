@@ -134,9 +134,9 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from minimal_hand import minimal_hands
 
-    from analyzer.policies.registry import resolve_policy
+    from analyzer.policies.spec import resolve_policy
     from analyzer.rules import preset
-    from analyzer.studies.simulate import simulate
+    from analyzer.studies.play.simulate import simulate
     rules = preset(args.variant)
     names = args.policy or ["greedy"]
     names = names * rules.players if len(names) == 1 else names

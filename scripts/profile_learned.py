@@ -21,14 +21,13 @@ import numpy as np
 from numba import njit
 
 from analyzer.engine import api
-from analyzer.engine import layout as L
 from analyzer.policies.exact_endgame import exact_endgame_action, is_exact_decision
 from analyzer.policies.features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from analyzer.policies.learned_net import best_action, teacher_action
 from analyzer.policies.network import BLOCK, N_H1, N_H2, action_values, hidden_state
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 PARTS = ("state features", "state's first layer", "teacher's choice", "actions' features and values",
          "the whole first-stage decision", "exact second stage")

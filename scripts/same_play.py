@@ -61,7 +61,7 @@ CASES = [
 def records(name: str) -> dict:
     """The records of case ``name``, field by field: {"name:field": array}, a seat's fields as
     "name:seats.field" (hands x seats)."""
-    from analyzer.policies.registry import resolve_policy
+    from analyzer.policies.spec import resolve_policy
     from analyzer.run.records import as_structured, play_records
     from analyzer.rules import preset
 

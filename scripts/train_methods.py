@@ -42,7 +42,7 @@ from analyzer.policies.features import CTX_W, MAX_ACTION_NZ, N_STATE, action_fea
 from analyzer.policies.hints import hints_policy
 from analyzer.policies.learned_net import best_action
 from analyzer.policies.network import init_weights, stored_teacher
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 from analyzer.run.output import write_table
 
@@ -160,7 +160,7 @@ def run(method: str, game: str, steps: int, hands: int, window: int, eval_every:
         rd = np.concatenate([p[1] + o for p, o in zip(parts, offsets)])
         ai, av, y = (np.concatenate([p[k] for p in parts]) for k in (2, 3, 4))
         order = np.random.default_rng([seed, step, 1]).permutation(y.size)[:3_000_000]
-        t, loss = fit_epoch(w, m, v, t, Samples(xs, rd, ai, av, y), order, 256, 1e-3, talon_at_deal(rules))
+        t, loss = fit_epoch((w, m, v), t, Samples(xs, rd, ai, av, y), order, 256, 1e-3, talon_at_deal(rules))
         seconds += time.monotonic() - t0
         samples += part[4].size
         row = {"method": method, "game": game, "step": step + 1, "hands": (step + 1) * hands, "samples": samples,

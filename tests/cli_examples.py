@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli import all_commands, main
 
 ROOT = Path(__file__).parent.parent
 
@@ -17,7 +17,7 @@ ROOT = Path(__file__).parent.parent
 def help_examples() -> list[str]:
     """The command lines under "Example:" in ``bezique --help`` and every command's help."""
     found = []
-    for args in [["--help"]] + [[name, "--help"] for name in sorted(main.commands)]:
+    for args in [["--help"]] + [[name, "--help"] for name in sorted(all_commands())]:
         text = CliRunner().invoke(main, args).output
         block = text.split("Example:", 1)[1].split("Options:", 1)[0]
         found += [line.strip() for line in block.splitlines() if line.strip().startswith("bezique ")]
@@ -67,7 +67,7 @@ def small(command: str, hands: int) -> list[str]:
         hands = max(hands // 100, 2)
     if "--hands" in args:
         args[args.index("--hands") + 1] = str(hands)
-    elif any(p.name == "hands" for p in main.commands[args[0]].params):
+    elif any(p.name == "hands" for p in all_commands()[args[0]].params):
         args += ["--hands", str(hands)]
     return args
 
@@ -78,7 +78,7 @@ def examples(hands: int) -> list[list[str]]:
     runs = {}
     for command in help_examples() + doc_examples():
         args = small(command, hands)
-        ctx = main.commands[args[0]].make_context(args[0], args[1:], resilient_parsing=True)
+        ctx = all_commands()[args[0]].make_context(args[0], args[1:], resilient_parsing=True)
         key = (args[0], tuple(sorted((k, str(v)) for k, v in ctx.params.items() if k != "out")))
         runs.setdefault(key, args)
     return list(runs.values())

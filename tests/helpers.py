@@ -90,7 +90,7 @@ FOUR_RANKS = {"aces": 0, "kings": 2, "queens": 3, "knaves": 4}        # rank ind
 
 
 def pooled_event(name: str, rows, copies):
-    """A deal-time event of ``bezique odds`` (analyzer.studies.exact.exact_events' names) counted
+    """A deal-time event of ``bezique odds`` (analyzer.studies.odds.deal_odds.exact_events' names) counted
     over every set of card types of its shape, not only the set it names: the dealt hands are a
     uniformly random part of the deck, so every set of types with as many copies each is held
     alike, and the named set's exact probability is each one's. A rare event (a double bézique:

@@ -1,4 +1,4 @@
-"""Position analysis (analyzer.studies.analysis, ``bezique analyze``) on positions whose best move is
+"""Position analysis (analyzer.studies.position.analysis, ``bezique analyze``) on positions whose best move is
 known: an exact second stage (engine.endgame), and the last declaration window (R2.19)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import analyzer
-from analyzer.studies.analysis import AnalysisError, analyze_position, format_analysis, position
+from analyzer.studies.position.analysis import AnalysisError, analyze_position, format_analysis, position
 from analyzer.cli import main
 from analyzer.engine import api
 from analyzer.engine import layout as L

@@ -28,11 +28,11 @@ def test_import_loads_neither_matplotlib_nor_the_engine():
 
 
 def test_names_stay_the_functions_when_their_modules_are_imported():
-    import analyzer.studies.compare
-    import analyzer.studies.simulate  # noqa: F401 (a submodule import must not shadow the function)
-    from analyzer.studies.simulate import simulate
+    import analyzer.studies.play.compare
+    import analyzer.studies.play.simulate  # noqa: F401 (a submodule import must not shadow the function)
+    from analyzer.studies.play.simulate import simulate
     assert analyzer.simulate is simulate
-    assert analyzer.compare is sys.modules["analyzer.studies.compare"].compare
+    assert analyzer.compare is sys.modules["analyzer.studies.play.compare"].compare
     assert inspect.isfunction(analyzer.compare) and inspect.isfunction(analyzer.study)
 
 

@@ -52,7 +52,7 @@ def test_rules_title_names_the_preset_and_the_changes():
 def test_report_charts_are_titled_with_the_changed_rules():
     """Every chart of a report is drawn with a title naming hand_size=9 (its title is the
     last argument its chart function is given: no simulation, nothing drawn)."""
-    from analyzer.studies import report
+    from analyzer.studies.report import study as report
 
     st = report.Study(preset("ordinary", hand_size=9), 10, 1, {}, None)
     st.__dict__["tables"] = dict.fromkeys(["odds", "double_bezique_by_trick", "score_distribution", "brisques",

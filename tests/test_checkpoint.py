@@ -17,10 +17,10 @@ from helpers import first_progress_line
 
 from analyzer.run.checkpoint import CHECKPOINT_DIR, CheckpointError, keep_checkpoints
 from analyzer.cli import main
-from analyzer.studies.compare import compare_pair
-from analyzer.policies.registry import resolve_policy
+from analyzer.studies.play.compare import compare_pair
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 COMMAND = {"name": "test", "args": {"n": 1}, "line": "test --resume"}
 

@@ -37,15 +37,15 @@ from analyzer.engine.layout import (
 )
 from analyzer.hands.handlog import play_spec
 from analyzer.hands.replay_file import dealt_spec
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 from analyzer.run.records import play_records
 from analyzer.run.task import RunTask
-from analyzer.studies import compare as compare_module
-from analyzer.studies.compare import PairResult, PairTally, compare_pair, deal_differences, pair_chunk
-from analyzer.studies.hint_report import verdict
-from analyzer.studies.report_findings import _head_to_head, _hint_worth
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play import compare as compare_module
+from analyzer.studies.play.compare import PairResult, PairTally, compare_pair, deal_differences, pair_chunk
+from analyzer.studies.hints.verdicts import verdict
+from analyzer.studies.report.findings import _head_to_head, _hint_worth
+from analyzer.studies.play.simulate import simulate
 from analyzer.tables.stats import format_summary
 
 Z = 1.959963984540054          # the 0.975 quantile of the standard normal

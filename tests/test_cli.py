@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli import all_commands, main
 from cli_examples import ROOT, doc_examples, examples, help_examples
 
 REPLAYS = ROOT / "tests" / "replays"
@@ -21,7 +21,7 @@ def invoke(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-@pytest.mark.parametrize("command", sorted(main.commands))
+@pytest.mark.parametrize("command", sorted(all_commands()))
 def test_every_command_has_help_with_an_example(command):
     res = invoke(command, "--help")
     assert res.exit_code == 0
@@ -150,7 +150,7 @@ def test_installed_bezique_command():
 
 
 def test_examples_are_found():
-    assert len(help_examples()) >= len(main.commands) + 1      # --help, then each command
+    assert len(help_examples()) >= len(all_commands()) + 1      # --help, then each command
     docs = doc_examples()
     assert any("--sprt" in e for e in docs) and any(e.startswith("bezique report") for e in docs)
     runs = examples(SMALL)
@@ -180,7 +180,7 @@ def test_every_example_runs(args, tmp_path, monkeypatch):
 def test_ablate_turns_an_engine_error_into_one_line(monkeypatch, tmp_path):
     from analyzer.run.driver import SimulationError
 
-    compare = importlib.import_module("analyzer.studies.compare")     # the module, where the command finds ablate
+    compare = importlib.import_module("analyzer.cli.compare")     # the command's module, where it finds ablate
 
     def fail(*args, **kw):
         raise SimulationError("policy 'hints' (seat 0) returned 'play 9S', which is not legal (hand 0)")
@@ -192,7 +192,7 @@ def test_ablate_turns_an_engine_error_into_one_line(monkeypatch, tmp_path):
 
 
 def test_command_text_rebuilds_a_line_leaving_out_what_is_none():
-    from analyzer.cli_options import command_text
+    from analyzer.cli.options import command_text
     assert command_text("report", ("--variant", "rubicon"), ("--hands", 200), ("--seed", 1), ("--out", "r/x"),
                         ("--expert-hands", None), ("--rule", "hand_size=9")) == \
         "bezique report --variant rubicon --hands 200 --seed 1 --out r/x --rule hand_size=9"

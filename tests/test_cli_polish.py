@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.studies.compare import SPRT_CHUNK, compare_pair
-from analyzer.policies.registry import resolve_policy
+from analyzer.studies.play.compare import SPRT_CHUNK, compare_pair
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 
 EXE = Path(sys.executable).with_name("bezique")
@@ -85,13 +85,27 @@ def test_simulate_help_calls_options_options():
     assert "HANDS hands" not in text and "Play --hands hands" in text
 
 
-def test_a_bad_argument_is_answered_before_pandas_and_numba_load():
+def test_help_and_a_mistyped_command_are_answered_before_pandas_and_numba_load():
+    """The group loads a command's module only when it runs (analyzer/cli/__init__.py): its help
+    and a command that is none are answered from the table of commands alone."""
     code = ("import sys; from click.testing import CliRunner; from analyzer.cli import main; "
-            "r = CliRunner().invoke(main, ['simulate', '--hands', '0', '--rule', 'last_trick=abc']); "
-            "print(r.exit_code, 'pandas' in sys.modules, 'numba' in sys.modules)")
+            "h = CliRunner().invoke(main, ['--help']); r = CliRunner().invoke(main, ['simulat', '--hands', '0']); "
+            "print(h.exit_code, r.exit_code, 'pandas' in sys.modules, 'numba' in sys.modules, "
+            "any(m.startswith('analyzer.cli.') and m != 'analyzer.cli.console' for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}).stdout
-    assert out.split() == ["1", "False", "False"]
+    assert out.split() == ["0", "2", "False", "False", "False"]
+
+
+def test_the_help_lists_each_command_by_its_own_first_line():
+    """The table the group lists the commands from (analyzer/cli/__init__.COMMANDS) says what each
+    command's own docstring says first, so the two cannot drift apart."""
+    from analyzer.cli import COMMANDS, all_commands
+    loaded = all_commands()
+    assert list(loaded) == list(COMMANDS)
+    for name, command in loaded.items():
+        assert command.name == name
+        assert " ".join((command.help or "").split("\n\n")[0].split()) == COMMANDS[name][1], name
 
 
 def test_the_sprt_looks_every_1024_deals():

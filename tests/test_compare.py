@@ -6,9 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.studies.compare import PairResult, PairTally, compare, compare_pair
-from analyzer.studies.ratings import bradley_terry, elo_from_score, score_from_elo, sprt_bounds, sprt_llr
-from analyzer.policies.registry import resolve_policy
+from analyzer.studies.play.compare import PairResult, PairTally, compare, compare_pair
+from analyzer.studies.play.ratings import bradley_terry, elo_from_score, score_from_elo, sprt_bounds, sprt_llr
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 from analyzer.tables.stats import mean_ci, wilson_ci
 from helpers import assert_margin
@@ -120,7 +120,8 @@ def test_a_hints_worth_against_an_opponent_is_paired_deal_by_deal():
     runs share most of their luck (H8, a second-stage hint) the paired interval is far narrower,
     and a hint that changes nothing in this game (H7, Rubicon's) is worth exactly 0 [0, 0]."""
     from analyzer.run.records import play_records
-    from analyzer.studies.compare import ablate, seat_points
+    from analyzer.studies.hints.worth import ablate
+    from analyzer.studies.play.compare import seat_points
     rules, deals, seed = preset("ordinary"), 300, 11
     df = ablate(rules, deals, seed, threads=1, against="greedy").set_index("hint")
     arr = rules.to_array()
@@ -147,7 +148,8 @@ def test_a_hints_worth_against_an_opponent_is_paired_deal_by_deal():
 def test_ablate_switches_off_each_hint_the_base_plays():
     """ablate(base=...): a row for each hint the base plays (weight > 0) and no other, each the
     base against itself without that hint (``hints:tuned-x,no=H10``), on the same deals."""
-    from analyzer.studies.compare import ablate, compare_pair, hints_on, without_hint
+    from analyzer.studies.hints.worth import ablate, hints_on, without_hint
+    from analyzer.studies.play.compare import compare_pair
     rules, deals, seed = preset("ordinary"), 300, 12
     base = "hints:only=H2+H10+H11"
     assert hints_on(base) == ["H2", "H10", "H11"] and hints_on("hints") == [f"H{i}" for i in range(1, 9)]
@@ -157,4 +159,4 @@ def test_ablate_switches_off_each_hint_the_base_plays():
     direct = compare_pair(rules, resolve_policy(base), resolve_policy(base + ",no=H11"), deals, seed, 1).row()
     assert df.loc["H11", "mean_diff"] == direct["mean_diff"]
     res = CliRunner().invoke(main, ["ablate", "--base", "greedy", "--hands", "10"])
-    assert res.exit_code != 0 and "--base: 'greedy' is not a hints policy" in res.output
+    assert res.exit_code != 0 and "the base 'greedy' is not a hints policy" in res.output

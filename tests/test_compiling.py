@@ -2,9 +2,8 @@
 progress bar's rate and time left are measured after the compile, never across it."""
 from __future__ import annotations
 
-import time
 
-from analyzer import cli_options
+from analyzer.cli import console
 from analyzer.run.compiling import CompileWatch
 
 
@@ -77,10 +76,10 @@ class _Watch:
 
 def test_the_rate_and_time_left_leave_the_compile_out(monkeypatch, capsys):
     clock, watch = _Clock(), _Watch()
-    monkeypatch.setattr(cli_options, "time", clock)
-    monkeypatch.setattr(cli_options, "PROGRESS_EVERY", 0.0)
-    monkeypatch.setattr(cli_options, "WATCH", [watch])
-    with cli_options.progress_bar(1000, "hand", "simulate") as update:
+    monkeypatch.setattr(console, "time", clock)
+    monkeypatch.setattr(console, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(console, "WATCH", [watch])
+    with console.progress_bar(1000, "hand", "simulate") as update:
         watch.busy = True                          # 100 s of compiling, then the first chunk
         clock.t += 100
         watch.busy, watch.quiet_since = False, clock.t
@@ -99,7 +98,7 @@ def test_a_batch_run_loads_neither_the_search_nor_the_one_hand_driver():
     (policies/expert.py) nor the replay's (engine/single.py), which cost minutes cold."""
     import subprocess
     import sys
-    code = ("import sys; from analyzer.policies.registry import resolve_policy; import analyzer.run.records; "
+    code = ("import sys; from analyzer.policies.spec import resolve_policy; import analyzer.run.records; "
             "spec = resolve_policy('expert:samples=8'); resolve_policy('hints'); "
             "print(sorted(m for m in ('analyzer.policies.expert', 'analyzer.engine.single', "
             "'analyzer.engine.replay') if m in sys.modules), spec.kernel)")
@@ -109,43 +108,34 @@ def test_a_batch_run_loads_neither_the_search_nor_the_one_hand_driver():
 
 def test_the_search_loads_on_first_use():
     from analyzer.policies.expert import expert_policy
-    from analyzer.policies.registry import resolve_policy
+    from analyzer.policies.spec import resolve_policy
     assert resolve_policy("expert").function is expert_policy
     assert resolve_policy("cheat-sees-hand").function is expert_policy
 
 
-def test_compile_profile_counts_a_callee_compiled_apart_once(monkeypatch):
-    """scripts/compile_profile.py: a function's own time leaves out a callee compiled apart, its
-    time with callees includes it, and each compile is counted."""
-    import importlib.util
-    from pathlib import Path
-    import analyzer.cli
+def test_compile_profile_counts_a_callee_compiled_apart_once():
+    """run/compiling.CompileProfile (scripts/compile_profile.py): a function's own time leaves out a
+    callee compiled apart, its time with callees includes it, and each compile is counted."""
     from numba import njit
 
-    path = Path(__file__).resolve().parent.parent / "scripts" / "compile_profile.py"
-    spec = importlib.util.spec_from_file_location("compile_profile", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from analyzer.run.compiling import CompileProfile
 
-    def fake_main(args, standalone_mode=True):
-        @njit(cache=False)
-        def inner(x):
-            return x * 3
+    @njit(cache=False)
+    def inner(x):
+        return x * 3
 
-        @njit(cache=False)
-        def outer(x):
-            return inner(x) + 1
+    @njit(cache=False)
+    def outer(x):
+        return inner(x) + 1
 
-        assert outer(2) == 7 and args == ["fake"] and standalone_mode is False
-
-    monkeypatch.setattr(analyzer.cli, "main", fake_main)
-    seconds, own, total, count = module.profile(["fake"])
-    outer = next(n for n in count if n.endswith("fake_main.<locals>.outer"))
-    inner = next(n for n in count if n.endswith("fake_main.<locals>.inner"))
-    assert count[outer] == 1 and count[inner] == 1
-    assert total[outer] >= total[inner] > 0
-    assert abs(own[outer] - (total[outer] - total[inner])) < 1e-6
-    assert seconds >= total[outer]
+    with CompileProfile() as prof:
+        assert outer(2) == 7
+    outer_name = next(n for n in prof.count if n.endswith("outer"))
+    inner_name = next(n for n in prof.count if n.endswith("inner"))
+    assert prof.count[outer_name] == 1 and prof.count[inner_name] == 1
+    assert prof.total[outer_name] >= prof.total[inner_name] > 0
+    assert abs(prof.own[outer_name] - (prof.total[outer_name] - prof.total[inner_name])) < 1e-6
+    assert outer(3) == 10 and sum(prof.count.values()) == 2          # the block is over: nothing more counted
 
 
 def test_compile_beside_imports_one_set_here_and_the_other_in_a_second_process(tmp_path, monkeypatch):
@@ -168,7 +158,7 @@ def test_compile_beside_imports_one_set_here_and_the_other_in_a_second_process(t
 
 
 def test_the_policies_compiled_beside_compile_at_import_and_leave_the_batch_kernel_alone():
-    """What the cold start compiles in its second process (cli_options.POLICY_KERNEL_MODULES): policy
+    """What the cold start compiles in its second process (console.POLICY_KERNEL_MODULES): policy
     modules (spec.POLICY_MODULES, or the kernels of one: hints_names.py names hints.py's) whose
     kernels have explicit signatures, so importing them
     compiles them, and which do not import the batch kernel, which this process compiles
@@ -176,7 +166,7 @@ def test_the_policies_compiled_beside_compile_at_import_and_leave_the_batch_kern
     import subprocess
     import sys
     from analyzer.policies import spec
-    mods = cli_options.POLICY_KERNEL_MODULES
+    mods = console.POLICY_KERNEL_MODULES
     assert all(m in spec.POLICY_MODULES or f"{m}_names" in spec.POLICY_MODULES for m in mods)
     code = (f"import sys, importlib; ms = [importlib.import_module(m) for m in {list(mods)!r}]; "
             "print('analyzer.engine.batch' in sys.modules, "
@@ -185,4 +175,4 @@ def test_the_policies_compiled_beside_compile_at_import_and_leave_the_batch_kern
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "True"]
     import importlib
-    assert hasattr(importlib.import_module(cli_options.BATCH_MODULE), "run_batch")
+    assert hasattr(importlib.import_module(console.BATCH_MODULE), "run_batch")

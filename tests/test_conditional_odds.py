@@ -1,4 +1,4 @@
-"""Exact conditional odds given held cards (analyzer.studies.conditional_odds, issue 49): equal to
+"""Exact conditional odds given held cards (analyzer.studies.odds.given_odds, issue 49): equal to
 the unconditional figures of exact.py with nothing held, equal to fractions worked by hand, inside
 a 99.9 % Wilson interval of a plain numpy simulation of the deal and the draws (no engine), and
 impossible input refused."""
@@ -11,7 +11,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from analyzer.cards import parse_card
 from analyzer.rules import preset
-from analyzer.studies.conditional_odds import (
+from analyzer.studies.odds.given_odds import (
     Holding,
     combinations,
     conditional_events,
@@ -19,7 +19,7 @@ from analyzer.studies.conditional_odds import (
     p_dealt_given,
     p_receives_given,
 )
-from analyzer.studies.exact import bezique_levels, exact_events, hit_holds, p_receives_bezique
+from analyzer.studies.odds.deal_odds import bezique_levels, exact_events, hit_holds, p_receives_bezique
 
 
 def cards(text: str) -> list[int]:

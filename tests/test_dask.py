@@ -16,10 +16,10 @@ from click.testing import CliRunner
 
 from analyzer.run.backends import active_dask, connect_dask, use_backend
 from analyzer.cli import main
-from analyzer.studies.compare import compare_pair
-from analyzer.policies.registry import resolve_policy
+from analyzer.studies.play.compare import compare_pair
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +97,7 @@ def test_a_comparison_with_sprt_stops_at_the_same_deal(cluster):
 
 def test_a_tuning_search_on_dask_is_the_threaded_search(cluster):
     """bezique tune's evaluations run on the backend: the same generations and answer."""
-    from analyzer.studies.tune_hints import tune
+    from analyzer.studies.hints.tune import tune
     rules = preset("ordinary")
     threaded = tune(rules, "greedy", 120_000, 3, threads=2, confirm_deals=512)
     with on_workers(cluster) as seen:

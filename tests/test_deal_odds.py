@@ -8,7 +8,7 @@ from numba import njit
 from scipy import stats
 
 from analyzer.engine.deals import deal_deck
-from analyzer.studies.exact import p_hand_holds, p_turnup_seven, simulated_deals
+from analyzer.studies.odds.deal_odds import p_hand_holds, p_turnup_seven, simulated_deals
 from analyzer.rules import preset
 from helpers import pooled_check
 
@@ -104,7 +104,7 @@ def test_R3_1_rubicon_deal_has_no_turn_up(rubicon_deals):
 
 
 def test_R3_5_carte_blanche_frequency(rubicon_deals):
-    from analyzer.studies.exact import p_carte_blanche
+    from analyzer.studies.odds.deal_odds import p_carte_blanche
     r = preset("rubicon")
     p = p_carte_blanche(r)
     assert p == Fraction(comb(80, 9), comb(128, 9))
@@ -136,7 +136,7 @@ def test_odds_table_simulated_values_agree_with_exact(variant):
     to their exact values pooled, above and in test_variant_odds."""
     from test_variant_odds import SHARP, reference_hits
 
-    from analyzer.studies.exact import odds_table
+    from analyzer.studies.odds.deal_odds import odds_table
     rules = preset(variant)
     df = odds_table(rules, 150_000, seed=11)
     dealt, turnups = simulated_deals(rules, 150_000, seed=11)
@@ -153,7 +153,7 @@ def test_odds_table_simulated_values_agree_with_exact(variant):
 
 
 def test_receives_double_bezique_exact():
-    from analyzer.studies.exact import p_receives_bezique
+    from analyzer.studies.odds.deal_odds import p_receives_bezique
     # a uniformly random half (32 of 64) holds both Q♠ and both J♦
     assert p_receives_bezique(preset("ordinary"), 2) == Fraction(comb(60, 28), comb(64, 32))
     r = preset("rubicon")

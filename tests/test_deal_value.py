@@ -7,20 +7,20 @@ import numpy as np
 import pandas as pd
 
 from analyzer.cards import N_TYPES, parse_card, suit_of
-from analyzer.studies.deal_value import FEATURES, TERMS, Normal, hand_features
-from analyzer.studies.published import deal_value as study
+from analyzer.studies.value.deal import FEATURES, TERMS, Normal, holding_features
+from analyzer.published import deal_value as study
 
 
 def test_the_features_of_a_hand_made_by_hand():
     counts = np.zeros((1, N_TYPES), np.int8)
     for card in "AS AS QS JD KH 7S TS 9C".split():
         counts[0, parse_card(card)] += 1
-    f = dict(zip(FEATURES, hand_features(counts, np.array([suit_of(parse_card("AS"))]))[0]))
+    f = dict(zip(FEATURES, holding_features(counts, np.array([suit_of(parse_card("AS"))]))[0]))
     assert (f["trump A"], f["trump 10"], f["trump Q"], f["trump 7"], f["trump K"]) == (2, 1, 1, 1, 0)
     assert (f["plain K"], f["plain J"], f["plain 9"]) == (1, 1, 1)
     assert (f["Q♠"], f["J♦"], f["bézique"], f["trump marriage"], f["sequence ranks"]) == (1, 1, 1, 0, 3)
     assert (f["pair of A"], f["three of A"], f["pair of K"]) == (1, 0, 0)
-    no_trump = dict(zip(FEATURES, hand_features(counts, np.array([-1]))[0]))
+    no_trump = dict(zip(FEATURES, holding_features(counts, np.array([-1]))[0]))
     assert no_trump["plain A"] == 2 and no_trump["trump A"] == 0 and no_trump["sequence ranks"] == 0
 
 

@@ -6,10 +6,10 @@ import pytest
 from analyzer.run.driver import CHUNK
 from analyzer.engine import api
 from analyzer.engine import layout as L
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.run.records import play_records, policy_arrays
 from analyzer.rules import preset
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 
 def test_threads_1_and_2_give_identical_tables():

@@ -91,6 +91,13 @@ def test_examples_come_from_every_page_with_bash_blocks():
     assert len(examples) >= 22
 
 
+def test_layout_is_made_from_the_docstrings():
+    """docs/layout.md is what tests/layout_doc.py makes of the modules' docstrings (run it after
+    adding, moving or redescribing a module)."""
+    from layout_doc import PAGE, page
+    assert PAGE.read_text(encoding="utf-8") == page(), "docs/layout.md is out of date: python tests/layout_doc.py"
+
+
 def test_layout_names_every_module():
     """docs/layout.md names every module of analyzer/ (a new module must be written there), and
     none that is gone."""

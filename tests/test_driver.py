@@ -3,10 +3,11 @@ import threading
 
 import pytest
 
-from analyzer.studies.compare import compare_pair
-from analyzer.run.backends import check_threads, default_threads
+from analyzer.studies.play.compare import compare_pair
+from analyzer.run.backends import default_threads, thread_count
+from analyzer.run.checks import RunError
 from analyzer.run.driver import run_chunks
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 
 
@@ -70,10 +71,12 @@ def test_an_error_in_a_chunk_is_raised():
 
 
 def test_thread_count_default_and_check():
-    assert check_threads(None) == default_threads() >= 1
-    assert check_threads(3) == 3
-    with pytest.raises(ValueError, match="threads must be >= 1"):
-        check_threads(0)
+    assert thread_count(None) == default_threads() >= 1
+    assert thread_count(3) == 3
+    with pytest.raises(RunError, match="threads must be from 1 to 1024, got 0"):
+        thread_count(0)
+    with pytest.raises(RunError, match="threads must be from 1 to 1024, got 1025"):
+        thread_count(1025)
 
 
 def test_sprt_stops_at_the_same_deal_for_any_thread_count():

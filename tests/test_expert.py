@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.studies.compare import compare_pair
+from analyzer.studies.play.compare import compare_pair
 from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.endgame import solve_actions
 from analyzer.policies.expert import expert_policy, search
-from analyzer.policies.registry import PolicyError, resolve_policy
+from analyzer.policies.spec import PolicyError, resolve_policy
 from analyzer.run.records import as_structured, play_records, policy_arrays
 from analyzer.rules import preset
 from helpers import assert_margin
@@ -101,7 +101,7 @@ def test_search_declares_in_the_last_window_R2_19():
         legal = st.legal[:n].copy()
         params = resolve_policy("expert:plain").params.copy()
         params["prune_z"] = 0.0
-        best, vals = search(arr, st.obs[me].copy(), legal, n, params, np.array([9], np.uint64), 6, 0.0,
+        best, vals = search(arr, st.obs[me].copy(), legal, n, params, np.array([9], np.uint64), (6, 0.0),
                             resolve_policy("expert").new_seat(arr))
         assert vals.shape == (6, n)
         stop = list(legal).index(L.A_STOP)
@@ -188,7 +188,7 @@ def hands_line(st) -> str:
 
 
 def test_study_takes_an_expert_pairing_beside_the_heuristics():
-    from analyzer.studies.report import study
+    from analyzer.studies.report.study import study
     st = study(preset("ordinary"), 300, 1, head_to_head=(), extra=((CHEAP, CHEAP, 4),))
     assert st.results[f"{CHEAP} vs {CHEAP}"].hands == 4
     assert CHEAP in set(st.tables["double_bezique"].policy)
@@ -198,7 +198,7 @@ def test_study_takes_an_expert_pairing_beside_the_heuristics():
 def test_ablate_against_an_opponent():
     """ablate(against=...): each hint's value is the full policy's result against the opponent
     minus the result without the hint."""
-    from analyzer.studies.compare import ablate
+    from analyzer.studies.hints.worth import ablate
     df = ablate(preset("ordinary"), 3, 1, against=CHEAP)
     assert list(df.hint) == [f"H{i}" for i in range(1, 9)] and (df.against == CHEAP).all()
     assert np.allclose(df.mean_diff, df.full - df.without)

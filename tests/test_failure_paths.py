@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import analyzer.cli_options as cli_options
+from analyzer.cli import options
+from analyzer.run.checks import check_scheduler
 import analyzer.run.output as output
 from analyzer.cli import main
 from analyzer.run.checkpoint import CHECKPOINT_DIR
@@ -164,7 +165,7 @@ def test_each_backend_choice_that_cannot_work_is_its_own_line(args, message, mon
     def no_cluster(*a, **kw):
         raise AssertionError("a Dask cluster was started")
 
-    monkeypatch.setattr(cli_options, "dask_backend", no_cluster)
+    monkeypatch.setattr(options, "dask_backend", no_cluster)
     res = invoke("simulate", "--hands", 100, "--quiet", *args)
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
     lines = res.output.splitlines()
@@ -177,7 +178,7 @@ def test_each_backend_choice_that_cannot_work_is_its_own_line(args, message, mon
 def test_a_scheduler_address_dask_takes_is_not_refused(address):
     """Guards against the --scheduler check refusing an address Dask takes (the documented
     tcp://HOST:PORT, a bare host, IPv6, the other protocols)."""
-    cli_options.check_scheduler(address)
+    check_scheduler(address)
 
 
 # --- replay: a seat the game does not have -----------------------------------------------------

@@ -44,10 +44,10 @@ from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from analyzer.cards import COMBO_NAMES
-from analyzer.cli import main
+from analyzer.cli import all_commands, main
 from analyzer.run.records import as_structured
 from analyzer.rules import NUMBERS, WORDS, RuleError, RuleSet, preset
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 # Hypothesis keeps caches (e.g. .hypothesis/constants) in its home directory: a scratch one,
 # so that running this file writes nothing into the repository.
@@ -370,7 +370,7 @@ def group_args(draw, out_dir: Path):
     commands, and each command's --help (ablate and report included: with --help they do not run)."""
     args = draw(st.lists(st.sampled_from(["--version", "-h", "--help", "--bogus", "-q"]), max_size=2))
     if not args or draw(st.booleans()):      # (bare `bezique` shows the help with exit code 2: click's choice)
-        args.append(draw(st.one_of(st.sampled_from(sorted(main.commands) + ["simulat", "Simulate", "help", ""]),
+        args.append(draw(st.one_of(st.sampled_from(sorted(all_commands()) + ["simulat", "Simulate", "help", ""]),
                                    small_text)))
         args.append(draw(st.sampled_from(["--help", "-h", "--version"])))
     return args

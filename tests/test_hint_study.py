@@ -1,4 +1,4 @@
-"""The hints against strong play (studies/hint_study.py, hint_report.py; bezique hints).
+"""The hints against strong play (studies/hints/study.py, verdicts.py, report.py; bezique hints).
 
 The agreement measure on players whose answer is known by construction: the tuned hints
 themselves agree with every hint wherever it applies, and the tuned hints without H2 break H2
@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.rules import preset
-from analyzer.studies.hint_report import verdict
+from analyzer.studies.hints.verdicts import verdict
 from analyzer.policies.params import HINT_NAMES
-from analyzer.studies.compare import hints_on
-from analyzer.studies.hint_study import HintStudy, decision_rows, hint_table
+from analyzer.studies.hints.worth import hints_on
+from analyzer.studies.hints.study import HintStudy, decision_rows, hint_table
 from analyzer.tables.stats import wilson_ci
 
 
@@ -123,7 +123,7 @@ def test_an_action_is_named_by_its_kind():
     from analyzer.engine import layout as L
     from analyzer.cards import ACE, HEARTS, NINE, SPADES, TEN
     from analyzer.engine.codes import JD, card_of
-    from analyzer.studies.hint_patterns import action_class
+    from analyzer.studies.hints.patterns import action_class
     obs = np.zeros(L.OBS_SIZE, np.int32)
     obs[L.OBS_TRUMP] = HEARTS
     obs[L.OBS_DECISION] = L.D_LEAD
@@ -140,7 +140,7 @@ def test_an_action_is_named_by_its_kind():
 
 
 def test_the_patterns_group_and_sum_as_a_direct_computation():
-    from analyzer.studies.hint_patterns import pattern_table
+    from analyzer.studies.hints.patterns import pattern_table
     rows = pd.DataFrame(dict(stage=[1, 1, 1, 2], kind=["lead"] * 4,
                              tuned=["lead a plain low card"] * 3 + ["lead a trump brisque"],
                              strong=["lead a trump low card"] * 3 + ["lead a plain brisque"],

@@ -8,7 +8,7 @@ from analyzer.cards import parse_card
 from analyzer.engine import layout as L
 from analyzer.policies.hints import hint_bonuses, hints_policy, keep_value
 from analyzer.policies.params import RULEBOOK_HINTS
-from analyzer.policies.registry import PolicyError, resolve_policy
+from analyzer.policies.spec import PolicyError, resolve_policy
 from analyzer.rules import preset
 from analyzer.run.records import play_records
 

@@ -117,8 +117,8 @@ def test_an_upward_import_and_a_circle_are_found(tmp_path):
     assert circles(graph) == [["analyzer.run.records", "analyzer.studies.simulate"]]
 
 
-@pytest.mark.parametrize("module, layer", [("analyzer.cli", 0), ("analyzer.studies.simulate", 2),
-                                           ("analyzer.studies.published.ladder", 0),
+@pytest.mark.parametrize("module, layer", [("analyzer.cli.play", 0), ("analyzer.published.ladder", 1),
+                                           ("analyzer.studies.play.simulate", 5), ("analyzer.studies.report.study", 3),
                                            ("analyzer.engine.hand", LAYERS.index(("analyzer.engine",)))])
 def test_a_module_takes_the_layer_of_its_package(module, layer):
     assert layer_of(module) == layer
@@ -138,10 +138,45 @@ def function_imports(root: Path) -> dict[str, int]:
 
 # Imports left inside functions keep ``import analyzer`` and the command line's start-up light
 # (docs/ARCHITECTURE.md, "Layers"): held here, so that a new one is a decision, not an accident.
-FUNCTION_IMPORTS = {"__init__": 2, "cli": 50, "cli_options": 3, "engine.__init__": 1, "engine.cache_lock": 1,
-                    "plots.scores": 2, "run.backends": 1, "run.compiling": 2, "run.output": 2,
-                    "studies.hint_study": 1}
+FUNCTION_IMPORTS = {"__init__": 2, "cli.console": 2, "engine.__init__": 1, "engine.cache_lock": 1,
+                    "plots.scores": 2, "run.backends": 1, "run.compiling": 4, "run.output": 2,
+                    "studies.hints.study": 1}
 
 
 def test_the_imports_inside_functions_are_the_ones_named():
     assert function_imports(PACKAGE) == FUNCTION_IMPORTS
+
+
+def test_no_test_loads_a_file_by_path():
+    """A test imports what it tests by module name (a script's logic lives in the package, where
+    a test can import it), never from a file path."""
+    tests = Path(__file__).parent
+    loaders = ("spec_from_file_location", "SourceFileLoader", "run_path(", "exec(open(")
+    found = [f"{p.name}: {w}" for p in sorted(tests.glob("*.py")) if p.name != Path(__file__).name
+             for w in loaders if w in p.read_text(encoding="utf-8")]
+    assert found == []
+
+
+MAX_LINES = 650
+
+
+def long_modules(root: Path) -> dict[str, int]:
+    """The modules of ``root`` over MAX_LINES lines, by path from the package's parent."""
+    return {str(p.relative_to(root.parent)): n for p in sorted(root.rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+
+
+def test_no_module_is_longer_than_the_limit_unless_architecture_says_why():
+    """Short files: a module over MAX_LINES lines is named, with the reason, in
+    docs/ARCHITECTURE.md's "Long modules" section."""
+    text = (PACKAGE.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = text.partition("## Long modules")[2].partition("\n## ")[0]
+    assert [m for m in long_modules(PACKAGE) if f"`{m}`" not in section] == []
+
+
+def test_the_length_check_finds_a_long_module(tmp_path):
+    pkg = tmp_path / "analyzer"
+    pkg.mkdir()
+    (pkg / "long.py").write_text("x = 1\n" * (MAX_LINES + 1))
+    (pkg / "short.py").write_text("x = 1\n" * MAX_LINES)
+    assert long_modules(pkg) == {"analyzer/long.py": MAX_LINES + 1}

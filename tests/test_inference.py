@@ -19,7 +19,7 @@ from analyzer.engine import layout as L
 from analyzer.engine.hand import decision, is_over, observe, to_act
 from analyzer.engine.state import card_mask, copy_into, new_state
 from analyzer.policies.inference import before_lead, infers_lead
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.run.records import policy_arrays
 
 # the counters a lead changes and its taking back must restore (not the private statistics a
@@ -141,7 +141,7 @@ def test_the_setting_is_a_temperature_and_brings_the_network():
     """``infer=T`` sets ``infer`` in both games; a search that rolls out without the network
     (``plain``) still gets the learned models to read the lead with; a negative or missing
     temperature is refused with one clear message."""
-    from analyzer.policies.registry import PolicyError
+    from analyzer.policies.spec import PolicyError
     spec = resolve_policy("expert:plain,infer=3")
     assert all(p["infer"] == 3 for _game, p in spec.game_params)
     assert spec.models and all(len(w) > 0 for _game, w in spec.models)

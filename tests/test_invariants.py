@@ -18,7 +18,7 @@ from analyzer.engine.layout import (
     RS_SEVEN,
 )
 from analyzer.rules import preset
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 PAIRS = [("random", "random"), ("greedy", "greedy"), ("greedy", "random")]
 

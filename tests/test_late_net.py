@@ -16,7 +16,7 @@ from analyzer.policies import network as N
 from analyzer.policies.features import MAX_ACTION_NZ, N_ACTION, N_STATE, SF_STAGE2, SF_TALON
 from analyzer.policies.learned import ModelError, load_model, save_model, shipped_model
 from analyzer.policies.learned_net import action_q, best_action
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 
 CARDS = 6
@@ -123,7 +123,7 @@ def test_a_row_moves_only_the_network_that_plays_its_decision():
         w = late.copy()
         m, v = np.zeros_like(w), np.zeros_like(w)
         y = rng.normal(0, 1, 40).astype(np.float32)
-        fit_epoch(w, m, v, 0, Samples(xs, np.arange(40), ai, av, y), np.arange(40), 8, 1e-3, dealt)
+        fit_epoch((w, m, v), 0, Samples(xs, np.arange(40), ai, av, y), np.arange(40), 8, 1e-3, dealt)
         moved = w != late
         o = N.late_block(late)[0]
         assert moved[:N.N_NET].any() == (region == "main")

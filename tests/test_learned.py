@@ -19,7 +19,7 @@ from analyzer.engine.state import new_state
 from analyzer.policies.learned import ModelError, learned_policy, load_model, save_model, shipped_model
 from analyzer.policies.features import CTX_W, N_STATE, state_features
 from analyzer.policies.network import N_WEIGHTS, init_weights
-from analyzer.policies.registry import PolicyError, check_rules, resolve_policy
+from analyzer.policies.spec import PolicyError, check_rules, resolve_policy
 from analyzer.rules import preset
 
 ALL_SEATS = 0b1111
@@ -216,7 +216,7 @@ REPLACED = {"ordinary": "results/train/ordinary-round2/model.npz", "rubicon": "r
 def test_the_shipped_player_beats_the_one_it_replaced(game, deals):
     """On fixed deals, seats swapped, ``learned`` beats the model it replaced with its interval
     clear of zero: a shipped model weaker than the one before it fails here."""
-    from analyzer.studies.compare import compare_pair
+    from analyzer.studies.play.compare import compare_pair
     old = Path(__file__).resolve().parent.parent / REPLACED[game]
     assert shipped_model(game).read_bytes() != old.read_bytes()
     row = compare_pair(preset(game), resolve_policy("learned"), resolve_policy(f"learned:weights={old}"), deals,

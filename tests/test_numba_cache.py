@@ -83,7 +83,7 @@ def test_a_change_to_the_learned_player_drops_only_its_kernels_and_the_trainings
         return files
 
     files = make()
-    for quiet in ("learning/train.py", "policies/registry.py"):
+    for quiet in ("learning/train.py", "policies/spec.py"):
         (root / quiet).write_text((root / quiet).read_text() + "\n# changed\n")
         drop_stale_numba_cache(root)
         assert all(f.exists() for f in files.values()), quiet

@@ -14,7 +14,7 @@ from helpers import first_progress_line
 
 from analyzer.cli import main
 from analyzer.run.output import MANIFEST, TEMP_PREFIX, OutputError, check_writable, finish_output, write_table
-from analyzer.studies.report import study, write_report
+from analyzer.studies.report.study import study, write_report
 from analyzer.rules import preset
 
 
@@ -75,7 +75,7 @@ def test_compare_and_ablate_write_only_where_out_says(tmp_path, monkeypatch):
 
 
 def test_progress_is_a_line_every_interval_off_a_terminal(monkeypatch, capsys):
-    from analyzer import cli_options
+    from analyzer.cli import console as cli_options
     monkeypatch.setattr(cli_options, "PROGRESS_EVERY", 0.0)
     with cli_options.progress_bar(1000, "hand", "simulate") as update:
         update(100)
@@ -89,7 +89,7 @@ def test_progress_is_a_line_every_interval_off_a_terminal(monkeypatch, capsys):
 
 def test_a_compile_notice_before_the_first_run(monkeypatch, capsys):
     import analyzer.engine
-    from analyzer import cli_options
+    from analyzer.cli import console as cli_options
     monkeypatch.setattr(cli_options, "WATCH", [object()])          # a watch already running
     monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: False)
     cli_options.watch_compiles()

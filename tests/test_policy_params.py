@@ -13,7 +13,7 @@ import numpy as np
 from analyzer.engine.layout import SEE_OWN, SEE_PUBLIC
 from analyzer.engine.policy_data import N_HINTS, PARAMS_DTYPE, new_params
 from analyzer.policies import network, params
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 
 ANALYZER = Path(__file__).resolve().parent.parent / "analyzer"
 HINTS_FIELDS = {"hint", "defer_talon", "rubicon_rate", "rubicon_gap", "endgame"}

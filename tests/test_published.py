@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.run.output import update_marked_section
-from analyzer.studies.published import STUDIES, common, generations, ladder, run_study, search
-from analyzer.studies.report_markdown import md_table
+from analyzer.published import STUDIES, common, generations, ladder, run_study, search
+from analyzer.tables.markdown import md_table
 
 
 def test_a_section_between_markers_is_replaced_and_the_rest_kept(tmp_path):

@@ -1,10 +1,10 @@
-"""The strong study (analyzer/studies/published/strong.py, issue 33): what it calls the game's and
+"""The strong study (analyzer/published/strong.py, issue 33): what it calls the game's and
 the players', and a run at a tiny scale that writes every table."""
 from __future__ import annotations
 
 import pandas as pd
 
-from analyzer.studies.published import strong
+from analyzer.published import strong
 
 
 def _row(player, total, half, rate=0.04, rate_half=0.002):

@@ -19,7 +19,7 @@ from analyzer.engine.observe import PRIVATE_STATS, rebuild, sample_hidden, unsee
 from analyzer.engine.play import play_out
 from analyzer.engine.state import new_state
 from analyzer.run.records import policy_arrays
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 
 CASES = [
     ("ordinary", {}, ("greedy", "hints")),

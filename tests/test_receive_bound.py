@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from analyzer.studies.exact import first_stage_tricks, p_receives_bezique, p_receives_bezique_by_trick
+from analyzer.studies.odds.deal_odds import first_stage_tricks, p_receives_bezique, p_receives_bezique_by_trick
 from analyzer.hands.handlog import play_spec
 from analyzer.hands.replay_file import dealt_spec
 from analyzer.rules import preset

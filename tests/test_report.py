@@ -188,7 +188,7 @@ def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
 def test_wilson_bounds_at_0_and_1_print_exactly():
     """No residue such as 2e-22 for a share never seen (or 0.9999999999999999 for one always
     seen), at the sample sizes of the committed study."""
-    from analyzer.studies.report_markdown import _ci
+    from analyzer.studies.report.markdown import _ci
     from analyzer.tables.stats import wilson_ci
     n = 2_000_000
     share, lo, hi = wilson_ci(0, n)

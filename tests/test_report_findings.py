@@ -1,4 +1,4 @@
-"""A report leads with what it found (analyzer/studies/report_findings.py): each headline figure a
+"""A report leads with what it found (analyzer/studies/report/findings.py): each headline figure a
 sentence with its interval and pairing, the policies, the rules in force, the sample sizes said
 alike at the start and the end, shares in percent for people."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import re
 import pytest
 
 from analyzer.rules import preset
-from analyzer.studies.report import format_study, hands_played, study, write_report
-from analyzer.studies.report_findings import findings, policy_lines, rules_rows, sample_text
+from analyzer.studies.report.study import format_study, hands_played, study, write_report
+from analyzer.studies.report.findings import findings, policy_lines, rules_rows, sample_text
 from analyzer.tables.study_tables import difference_ci
 
 INTERVAL = re.compile(r"[-+]?[\d,.]+ (?:% )?\[[-+]?[\d,.]+, [-+]?[\d,.]+\]")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli import all_commands, main
 from analyzer.rules import PRESETS, RuleSet, preset
 from analyzer.tables import rule_table as rt
 
@@ -119,7 +119,7 @@ def test_rule_changes_are_shown_and_marked():
     line = next(x for x in text.splitlines() if "--rule" in x)
     items = re.findall(r"--rule (\S+)", line)
     # the items printed make the same rule set again, as every command reads them
-    from analyzer.cli_options import rules_from
+    from analyzer.cli.options import rules_from
     assert rules_from("ordinary", items) == preset("ordinary", hand_size=9, declare_all=True, trump="first_marriage")
 
 
@@ -152,7 +152,7 @@ def test_rubicon_differs_from_the_ordinary_game_where_it_should():
 def test_json_agrees_with_the_rule_set(args):
     data = json_of(*args)
     variant = args[args.index("--variant") + 1] if "--variant" in args else "ordinary"
-    from analyzer.cli_options import parse_rule_options
+    from analyzer.cli.options import parse_rule_options
     rules = preset(variant, **parse_rule_options([args[i + 1] for i, a in enumerate(args) if a == "--rule"]))
     base = PRESETS[variant]
     assert data["variant"] == rules.name == variant
@@ -257,7 +257,7 @@ def test_a_bad_rule_from_the_installed_command_has_no_traceback():
 
 def help_texts() -> dict[str, str]:
     texts = {"bezique --help": CliRunner().invoke(main, ["--help"], prog_name="bezique").output}
-    for name in sorted(main.commands):
+    for name in sorted(all_commands()):
         texts[f"bezique {name} --help"] = CliRunner().invoke(main, [name, "--help"], prog_name="bezique").output
     return texts
 
@@ -267,11 +267,11 @@ def dangling_references(text: str) -> list[str]:
     quoted ``\\`bezique X --opt\\``` that X does not take, a docs/*.md file that is not there."""
     bad = []
     for m in re.finditer(r"\bbezique\s+([a-z][\w-]*)", text):
-        if m.group(1) not in main.commands:
+        if m.group(1) not in all_commands():
             bad.append(f"bezique {m.group(1)}: no such command")
     for m in re.finditer(r"`bezique\s+([^`]*)`", text):
         words = m.group(1).split()
-        command = main.commands.get(words[0]) if words else None
+        command = all_commands().get(words[0]) if words else None
         if command is None:
             continue                                            # reported above
         flags = {o for p in command.params for o in p.opts + p.secondary_opts}

@@ -707,7 +707,7 @@ def test_R3_8_simulated_records_score_without_brisques():
         RS_SCORE,
         RS_SEVEN,
     )
-    from analyzer.studies.simulate import simulate
+    from analyzer.studies.play.simulate import simulate
     res = simulate(RUB, ["greedy", "random"], 2000, seed=1, threads=1, keep_records=True)
     rec = res.records.astype(np.int64)
     col = lambda s, f: rec[:, REC_SEAT + s * REC_SEAT_W + f]
@@ -768,7 +768,7 @@ def test_R3_9_simulated_games_are_scored_from_hand_totals_and_brisques():
         RS_BRISQ,
         RS_SCORE,
     )
-    from analyzer.studies.simulate import simulate
+    from analyzer.studies.play.simulate import simulate
     res = simulate(RUB, ["greedy", "random"], 600, seed=5, threads=1, keep_records=True)
     rec = res.records.astype(np.int64)
     col = lambda s, f: rec[:, REC_SEAT + s * REC_SEAT_W + f]

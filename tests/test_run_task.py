@@ -5,12 +5,13 @@ import numpy as np
 import pytest
 
 import analyzer.run.task as task_module
-from analyzer.policies.registry import PolicyError, resolve_policy
+from analyzer.policies.spec import PolicyError, resolve_policy
 from analyzer.rules import preset
 from analyzer.run.task import RunTask, check_run
-from analyzer.studies.compare import ablate, pair_chunk
-from analyzer.studies.report import study
-from analyzer.studies.simulate import simulate, simulate_chunk
+from analyzer.studies.hints.worth import ablate
+from analyzer.studies.play.compare import pair_chunk
+from analyzer.studies.report.study import study
+from analyzer.studies.play.simulate import simulate, simulate_chunk
 
 
 def test_a_task_pickles_with_its_policies_by_name_and_plays_the_same_chunk():
@@ -45,7 +46,7 @@ def test_check_run_refuses_a_bad_seed_seat_count_or_policy():
     rules = preset("four_handed")
     with pytest.raises(ValueError, match="seed"):
         check_run(rules, ["greedy"] * 4, -1)
-    with pytest.raises(PolicyError, match="4 seats need 4 policies"):
+    with pytest.raises(PolicyError, match=r"give one policy per seat \(4\), got 2"):
         check_run(rules, ["greedy"] * 2, 1)
     with pytest.raises(PolicyError, match="expert plays two-handed games only"):
         check_run(rules, ["expert"], 1, by_seat=False)

@@ -16,7 +16,7 @@ from analyzer.engine.hand import is_over, observe, to_act
 from analyzer.engine.observe import rebuild, sample_world
 from analyzer.engine.state import copy_into, new_state
 from analyzer.policies.expert_names import CEILINGS
-from analyzer.policies.registry import PolicyError, describe_policies, resolve_policy
+from analyzer.policies.spec import PolicyError, describe_policies, resolve_policy
 from analyzer.run.records import play_records, policy_arrays
 from analyzer.rules import preset
 
@@ -150,7 +150,7 @@ def test_each_ceiling_is_not_weaker_than_the_fair_search_it_extends(game):
     settings the ceiling that sees the other hand lost by 96 [68, 125] points per ordinary hand to
     ``expert`` on 100 such deals: it searched every decision without the anchor and without
     ``late`` (expert._sample_and_play)."""
-    from analyzer.studies.compare import compare_pair
+    from analyzer.studies.play.compare import compare_pair
     rules, fair = preset(game), resolve_policy("expert")
     rows = {name: compare_pair(rules, resolve_policy(name), fair, CEILING_DEALS[game], seed=20261221,
                                threads=2).row() for name in CEILINGS}
@@ -236,7 +236,7 @@ def test_the_clairvoyant_is_as_far_above_the_tuned_hints_as_first_measured():
     hand and talon, tuned roll-outs, exact second stage) was first measured at +387 [+375, +399]
     points per ordinary hand against the tuned hints when the ceilings were asked for; on other deals its
     99 % interval holds that figure."""
-    from analyzer.studies.compare import compare_pair
+    from analyzer.studies.play.compare import compare_pair
     from helpers import assert_margin
     row = compare_pair(preset("ordinary"), resolve_policy("cheat-clairvoyant:plain,guard=0,rollout=tuned-ordinary"),
                        resolve_policy("hints:tuned-ordinary"), 150, seed=20261204, threads=2).row()

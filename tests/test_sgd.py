@@ -72,7 +72,7 @@ def test_a_pass_of_adam_lowers_the_loss():
     y = rng.normal(0, 1, n).astype(np.float32)
     m, v = np.zeros_like(w), np.zeros_like(w)
     samples = Samples(xs, row_dec, ai, av, y)
-    t, first = fit_epoch(w, m, v, 0, samples, np.arange(n), 32, 1e-3, 48)
+    t, first = fit_epoch((w, m, v), 0, samples, np.arange(n), 32, 1e-3, 48)
     for _ in range(30):
-        t, last = fit_epoch(w, m, v, t, samples, np.arange(n), 32, 1e-3, 48)
+        t, last = fit_epoch((w, m, v), t, samples, np.arange(n), 32, 1e-3, 48)
     assert last < 0.7 * first

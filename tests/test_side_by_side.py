@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.rules import preset
 from analyzer.run.backends import open_backend, side_by_side
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 ORD = preset("ordinary")
 

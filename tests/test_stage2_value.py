@@ -13,12 +13,12 @@ from analyzer.engine import layout as L
 from analyzer.engine.state import copy_into, new_state
 from analyzer.learning import stage2_training
 from analyzer.policies.expert_names import BEST_SEARCH
-from analyzer.policies.registry import PolicyError, resolve_policy
+from analyzer.policies.spec import PolicyError, resolve_policy
 from analyzer.policies.stage2_value import (
     H_W, SCALE, V_H1, V_H2, V_IN, estimated_value, input_index, load_value_model, points_to_come, value_applies,
 )
 from analyzer.rules import preset
-from analyzer.studies.compare import compare_pair
+from analyzer.studies.play.compare import compare_pair
 
 UNSEEN_SEED = 7               # the model was trained on seeds 1-3 and measured on seed 4
 ORD = preset("ordinary").to_array()

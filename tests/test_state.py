@@ -15,7 +15,7 @@ from analyzer.engine.deals import deal_deck
 from analyzer.engine.hand import apply, deal_into, decision, is_over, legal_actions, observe, scores, to_act
 from analyzer.engine.play import is_legal, play_out
 from analyzer.engine.state import copy_into, new_state
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 from analyzer.run.records import play_records, policy_arrays
 

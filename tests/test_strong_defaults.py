@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from analyzer.policies.expert_names import BEST_SEARCH
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
-from analyzer.studies.compare import compare_pair
+from analyzer.studies.play.compare import compare_pair
 from helpers import assert_margin
 
 SEARCH_DOC = Path(__file__).parent.parent / "docs" / "search.md"

@@ -28,20 +28,11 @@ from analyzer.engine.layout import (
     RS_TABLE_DECL,
 )
 from analyzer.tables import study_tables
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rubicon_score import rubicon_results
 from analyzer.rules import R_POINTS, R_ROYAL_POINTS, R_TRUMP_SEQ_POINTS, preset
 from analyzer.run.records import play_records
-from analyzer.run.tallies import (
-    CATEGORY_NAMES,
-    FIELDS,
-    GAME_BIN,
-    GAME_BINS,
-    SCORE_BINS,
-    TRICK_BINS,
-    Tallies,
-    score_bin,
-)
+from analyzer.run.tallies import CATEGORY_NAMES, FIELDS, GAME_BIN, GAME_BINS, SCORE_BINS, TRICK_BINS, Tallies, score_bin
 
 
 def reference_tallies(rec, rules) -> Tallies:

@@ -23,7 +23,7 @@ from analyzer.learning.train import CHECKPOINT, MODEL, TrainConfig, Trainer, Tra
 from analyzer.policies.features import N_STATE, AF_HINT
 from analyzer.policies.learned import load_model
 from analyzer.policies.network import N_H1, O_HINT_BONUS, O_W1
-from analyzer.policies.registry import resolve_policy
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 
 TINY = dict(steps=3, hands=16, keep=0.3, fit_rows=20_000, window=2, eval_every=2, eval_deals=8, seed=4)
@@ -74,7 +74,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_weights(tmp_path):
     CliRunner().invoke(main, ["train", *CLI_TINY, *steps, "--out", str(tmp_path / "whole")], catch_exceptions=False)
     out = tmp_path / "killed"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-c", "from analyzer.cli import run; run()", "train", *CLI_TINY,
+    proc = subprocess.Popen([sys.executable, "-c", "from analyzer.cli import bezique; bezique()", "train", *CLI_TINY,
                              "--steps", "200", "--out", str(out)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -134,7 +134,7 @@ def test_the_self_play_runs_on_dask_workers_to_the_same_weights(reference, tmp_p
 
     from distributed import get_task_stream
 
-    import analyzer.cli_options
+    import analyzer.cli.options
     from analyzer.run.backends import connect_dask, use_backend
     seen = {"sent": []}
 
@@ -157,7 +157,7 @@ def test_the_self_play_runs_on_dask_workers_to_the_same_weights(reference, tmp_p
             backend.shutdown()
         seen["finished"] = {t["key"]: t["worker"] for t in stream.data if t["status"] == "OK"}
 
-    monkeypatch.setattr(analyzer.cli_options, "dask_backend", recorded_dask)
+    monkeypatch.setattr(analyzer.cli.options, "dask_backend", recorded_dask)
     out, _ = reference
     args = [a for a in CLI_TINY if a not in ("--threads", "1")]       # Dask brings its own workers
     r = CliRunner().invoke(main, ["train", *args, "--steps", "3", "--workers", "2", "--out", str(tmp_path / "d")],

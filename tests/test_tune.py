@@ -1,4 +1,4 @@
-"""bezique tune: the CMA-ES search (analyzer.studies.tune) on a synthetic objective with a known
+"""bezique tune: the CMA-ES search (analyzer.studies.hints.cmaes) on a synthetic objective with a known
 optimum, resuming gives the same search, and bad requests are clear errors."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.rules import preset
-from analyzer.studies.tune import MAX_WEIGHT, best_weights, search
+from analyzer.studies.hints.cmaes import MAX_WEIGHT, best_weights, search
 from helpers import assert_margin
 
 OPTIMUM = np.array([0.3, 2.2, 1.5, 0.0])       # in weights
@@ -35,7 +35,7 @@ def test_the_search_finds_a_known_optimum_within_tolerance():
 
 
 def test_the_sample_per_candidate_grows_as_the_step_shrinks():
-    from analyzer.studies.tune import SIGMA0, deals_for
+    from analyzer.studies.hints.cmaes import SIGMA0, deals_for
     assert deals_for(SIGMA0) < deals_for(SIGMA0 / 2) < deals_for(SIGMA0 / 8) <= deals_for(1e-6)
 
 
@@ -53,7 +53,7 @@ def test_an_interrupted_search_resumed_is_the_same_search(tmp_path):
 
 
 def test_tune_on_the_game_resumes_to_the_same_weights(tmp_path):
-    from analyzer.studies.tune_hints import tune
+    from analyzer.studies.hints.tune import tune
     rules = preset("ordinary")
     whole = tune(rules, "greedy", 120_000, 4, tmp_path / "a", threads=2, confirm_deals=512)
     assert tune(rules, "greedy", 120_000, 4, tmp_path / "b", threads=2, stop_after=1) is None
@@ -73,7 +73,7 @@ def _objective(score):
 
 
 def test_switch_off_pass_turns_off_a_hint_only_where_off_is_better():
-    from analyzer.studies.tune_hints import switch_off
+    from analyzer.studies.hints.tune import switch_off
     names = ("H1", "H2", "H3")
     w = np.array([0.03, 2.0, 1.0])
     # H1 on at any weight costs 5 points; H2 and H3 help
@@ -110,8 +110,8 @@ def test_bad_requests_are_one_clear_error(args, message):
 
 
 def test_a_resume_with_other_arguments_is_refused(tmp_path):
-    from analyzer.studies.tune import TuneError
-    from analyzer.studies.tune_hints import tune
+    from analyzer.studies.hints.cmaes import TuneError
+    from analyzer.studies.hints.tune import tune
     tune(preset("ordinary"), "greedy", 120_000, 4, tmp_path, threads=1, stop_after=1)
     with pytest.raises(TuneError, match="other arguments \\(seed\\)"):
         tune(preset("ordinary"), "greedy", 120_000, 5, tmp_path, threads=1, stop_after=1)
@@ -127,8 +127,8 @@ def test_weights_are_searched_within_bounds():
 def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
     """The presets in the package (bezique study tune) against hand-set hints on deals of a
     seed neither the search nor its confirmation used: the interval is clear of zero."""
-    from analyzer.studies.compare import compare_pair
-    from analyzer.policies.registry import resolve_policy
+    from analyzer.studies.play.compare import compare_pair
+    from analyzer.policies.spec import resolve_policy
     from analyzer.policies.presets import load_preset
     preset_data = load_preset(f"tuned-{variant}")
     assert preset_data["version"] == 1 and preset_data["command"].startswith("bezique tune")
@@ -142,7 +142,7 @@ def test_the_stored_preset_beats_hand_set_hints_on_fresh_deals(variant, deals):
 
 
 def test_expert_rolls_out_with_a_tuned_preset():
-    from analyzer.policies.registry import PolicyError, resolve_policy
+    from analyzer.policies.spec import PolicyError, resolve_policy
     from analyzer.policies.presets import load_preset
     from analyzer.policies.params import HINT_NAMES
     spec = resolve_policy("expert:rollout=tuned-ordinary,samples=8")

@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.policies.registry import PolicyError, resolve_policy
+from analyzer.policies.spec import PolicyError, resolve_policy
 from analyzer.rules import preset
 from analyzer.run.driver import SimulationError
-from analyzer.studies.simulate import simulate
+from analyzer.studies.play.simulate import simulate
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "my_policy.py"
 HEADER = ("from numba import njit\nfrom analyzer.engine.layout import A_STOP\n"
@@ -32,7 +32,7 @@ def test_example_policy_plays_and_never_exchanges(mine):
     from analyzer.engine import layout as L
     from analyzer.hands.handlog import play_spec
     from analyzer.hands.replay_file import dealt_spec
-    from analyzer.policies.registry import resolve_policy
+    from analyzer.policies.spec import resolve_policy
     rules = preset("ordinary")
     policies = [resolve_policy("greedy"), resolve_policy(f"{EXAMPLE}:no_exchange")]
     if mine == 0:

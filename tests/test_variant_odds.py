@@ -1,5 +1,5 @@
 """Deal-time odds of the rulebook's variants (docs/rules.md section 4): each event's exact
-fraction (analyzer.studies.exact) against brute-force enumeration and closed forms, and against the
+fraction (analyzer.studies.odds.deal_odds) against brute-force enumeration and closed forms, and against the
 engine's own deals (99 % Wilson interval, fixed seeds)."""
 from fractions import Fraction
 from itertools import combinations
@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cards import ACE, KING, KNAVE, QUEEN, card_id
-from analyzer.studies.exact import (
+from analyzer.studies.odds.deal_odds import (
     JD,
     QS,
     bezique_need,
@@ -42,7 +42,7 @@ def wilson99(hits: int, n: int):
 
 
 def reference_hits(name: str, dealt: np.ndarray, turnups: np.ndarray) -> np.ndarray:
-    """Hits of event ``name``, written out here independently of analyzer.studies.exact, from the
+    """Hits of event ``name``, written out here independently of analyzer.studies.odds.deal_odds, from the
     dealt hands [n, players, 32]: per hand (every seat), per partnership or per deal."""
     h = dealt.astype(int)
     if name.startswith("partners_"):
@@ -82,7 +82,7 @@ def closed_form_bezique(rules, name: str) -> Fraction:
 
 
 def check_deal_odds(rules, seed: int) -> list[str]:
-    """Each event of ``rules``: its hits by analyzer.studies.exact equal the reference hits, and
+    """Each event of ``rules``: its hits by analyzer.studies.odds.deal_odds equal the reference hits, and
     its exact value agrees with DEALS simulated deals as sharply as a 10 % error would show:
     an event with SHARP expected hits or more by its own count (99 % Wilson interval); a rarer
     one counted over every set of card types of its shape (helpers.pooled_check: SHARP pooled
@@ -170,7 +170,7 @@ def test_V2_V5_panache_and_partners_together():
 
 
 def test_sample_sizes_per_hand_partnership_and_deal():
-    from analyzer.studies.exact import odds_table
+    from analyzer.studies.odds.deal_odds import odds_table
     df = odds_table(preset("four_handed"), 1000, seed=3, threads=1).set_index("event")
     assert df.loc["dealt_bezique", "sample"] == 4000
     assert df.loc["partners_bezique", "sample"] == 2000
@@ -263,7 +263,7 @@ class TinyRules:
 def brute_force(rules: TinyRules, need: dict) -> tuple[Fraction, Fraction, Fraction]:
     """(seat 0 holds ``need``, seats 0 and 2 together do, some seat does) over every ordered
     deal of the (labelled) cards: exact enumeration."""
-    from analyzer.studies.exact import key_cards
+    from analyzer.studies.odds.deal_odds import key_cards
     groups = [(set(key_cards(key)), k) for key, k in need.items()]
 
     def holds(idx):

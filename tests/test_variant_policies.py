@@ -20,7 +20,7 @@ from analyzer.hands.handlog import play_spec
 from analyzer.policies.builtin import court_holdings, greedy_policy, random_policy
 from analyzer.policies.expert import expert_policy
 from analyzer.policies.hints import hint_bonuses, hints_policy, keep_value
-from analyzer.policies.registry import PolicyError, check_rules, resolve_policy
+from analyzer.policies.spec import PolicyError, check_rules, resolve_policy
 from analyzer.run.records import as_structured, play_records
 from analyzer.hands.replay_file import dealt_spec
 from analyzer.rules import preset
@@ -98,7 +98,7 @@ def test_V3_random_stays_uniform_at_a_claim():
 
 
 def test_V3_games_end_at_the_policies_claims_and_every_claim_is_right():
-    from analyzer.studies.games import simulate_games
+    from analyzer.studies.play.games import simulate_games
     res = simulate_games(preset("fixed_point"), ["hints", "greedy"], 100, 3, threads=1)
     assert res.totals.claims[0] > 50 and res.totals.claims[1] == 0
 

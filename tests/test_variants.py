@@ -152,7 +152,7 @@ def test_V3_claims_only_in_the_fixed_point_game_and_before_a_card():
 
 
 def test_V3_games_end_at_a_claim():
-    from analyzer.studies.games import simulate_games
+    from analyzer.studies.play.games import simulate_games
     res = simulate_games(FIXED, ["greedy", "greedy"], 200, 5, threads=1)
     t = res.totals
     assert t.games == 200 and t.claims[0] > 100 and t.claims[1] == 0
@@ -305,7 +305,7 @@ def test_section_4_rubicon_is_two_handed():
 
 def test_R2_24_the_games_module_takes_the_kernel_bins():
     import analyzer.engine.game_kernel as k
-    import analyzer.studies.games as g
+    import analyzer.studies.play.games as g
     import analyzer.tables.game_tables as t
     assert (g.AFTER_HANDS, g.DIFF_BINS, g.GAME_HANDS) == (k.AFTER_HANDS, k.DIFF_BINS, k.GAME_HANDS)
     assert (t.AFTER_HANDS, t.DIFF_BINS, t.DIFF_STEP) == (k.AFTER_HANDS, k.DIFF_BINS, k.DIFF_STEP)

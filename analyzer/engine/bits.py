@@ -26,3 +26,27 @@ def trailing_zeros(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64 (one ``popcnt``)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def high_bit(typingctx, x):
+    """Index of the highest set bit of an int64; undefined for 0."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+
+    return sig, codegen
+

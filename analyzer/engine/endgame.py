@@ -12,10 +12,12 @@ duty to trump, R3.3; of identical cards the first played wins, R2.5), whose valu
   (:func:`game_score.game_value` on the final totals and brisque points), positive when seat 0
   wins the game, 0 when it is drawn (Law 61).
 
-:func:`solve_cards` is the core (alpha-beta over tricks with a transposition table, in an
-solver buffer made once by :func:`new_solver` or kept by a seat, :func:`solver_in`); :func:`solve_state`,
-:func:`solve_actions` and :func:`solve_obs` read a HandState or one seat's observation
-(:func:`best_obs`: only the best action's index, with the root's alpha-beta window);
+:func:`solve_cards` is the core (alpha-beta over tricks with a transposition table, in a
+solver buffer made once by :func:`endgame_buffer.new_solver` or kept by a seat,
+:func:`endgame_buffer.solver_in`: the buffer's layout, and how a position is set into it, are
+:mod:`.endgame_buffer`'s); :func:`solve_state`, :func:`solve_actions` and :func:`solve_obs` read
+a HandState or one seat's observation (:func:`best_obs`: only the best action's index, with the
+root's alpha-beta window);
 :func:`endgame_reference.minimax_state` is a plain full minimax over the engine itself, the
 solver's reference.
 
@@ -31,258 +33,47 @@ brisques won so far are part of the key and the entry holds the final game score
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.extending import intrinsic
 
-from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_LAST_TRICK, R_PACKS
-from .bits import trailing_zeros
-from .codes import card_of, card_rank, card_suit, is_brisque, played_card
+from ..rules import R_BRISQUE_POINTS, R_BRISQUES_SCORED, R_PACKS
+from .bits import high_bit, popcount, trailing_zeros
+from .codes import card_suit, is_brisque, played_card
+from .endgame_buffer import (
+    MAX_B, MAX_IDX, META, M_BRISQ, M_DUP, M_HIGHER, M_SEAT, M_SUIT, O_CT, O_FMAX, O_FMIN, O_FTERM, O_META, O_PAR,
+    O_TABLE, PAR, PAR_BITS, PAR_BP, PAR_GEN, PAR_LAST, PAR_NODES, PAR_RUBICON, PAR_TRUMP, POS_W, SOLVER_BITS,
+    SOLVER_TYPE, T_HI, T_KEY, T_LO, T_MOVE, new_solver, set_position,
+)
 from .game_score import game_value
 from .hand import legal_actions
 from . import layout as L
 from .state import HandState
 
 INF = 1 << 40
-MAX_IDX = 24             # card numbers of the two hands (at most 10 + 10 cards)
-MAX_B = 24               # brisque counts 0 .. MAX_B - 1 (at most 20 in the hands, 1 led)
 _KEY_LEADER = 24         # key = held bit set | leader << 24 | brisques won << 25
 _KEY_ACC = 25
-
-# meta: bit sets over card numbers
-_M_SEAT = 0              # 2: the cards of each seat
-_M_DUP = 2               # cards whose next lower number is an identical card of the same seat
-_M_BRISQ = 3             # aces and tens
-_M_SUIT = 4              # 4: the cards of each suit
-_M_HIGHER = 8            # 32: per card type, the cards of its suit that beat it
-_META = 40
-# par: scalars of the position being solved, and of the root its numbering was made for
-_PAR_TRUMP, _PAR_RUBICON, _PAR_BP, _PAR_LAST, _PAR_GEN, _PAR_BITS, PAR_NODES = range(7)
-_PAR_ROOT = 7              # 1 while the numbering and the table belong to a root (see _position)
-_PAR_ROOT_SCORE = 8        # 2: the scores at the root (Rubicon: fterm was made for them)
-_PAR_ROOT_BRISQ = 10       # 2: the brisques won at the root
-_PAR_ROOT_R = 12           # the brisques still to be won at the root (in the hands and the lead)
-PAR_REUSED = 13            # 1 when the last solve reused the table of an earlier root
-_PAR = 16
-_ROOT_W = 64             # root: the count of each card type in each seat's hand at the root
-
-
-SOLVER_TYPE = types.int64[::1]
-"""An exact solver is one int64 buffer (:func:`new_solver`, or a region of a seat's working
-memory, :func:`solver_in`): its scalars (``_X_*``, ``PAR_NODES``: the search nodes of the last
-solve), the numbering of the root's cards, bit sets, Rubicon's final scores and a transposition
-table of ``2**bits`` entries of four words each (key, bounds lo and hi for seat 0, best lead),
-reused across solves without clearing (entries of an earlier root carry an older generation in
-their key). One buffer, passed down the recursion as one array: a record of eleven arrays cost
-more to pass than a node's work. One per thread (a seat's own)."""
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Number of set bits of an int64 (one ``popcnt``)."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@intrinsic
-def _high_bit(typingctx, x):
-    """Index of the highest set bit of an int64; undefined for 0."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
-
-    return sig, codegen
-
-
-# the solver's regions in its buffer: the fixed part, then the table (four words an entry)
-_O_PAR = 0
-_O_CT = _O_PAR + _PAR        # card type of each card number
-_O_META = _O_CT + MAX_IDX    # bit sets (_M_*)
-_O_FMIN = _O_META + _META    # Rubicon: least final score, a brisques won and r still out: [a * MAX_B + r]
-_O_FMAX = _O_FMIN + MAX_B * MAX_B    # the greatest
-_O_FTERM = _O_FMAX + MAX_B * MAX_B   # Rubicon: the final score with b brisques won and last trick L: [b * 2 + L]
-_O_ROOT = _O_FTERM + MAX_B * 2       # [seat * 32 + card type]: the root's cards
-_O_TABLE = _O_ROOT + _ROOT_W
-_T_KEY, _T_LO, _T_HI, _T_MOVE = range(4)
-SOLVER_BITS = 13         # plenty for a full second stage of 8 or 9 cards a hand (median 1,200 nodes)
-POS_W = 69               # the solvers' scratch: the two hands, the scores, the brisques, the best card
-
-
-@njit(cache=True, _nrt=False)
-def solver_words(bits):
-    """The int64 words of a solver with a table of ``2**bits`` entries (32 bytes an entry)."""
-    return _O_TABLE + 4 * (np.int64(1) << bits)
-
-
-@njit(cache=True, _nrt=False)
-def init_solver(work, offset, bits):
-    """Make ``work[offset:offset + solver_words(bits)]`` (zeros) a solver of ``2**bits`` entries."""
-    work[offset + _O_PAR + _PAR_BITS] = bits
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def solver_in(work, offset):
-    """The solver kept in ``work`` from ``offset`` (a view; made by :func:`init_solver`): its
-    table and its root outlive the call, so the decisions of one second stage share what the
-    first one solved."""
-    return work[offset:offset + solver_words(work[offset + _O_PAR + _PAR_BITS])]
-
-
-@njit(cache=True)
-def new_solver(bits):
-    """A solver with a table of ``2**bits`` entries, in a buffer of its own."""
-    work = np.zeros(solver_words(bits), np.int64)
-    init_solver(work, 0, bits)
-    return work
-
-
-@njit(cache=True, _nrt=False)
-def _prepare(rules, trump, hands, lead_card, scores, brisques, sv):
-    """Number the cards of ``hands`` into ``sv`` and fill its tables for one position, which
-    becomes the root; start a new generation of the table. Returns (bit set of the cards held,
-    the value already made: the ordinary game's margin so far, 0 in Rubicon)."""
-    ct, meta, par = sv[_O_CT:_O_CT + MAX_IDX], sv[_O_META:_O_META + _META], sv[_O_PAR:_O_PAR + _PAR]
-    for j in range(_META):
-        meta[j] = 0
-    for s in range(2):
-        for t in range(32):
-            sv[_O_ROOT + s * 32 + t] = hands[s, t]
-    n = 0
-    for s in range(2):
-        for rank in range(8):
-            for suit in range(4):
-                t = card_of(suit, rank)
-                for c in range(hands[s, t]):
-                    bit = np.int64(1) << n
-                    ct[n] = t
-                    meta[_M_SEAT + s] |= bit
-                    meta[_M_SUIT + suit] |= bit
-                    if c > 0:
-                        meta[_M_DUP] |= bit
-                    if is_brisque(t):
-                        meta[_M_BRISQ] |= bit
-                    n += 1
-    for t in range(32):
-        m = 0
-        for i in range(n):
-            if card_suit(ct[i]) == card_suit(t) and card_rank(ct[i]) < card_rank(t):
-                m |= np.int64(1) << i
-        meta[_M_HIGHER + t] = m
-    rubicon = rules[R_BRISQUES_SCORED] == 0
-    bp = rules[R_BRISQUE_POINTS]
-    par[_PAR_TRUMP] = trump
-    par[_PAR_RUBICON] = rubicon
-    par[_PAR_BP] = 0 if rubicon else bp
-    par[_PAR_LAST] = rules[R_LAST_TRICK]
-    par[_PAR_GEN] += 1
-    par[PAR_NODES] = 0
-    par[PAR_REUSED] = 0
-    mask = (np.int64(1) << n) - 1
-    r = _popcount(meta[_M_BRISQ])
-    if lead_card >= 0 and is_brisque(lead_card):
-        r += 1
-    par[_PAR_ROOT] = 1
-    for k in range(2):
-        par[_PAR_ROOT_SCORE + k] = scores[k]
-        par[_PAR_ROOT_BRISQ + k] = brisques[k]
-    par[_PAR_ROOT_R] = r
-    if not rubicon:
-        return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1])
-    for b in range(r + 1):
-        for w in range(2):
-            last = rules[R_LAST_TRICK]
-            t0 = np.int64(scores[0]) + (last if w == 0 else 0)
-            t1 = np.int64(scores[1]) + (last if w == 1 else 0)
-            sv[_O_FTERM + b * 2 + w] = game_value(rules, t0, t1, bp * (np.int64(brisques[0]) + b),
-                                             bp * (np.int64(brisques[1]) + r - b))
-    for a in range(r + 1):
-        lo = min(sv[_O_FTERM + a * 2], sv[_O_FTERM + a * 2 + 1])
-        hi = max(sv[_O_FTERM + a * 2], sv[_O_FTERM + a * 2 + 1])
-        for d in range(r - a + 1):
-            f0 = sv[_O_FTERM + (a + d) * 2]
-            f1 = sv[_O_FTERM + (a + d) * 2 + 1]
-            lo = min(lo, min(f0, f1))
-            hi = max(hi, max(f0, f1))
-            sv[_O_FMIN + a * MAX_B + d] = lo
-            sv[_O_FMAX + a * MAX_B + d] = hi
-    return mask, np.int64(0)
-
-
-@njit(cache=True, _nrt=False)
-def _position(rules, trump, hands, lead_card, scores, brisques, sv):
-    """The position in ``sv``'s numbering: (bit set of the cards held, the value already made,
-    the brisques seat 0 has won since the root). When it lies below the root ``sv`` was last
-    prepared for (the same trump and rules, each hand a part of the root's, the scores and
-    brisques consistent with the cards gone), the numbering and the table are kept, so what
-    earlier solves of this second stage found is reused (the values are exact either way);
-    else it becomes a new root (:func:`_prepare`)."""
-    par = sv[_O_PAR:_O_PAR + _PAR]
-    rubicon = rules[R_BRISQUES_SCORED] == 0
-    bp = rules[R_BRISQUE_POINTS]
-    same = (par[_PAR_ROOT] == 1 and par[_PAR_TRUMP] == trump and par[_PAR_RUBICON] == rubicon
-            and par[_PAR_BP] == (0 if rubicon else bp) and par[_PAR_LAST] == rules[R_LAST_TRICK])
-    r = 0
-    for s in range(2):
-        for t in range(32):
-            h = hands[s, t]
-            same &= h <= sv[_O_ROOT + s * 32 + t]
-            if is_brisque(t):
-                r += h
-    if lead_card >= 0 and is_brisque(lead_card):
-        r += 1
-    won = (brisques[0] - par[_PAR_ROOT_BRISQ]) + (brisques[1] - par[_PAR_ROOT_BRISQ + 1])
-    same &= won >= 0 and brisques[0] >= par[_PAR_ROOT_BRISQ] and won + r == par[_PAR_ROOT_R]
-    if rubicon:
-        same &= scores[0] == par[_PAR_ROOT_SCORE] and scores[1] == par[_PAR_ROOT_SCORE + 1]
-    if not same:
-        mask, base = _prepare(rules, trump, hands, lead_card, scores, brisques, sv)
-        return mask, base, np.int64(0)
-    # the root's numbering: each card type's copies of a seat are consecutive numbers, and of
-    # the copies still held the highest numbers (the lowest is the one played first)
-    mask = np.int64(0)
-    n = 0
-    for s in range(2):
-        for rank in range(8):
-            for suit in range(4):
-                t = card_of(suit, rank)
-                c = sv[_O_ROOT + s * 32 + t]
-                for k in range(c - hands[s, t], c):
-                    mask |= np.int64(1) << (n + k)
-                n += c
-    par[PAR_NODES] = 0
-    par[PAR_REUSED] = 1
-    if rubicon:
-        return mask, np.int64(0), np.int64(brisques[0] - par[_PAR_ROOT_BRISQ])
-    return mask, np.int64(scores[0] - scores[1]) + bp * np.int64(brisques[0] - brisques[1]), np.int64(0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _replies(sv, mask, leader, lead_t):
     """R2.20: the follower's legal cards against ``lead_t`` (one number per card type), and
     those of them that win the trick."""
-    meta = sv[_O_META:_O_META + _META]
-    tr = sv[_O_PAR + _PAR_TRUMP]
-    hf = mask & meta[_M_SEAT + 1 - leader]
-    held = hf & meta[_M_SUIT + card_suit(lead_t)]
+    meta = sv[O_META:O_META + META]
+    tr = sv[O_PAR + PAR_TRUMP]
+    hf = mask & meta[M_SEAT + 1 - leader]
+    held = hf & meta[M_SUIT + card_suit(lead_t)]
     win = np.int64(0)
     if held != 0:
-        higher = held & meta[_M_HIGHER + lead_t]
+        higher = held & meta[M_HIGHER + lead_t]
         legal = higher if higher != 0 else held
         win = higher
     else:
         legal = hf
         if tr >= 0:                          # R3.3: no duty to trump when none was fixed
-            ht = hf & meta[_M_SUIT + tr]
+            ht = hf & meta[M_SUIT + tr]
             if ht != 0:                      # (the lead is no trump: held would be set)
                 legal = ht
                 win = ht
-    canon = ~((hf << 1) & meta[_M_DUP])      # of identical copies the lowest number held
+    canon = ~((hf << 1) & meta[M_DUP])      # of identical copies the lowest number held
     return legal & canon, win & canon
 
 
@@ -305,19 +96,19 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     """Value for seat 0 of a position: cards ``mask`` held, ``leader`` leads (``lead_t`` < 0)
     or has led card type ``lead_t``, seat 0 has won ``acc`` brisques (Rubicon). Ordinary game:
     the margin still to be made; Rubicon: the final game score. Fail-soft alpha-beta."""
-    par, meta, ct = sv[_O_PAR:_O_PAR + _PAR], sv[_O_META:_O_META + _META], sv[_O_CT:_O_CT + MAX_IDX]
+    par, meta, ct = sv[O_PAR:O_PAR + PAR], sv[O_META:O_META + META], sv[O_CT:O_CT + MAX_IDX]
     no_lead = np.int64(-1)     # typed values, not literals: a literal argument would make numba
     no_acc = np.int64(0)       # compile (and cache) another, unresolvable version of _search
     par[PAR_NODES] += 1
-    rubicon = par[_PAR_RUBICON]
-    r = _popcount(mask & meta[_M_BRISQ])
+    rubicon = par[PAR_RUBICON]
+    r = popcount(mask & meta[M_BRISQ])
     if lead_t >= 0 and is_brisque(lead_t):
         r += 1
     if rubicon:
-        lo = sv[_O_FMIN + acc * MAX_B + r]
-        hi = sv[_O_FMAX + acc * MAX_B + r]
+        lo = sv[O_FMIN + acc * MAX_B + r]
+        hi = sv[O_FMAX + acc * MAX_B + r]
     else:
-        hi = par[_PAR_BP] * r + par[_PAR_LAST]
+        hi = par[PAR_BP] * r + par[PAR_LAST]
         lo = -hi
     done, value, alpha, beta = _narrow(lo, hi, alpha, beta)
     if done:
@@ -325,24 +116,24 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
     if lead_t < 0:
         # --- the leader's card: transposition table at trick boundaries
         key = mask | (np.int64(leader) << _KEY_LEADER) | (np.int64(acc) << _KEY_ACC)
-        full = (par[_PAR_GEN] << 32) | key
+        full = (par[PAR_GEN] << 32) | key
         h = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15))
-                     >> np.uint64(64 - par[_PAR_BITS]))
+                     >> np.uint64(64 - par[PAR_BITS]))
         tlo = -INF
         thi = INF
         first = -1
-        e = _O_TABLE + 4 * h
-        if sv[e + _T_KEY] == full:
-            tlo = sv[e + _T_LO]
-            thi = sv[e + _T_HI]
+        e = O_TABLE + 4 * h
+        if sv[e + T_KEY] == full:
+            tlo = sv[e + T_LO]
+            thi = sv[e + T_HI]
             done, value, alpha, beta = _narrow(tlo, thi, alpha, beta)
             if done:
                 return value
-            first = sv[e + _T_MOVE]
+            first = sv[e + T_MOVE]
         a0 = alpha
         b0 = beta
-        hl = mask & meta[_M_SEAT + leader]
-        rest = hl & ~((hl << 1) & meta[_M_DUP])
+        hl = mask & meta[M_SEAT + leader]
+        rest = hl & ~((hl << 1) & meta[M_DUP])
         if first >= 0 and (rest >> first) & 1:
             rest &= ~(np.int64(1) << first)
         else:
@@ -379,10 +170,10 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
             nlo, nhi = max(best, tlo), thi
         else:
             nlo, nhi = best, best
-        sv[e + _T_KEY] = full
-        sv[e + _T_LO] = nlo
-        sv[e + _T_HI] = nhi
-        sv[e + _T_MOVE] = best_i
+        sv[e + T_KEY] = full
+        sv[e + T_LO] = nlo
+        sv[e + T_HI] = nhi
+        sv[e + T_MOVE] = best_i
         return best
     # --- the follower's card (no table: the trick is resolved here)
     legal, win = _replies(sv, mask, leader, lead_t)
@@ -394,20 +185,20 @@ def _search(sv, mask, leader, acc, lead_t, alpha, beta):
         rest = win if phase == 0 else legal & ~win      # winners, then the others
         w = f if phase == 0 else leader
         while rest != 0:
-            j = _high_bit(rest)                         # weakest first
+            j = high_bit(rest)                         # weakest first
             rest &= ~(np.int64(1) << j)
             nb = lb + (1 if is_brisque(ct[j]) else 0)
             child = mask & ~(np.int64(1) << j)
             if rubicon:
                 a2 = acc + nb if w == 0 else acc
                 if child == 0:
-                    v = sv[_O_FTERM + a2 * 2 + w]
+                    v = sv[O_FTERM + a2 * 2 + w]
                 else:
                     v = _search(sv, child, w, a2, no_lead, alpha, beta)
             else:
-                g = par[_PAR_BP] * nb
+                g = par[PAR_BP] * nb
                 if child == 0:
-                    g += par[_PAR_LAST]
+                    g += par[PAR_LAST]
                 if w == 1:
                     g = -g
                 if child == 0:
@@ -437,21 +228,21 @@ def _play_value(sv, mask, leader, acc, lead_t, i, alpha, beta):
     no_lead = np.int64(-1)
     no_acc = np.int64(0)
     if lead_t < 0:
-        return _search(sv, mask & ~(np.int64(1) << i), leader, acc, sv[_O_CT + i], alpha, beta)
-    par = sv[_O_PAR:_O_PAR + _PAR]
+        return _search(sv, mask & ~(np.int64(1) << i), leader, acc, sv[O_CT + i], alpha, beta)
+    par = sv[O_PAR:O_PAR + PAR]
     f = 1 - leader
     _legal, win = _replies(sv, mask, leader, lead_t)
     w = f if (win >> i) & 1 else leader
-    nb = (1 if is_brisque(lead_t) else 0) + (1 if is_brisque(sv[_O_CT + i]) else 0)
+    nb = (1 if is_brisque(lead_t) else 0) + (1 if is_brisque(sv[O_CT + i]) else 0)
     child = mask & ~(np.int64(1) << i)
-    if par[_PAR_RUBICON]:
+    if par[PAR_RUBICON]:
         a2 = acc + nb if w == 0 else acc
         if child == 0:
-            return sv[_O_FTERM + a2 * 2 + w]
+            return sv[O_FTERM + a2 * 2 + w]
         return _search(sv, child, w, a2, no_lead, alpha, beta)
-    g = par[_PAR_BP] * nb
+    g = par[PAR_BP] * nb
     if child == 0:
-        g += par[_PAR_LAST]
+        g += par[PAR_LAST]
     if w == 1:
         g = -g
     if child == 0:
@@ -463,18 +254,18 @@ def _play_value(sv, mask, leader, acc, lead_t, i, alpha, beta):
 def _root_moves(sv, mask, leader, lead_t):
     """The card numbers the seat to act may play at the root, one per card type."""
     if lead_t < 0:
-        hl = mask & sv[_O_META + _M_SEAT + leader]
-        return hl & ~((hl << 1) & sv[_O_META + _M_DUP])
+        hl = mask & sv[O_META + M_SEAT + leader]
+        return hl & ~((hl << 1) & sv[O_META + M_DUP])
     return _replies(sv, mask, leader, lead_t)[0]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _number_of(sv, mask, seat, t):
     """The lowest card number of type ``t`` that ``seat`` holds (-1: none)."""
-    m = mask & sv[_O_META + _M_SEAT + seat]
+    m = mask & sv[O_META + M_SEAT + seat]
     while m != 0:
         i = trailing_zeros(m)
-        if sv[_O_CT + i] == t:
+        if sv[O_CT + i] == t:
             return i
         m &= m - 1
     return -1
@@ -508,7 +299,7 @@ def solve_window(rules, position, sv, out_best, alpha, beta):
     the value lies inside it, else a bound on the side it fell (fail-soft: at most ``alpha``, at
     least ``beta``), found with fewer nodes. ``out_best[0]``: the best card among those searched."""
     trump, hands, leader, lead_card, scores, brisques = position
-    mask, base, acc = _position(rules, trump, hands, lead_card, scores, brisques, sv)
+    mask, base, acc = set_position(rules, trump, hands, lead_card, scores, brisques, sv)
     to_act = leader if lead_card < 0 else 1 - leader
     rest = _root_moves(sv, mask, leader, lead_card)
     maxi = to_act == 0
@@ -523,11 +314,11 @@ def solve_window(rules, position, sv, out_best, alpha, beta):
         if maxi and v > best:
             best = v
             alpha = max(alpha, v)
-            out_best[0] = sv[_O_CT + i]
+            out_best[0] = sv[O_CT + i]
         elif not maxi and v < best:
             best = v
             beta = min(beta, v)
-            out_best[0] = sv[_O_CT + i]
+            out_best[0] = sv[O_CT + i]
         if alpha >= beta:
             break
     return base + best
@@ -588,8 +379,8 @@ def solve_actions(rules, st, values):
     seat = st.G[L.G_TO_ACT]
     leader = st.G[L.G_LEADER]
     lead = _state_lead(st)
-    mask, base, acc = _position(rules, st.G[L.G_TRUMP], hands, lead, st.P[:2, L.P_SCORE],
-                                st.P[:2, L.P_BRISQ], sv)
+    mask, base, acc = set_position(rules, st.G[L.G_TRUMP], hands, lead, st.P[:2, L.P_SCORE],
+                                   st.P[:2, L.P_BRISQ], sv)
     for k in range(n):
         i = _number_of(sv, mask, seat, played_card(st.legal[k]))
         v = base + _play_value(sv, mask, leader, acc, lead, i, -INF, INF)
@@ -619,7 +410,7 @@ def _obs_position(rules, obs, sv, pos):
     for r in range(2):
         scores[(me + r) % 2] = obs[L.OBS_SCORE + r]
         brisques[(me + r) % 2] = obs[L.OBS_BRISQUES + r]
-    mask, base, acc = _position(rules, obs[L.OBS_TRUMP], hands, lead, scores, brisques, sv)
+    mask, base, acc = set_position(rules, obs[L.OBS_TRUMP], hands, lead, scores, brisques, sv)
     return mask, base, acc, leader, lead
 
 

@@ -18,8 +18,8 @@ A seat's data is two arrays:
   and never shared with another seat or thread. Its regions are named here: ``SW_SCRATCH`` words
   the policy may use as it likes (the learned network's activations, as float32 through a view),
   ``SW_EXACT`` the exact second stage's scratch, and from ``SW_SOLVER`` the exact solver's table
-  (``endgame.solver_in``), which outlives a decision so that the decisions of one second stage
-  share what the first solved.
+  (``endgame_buffer.solver_in``), which outlives a decision so that the decisions of one second
+  stage share what the first solved.
 
 Two arrays, not more: a policy is called through a function pointer, and a larger record passed
 by value costs more than the call (measured: a data record holding the solver's eleven arrays made
@@ -30,13 +30,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import from_dtype, njit, types
 
-from .endgame import POS_W, SOLVER_BITS, init_solver, solver_words
+from .endgame_buffer import POS_W, SOLVER_BITS, init_solver, solver_words
 from .layout import MAX_LEGAL, MAX_SEATS
 
 SW_SCRATCH = 0            # the policy's own scratch: SCRATCH_WORDS int64 words
 SCRATCH_WORDS = 4096
 SW_EXACT = SW_SCRATCH + SCRATCH_WORDS          # the exact second stage: values[MAX_LEGAL], then POS_W
-SW_SOLVER = SW_EXACT + MAX_LEGAL + POS_W       # the exact solver (endgame.solver_in(work, SW_SOLVER))
+SW_SOLVER = SW_EXACT + MAX_LEGAL + POS_W       # the exact solver (endgame_buffer.solver_in(work, SW_SOLVER))
 SMALL_SOLVER_BITS = 1    # the table of a seat whose policy does not solve second stages
 
 N_HINTS = 13             # the hints policy's weights (policies/params.py names them: HINT_*)

@@ -14,7 +14,7 @@ from ..actions import illegal_return
 from ..cards import COMBO_NAMES, card_id, card_str, combo_cards, is_four_combo, rank_of
 from ..engine import layout as L
 from ..engine.single import Deal, run_single
-from ..policies.registry import resolve_policy
+from ..policies.spec import resolve_policy
 from ..run.backends import run_interruptibly
 from ..run.driver import SimulationError
 from ..run.records import policy_arrays, user_policies

@@ -40,18 +40,21 @@ from ..engine.layout import (
     S_PLAY,
     S_W,
 )
+from ..errors import BeziqueError
 from ..rules import RuleError, RuleSet, from_dict, shown
 
 FORMAT = "bezique-replay/1"
 MOVE_RE = re.compile(r"^\s*(-?\d+)\s+(plays|declares|exchanges|claims|shows|passes)\b\s*(.*?)\s*$", re.I)
 
 
-class ReplayError(ValueError):
+class ReplayError(BeziqueError, ValueError):
     """A replay file that is malformed (exit code 1)."""
 
 
-class RuleViolation(ValueError):
+class RuleViolation(BeziqueError, ValueError):
     """A move that breaks a rule (exit code 2); the message names the move and the rule."""
+
+    exit_code = 2
 
 
 @dataclass

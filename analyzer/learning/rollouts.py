@@ -105,13 +105,17 @@ def roll_out(rules, rubicon, st, seat, mine, theirs, teacher):
         apply_once(rules, st, a)
 
 
-# 13 arguments: one decision (its view, rules, context, legal actions, hint, values) and the
-# sample arrays its rows go to; a bundle would be built and torn down once per decision
 @njit(cache=True, nogil=True)
-def _write_rows(obs, rules, ctx, acts, nleg, hint, values, nd, nr, scale, idx, val, out):
-    """A row per action ``acts[k]`` of decision ``nd`` from row ``nr`` on: its features and its
+def _write_rows(obs, rules, hint, valued, feats, at, scale, out):
+    """A row per action ``acts[k]`` of a decision (``valued``: its actions ``acts``, how many,
+    ``nleg``, and their values ``values``) into ``out`` from ``at`` = (its decision ``nd``, the
+    row ``nr``) on: the action's features (``feats``: the decision's context ``ctx`` from
+    features.state_features and the scratch ``idx``, ``val`` of action_features) and its
     advantage, ``values[k]`` less the mean over the actions, in units of ``scale`` (an action
     without a value, NaN, gets no row); returns the next row."""
+    acts, nleg, values = valued
+    ctx, idx, val = feats
+    nd, nr = at
     mean = 0.0
     n = 0
     for k in range(nleg):
@@ -137,8 +141,8 @@ def _searched_values(rules, obs, legal, nleg, srch, srng, values):
     """The search's value of each legal action at this decision (its mean over the worlds it
     was played in: a pruned action's over fewer) into ``values``; returns the search's choice
     (an index into ``legal``)."""
-    best, vals = search(rules, obs, legal, nleg, srch.params, srng, max(1, srch.params.samples),
-                        srch.params.prune_z, srch.data)
+    best, vals = search(rules, obs, legal, nleg, srch.params, srng,
+                        (max(1, srch.params.samples), srch.params.prune_z), srch.data)
     for k in range(nleg):
         total = 0.0
         n = 0
@@ -169,6 +173,7 @@ def label_chunk(rules, run, who, srch, out, picks):
     idx = np.zeros(MAX_ACTION_NZ, np.int64)
     val = np.zeros(MAX_ACTION_NZ, np.float32)
     ctx = np.zeros(CTX_W, np.int64)
+    feats = (ctx, idx, val)      # a decision's features: its context, an action's scratch
     acts = np.zeros(MAX_LEGAL, np.int32)
     values = np.zeros(MAX_LEGAL, np.float64)
     rs = np.zeros(1, np.uint64)
@@ -211,7 +216,7 @@ def label_chunk(rules, run, who, srch, out, picks):
                     picks[nd] = 0
                     for k in range(chosen):
                         picks[nd] += not np.isnan(values[k])
-                    nr = _write_rows(obs, rules, ctx, st.legal, nleg, hint, values, nd, nr, run.scale, idx, val, out)
+                    nr = _write_rows(obs, rules, hint, (st.legal, nleg, values), feats, (nd, nr), run.scale, out)
                     nd += 1
             elif uniform(rs) < run.keep and nd < cap_d and nr + nleg <= cap_r:
                 for k in range(nleg):
@@ -225,7 +230,7 @@ def label_chunk(rules, run, who, srch, out, picks):
                     legal(rules, work)         # apply expects its decision's legal set
                     apply_once(rules, work, acts[k])
                     values[k] = roll_out(rules, run.rubicon, work, s, who.roll, theirs, who.teacher)
-                nr = _write_rows(obs, rules, ctx, acts, nleg, hint, values, nd, nr, run.scale, idx, val, out)
+                nr = _write_rows(obs, rules, hint, (acts, nleg, values), feats, (nd, nr), run.scale, out)
                 picks[nd] = -1
                 nd += 1
             if run.eps > 0 and uniform(rs) < run.eps:

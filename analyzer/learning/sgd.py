@@ -81,11 +81,12 @@ def forward_backward(w, net, xs, ai, av, y, g, scratch):
     return 0.5 * dq * dq
 
 
-# 11 arguments: the weights and Adam's two moments, the gradient, the slice it updates and
-# Adam's constants; inlined, so they cost nothing
 @njit(cache=True, _nrt=False, inline="always")
-def _adam(w, m, v, g, lo, hi, scale, step, b1, b2, eps):
-    """Adam's update of ``w[lo:hi]`` from the gradient ``g`` (times ``scale``)."""
+def _adam(fitted, g, lo, hi, scale, step, constants):
+    """Adam's update of ``w[lo:hi]`` from the gradient ``g`` (times ``scale``), ``fitted`` the
+    weights and Adam's two moments (w, m, v), ``constants`` Adam's (b1, b2, eps)."""
+    w, m, v = fitted
+    b1, b2, eps = constants
     for k in range(lo, hi):
         gk = g[k] * scale
         m[k] = b1 * m[k] + (1.0 - b1) * gk
@@ -93,16 +94,16 @@ def _adam(w, m, v, g, lo, hi, scale, step, b1, b2, eps):
         w[k] -= step * m[k] / (np.sqrt(v[k]) + eps)
 
 
-# 9 arguments: the weights with Adam's state (w, m, v, t), the rows and their order, the batch,
-# the rate, and each row's cards at deal (which network the row trains)
 @njit(cache=True, nogil=True)
-def fit_epoch(w, m, v, t, samples, order, batch, lr, dealt):
+def fit_epoch(fitted, t, samples, order, batch, lr, dealt):
     """One pass of minibatch Adam over the rows in ``order`` of ``samples`` (a
     :class:`~analyzer.learning.rollouts.Samples`; row r: the state features
     ``dec_xs[row_dec[r]]``, the action's ``row_ai[r]``/``row_av[r]``, the target ``row_y[r]``),
     each row by the network that plays its decision (:func:`row_net`; ``dealt``: the talon's
-    cards at the deal); updates ``w`` and Adam's moments ``m``, ``v`` in place (``t``: Adam's
-    steps before) and returns (Adam steps so far, mean loss)."""
+    cards at the deal); ``fitted`` is the weights ``w`` and Adam's moments ``m``, ``v`` (a
+    tuple (w, m, v), updated in place; ``t``: Adam's steps before). Returns (Adam steps so far,
+    mean loss)."""
+    w = fitted[0]
     xs, row_dec, ai, av, y = samples
     g = np.zeros(w.shape[0], np.float32)
     scratch = np.zeros(SCRATCH_FIT, np.float32)
@@ -122,9 +123,9 @@ def fit_epoch(w, m, v, t, samples, order, batch, lr, dealt):
         c1 = 1.0 - b1 ** t
         c2 = 1.0 - b2 ** t
         step = lr * np.sqrt(c2) / c1
-        _adam(w, m, v, g, 0, N_NET, scale, step, b1, b2, eps)      # the teacher's parameters stay
+        _adam(fitted, g, 0, N_NET, scale, step, (b1, b2, eps))      # the teacher's parameters stay
         if late_o >= 0:
-            _adam(w, m, v, g, late_o, late_o + net_size(late_h1, late_h2), scale, step, b1, b2, eps)
+            _adam(fitted, g, late_o, late_o + net_size(late_h1, late_h2), scale, step, (b1, b2, eps))
     return t, total / max(n, 1)
 
 

@@ -21,7 +21,8 @@ from numba import njit
 
 from ..cards import card_id, rank_of, suit_of
 from ..engine.batch import deal_hand
-from ..engine.endgame import POS_W, SOLVER_BITS, new_solver, state_value
+from ..engine.endgame import state_value
+from ..engine.endgame_buffer import POS_W, SOLVER_BITS, new_solver
 from ..engine.hand import apply_once, to_act
 from ..engine.layout import G_LEADER, G_PHASE, G_STAGE, G_TRUMP, MAX_TALON, P_BRISQ, P_HAND, P_SCORE, PH_PLAY
 from ..engine.play import next_move

@@ -33,15 +33,23 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.policy_data import NO_WEIGHTS, SeatData, new_params, seat_work
-from ..policies.features import MAX_ACTION_NZ, N_STATE, AF_HINT
-from ..policies.learned import ModelError, game_of, load_model, save_model
+from ..errors import BeziqueError
+from ..policies.expert_names import EXPERT_KERNEL
+from ..policies.features import AF_HINT, MAX_ACTION_NZ, N_STATE
+from ..policies.learned import ModelError, load_model, save_model
 from ..policies.network import (
-    N_H1, N_WEIGHTS, O_HINT_BONUS, O_W1, UNIT_ORDINARY, UNIT_RUBICON, init_weights, late_block, stored_teacher,
+    N_H1,
+    N_WEIGHTS,
+    O_HINT_BONUS,
+    O_W1,
+    UNIT_ORDINARY,
+    UNIT_RUBICON,
+    init_weights,
+    late_block,
+    stored_teacher,
     with_late_net,
 )
-from ..policies.expert_names import EXPERT_KERNEL
-from ..policies.registry import resolve_policy
-from ..policies.spec import PolicyError
+from ..policies.spec import PolicyError, model_for, resolve_policy
 from ..policies.stage2_value import load_value_model
 from ..rules import RuleSet
 from ..run.backends import open_backend, wait_for
@@ -61,7 +69,7 @@ HELD_SHARE = 8                      # the search's held-out hands: one per this 
 MAX_LATE_CARDS = 24                 # a late network plays the decisions with at most this many cards left
 
 
-class TrainError(ValueError):
+class TrainError(BeziqueError, ValueError):
     """Training settings or an output directory that cannot be used."""
 
 
@@ -167,7 +175,7 @@ class Trainer:
         self.threads = threads
         self.say = progress or (lambda text: None)         # a line per step
         self.advance = advance or (lambda steps: None)     # steps done (a progress bar)
-        self.game = game_of(rules)
+        self.game = model_for(rules)
         self.rules_arr = rules.to_array()
         self.dealt = talon_at_deal(rules)
         self.scale = value_scale(rules)
@@ -269,7 +277,7 @@ class Trainer:
         av = np.concatenate([p[3] for p in self.window])
         y = np.concatenate([p[4] for p in self.window])
         order = np.random.default_rng([c.seed, step, 1]).permutation(y.shape[0])[:c.fit_rows]
-        state.t, loss = fit_epoch(state.w, state.m, state.v, state.t, Samples(xs, row_dec, ai, av, y), order,
+        state.t, loss = fit_epoch((state.w, state.m, state.v), state.t, Samples(xs, row_dec, ai, av, y), order,
                                   c.batch, c.lr, self.dealt)
         return float(loss)
 

@@ -82,7 +82,7 @@ def drawn_handles(*axes) -> tuple[list, list[str]]:
 
 def new_figure(width: float = 8, height: float = 4.5, ncols: int = 1, **kw):
     """A pyplot-free Figure ``width`` x ``height`` inches and its axes (one, or a row of
-    ``ncols``; ``kw`` goes to :meth:`Figure.subplots`)."""
+    ``ncols``; ``kw`` goes to ``Figure.subplots``)."""
     layout = kw.pop("layout", None)
     fig = Figure(figsize=(width, height), layout=layout)
     return fig, fig.subplots(1, ncols, **kw)

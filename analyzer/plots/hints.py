@@ -10,7 +10,7 @@ from .figure import new_figure
 
 
 def hints_chart(table: pd.DataFrame, title: str, unit: str) -> Figure:
-    """Two panels over the hints that apply at least once (rows of ``hint_study.hint_table``
+    """Two panels over the hints that apply at least once (rows of ``studies/hints/study.hint_table``
     over all decisions): the share of those decisions where the strong players make the hint's
     choice; and in ``unit`` the cost of following it where they do not (their choice's value
     over the hint's) beside the worth of following it against ignoring it; each with its

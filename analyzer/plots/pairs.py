@@ -58,7 +58,7 @@ def pairwise_chart(pairs: pd.DataFrame, names: list[str], unit: str, title: str)
 
 
 def ablation_chart(df: pd.DataFrame, unit: str, title: str) -> Figure:
-    """Bar chart of each hint's value (the :func:`analyzer.studies.compare.ablation` table) with its 95 % CI."""
+    """Bar chart of each hint's value (the :func:`analyzer.studies.hints.worth.ablate` table) with its 95 % CI."""
     fig, ax = new_figure()
     y = df["mean_diff"].to_numpy()
     err = np.clip(np.vstack([y - df["mean_diff_lo"].to_numpy(), df["mean_diff_hi"].to_numpy() - y]), 0, None)

@@ -35,7 +35,7 @@ def score_distribution_chart(df: pd.DataFrame, width: int, title: str, by: str =
 
 
 def score_chart(result) -> Figure:
-    """The hand scores of a :class:`analyzer.studies.simulate.Result`, one line per seat, with 95 %
+    """The hand scores of a :class:`analyzer.studies.play.simulate.Result`, one line per seat, with 95 %
     bands and each seat's mean score and its interval."""
     # keeps import analyzer.plots light: the tallies load the engine and the policies
     from ..run.tallies import score_bin

@@ -9,7 +9,8 @@ it, the later ones find most of their positions already in the table.
 """
 from numba import njit
 
-from ..engine.endgame import POS_W, best_obs, solver_in
+from ..engine.endgame import best_obs
+from ..engine.endgame_buffer import POS_W, solver_in
 from ..engine.layout import D_FOLLOW, D_LEAD, MAX_LEGAL, OBS_DECISION, OBS_N_SEATS, OBS_STAGE
 from ..engine.policy_data import SW_EXACT, SW_SOLVER
 

@@ -48,9 +48,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..engine.endgame import (
-    INF, POS_W, final_value, legal_count, new_tail_pool, pool_state, solver_in, state_bound,
-)
+from ..engine.endgame import INF, final_value, legal_count, new_tail_pool, pool_state, state_bound
+from ..engine.endgame_buffer import POS_W, solver_in
 from ..engine.hand import apply, apply_once, is_over, to_act
 from ..engine.play import next_move
 from ..engine import layout as L
@@ -384,15 +383,15 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     return k, best
 
 
-# 9 arguments: a policy's six, the budget's two and the seat's data
 @njit(cache=True)
-def search(rules, obs, legal, n_legal, params, rng, samples, z, data):
+def search(rules, obs, legal, n_legal, params, rng, budget, data):
     """Determinized search for the seat whose observation is ``obs`` (its public record
-    filled) and whose data is ``data`` over its legal actions ``legal[:n_legal]``: up to
-    ``samples`` samples drawn from ``rng``, every action on the same samples and rollout
-    streams; with ``z`` > 0 an action ``z`` standard errors behind the best is dropped early.
-    Returns (the best action's index, ``vals`` [samples played, n_legal]: each action's value
-    for that seat per sample, NaN where it was dropped)."""
+    filled) and whose data is ``data`` over its legal actions ``legal[:n_legal]``, within the
+    ``budget`` (samples, z): up to ``samples`` samples drawn from ``rng``, every action on the
+    same samples and rollout streams; with ``z`` > 0 an action ``z`` standard errors behind the
+    best is dropped early. Returns (the best action's index, ``vals`` [samples played,
+    n_legal]: each action's value for that seat per sample, NaN where it was dropped)."""
+    samples, z = budget
     sw = new_search(samples, z, n_legal, data)
     k, best = _sample_and_play(rules, obs, legal, n_legal, params, rng, sw)
     return best, sw.vals[:k]
@@ -408,6 +407,5 @@ def expert_policy(obs, legal, n_legal, rules, params, rng, data):
         return L.A_CLAIM_GAME
     if params.exact and is_exact_decision(obs):
         return exact_endgame_action(rules, obs, legal, n_legal, data)
-    best, _vals = search(rules, obs, legal, n_legal, params, rng, max(1, params.samples),
-                         params.prune_z, data)
+    best, _vals = search(rules, obs, legal, n_legal, params, rng, (max(1, params.samples), params.prune_z), data)
     return legal[best]

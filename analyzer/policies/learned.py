@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.policy_data import POLICY_SIG, new_params
+from ..errors import BeziqueError
 from .exact_endgame import exact_endgame_action, is_exact_decision
 from .features import N_ACTION, N_STATE
 from .learned_net import best_action
@@ -29,7 +30,7 @@ MODEL_DIR = Path(__file__).parent / "learned"
 GAMES = ("ordinary", "rubicon")
 
 
-class ModelError(ValueError):
+class ModelError(BeziqueError, ValueError):
     """A weights file that cannot be used (the message names the file)."""
 
 
@@ -57,11 +58,6 @@ def untrained_reason(rules) -> str | None:
         return ("the Rubicon model was trained under redeclare=portland and plays redeclare=same_or_higher "
                 "no better than hints:tuned-rubicon-h8")
     return None
-
-
-def game_of(rules) -> str:
-    """The model a rule set needs: ``rubicon`` or ``ordinary``."""
-    return "rubicon" if rules.is_rubicon else "ordinary"
 
 
 def save_model(path, weights: np.ndarray, game: str, training: dict) -> None:

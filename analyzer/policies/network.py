@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..engine.policy_data import N_HINTS, new_params
-from .features import MAX_ACTION_NZ, N_ACTION, N_STATE
+from .features import N_ACTION, N_STATE
 
 N_IN = N_STATE + N_ACTION
 N_H1 = 64

@@ -20,12 +20,13 @@ import numpy as np
 
 from ..engine.layout import SEE_OWN
 from ..engine.policy_data import SeatData, new_params, new_seat_data
+from ..errors import BeziqueError
 from ..rules import R_PACKS, R_PLAYERS
 from .params import HINT_NAMES
 from .presets import load_preset, preset_names
 
 
-class PolicyError(ValueError):
+class PolicyError(BeziqueError, ValueError):
     """A policy name or file that cannot be used."""
 
 
@@ -61,13 +62,13 @@ class PolicySpec:
 
     def weights_for(self, rules_arr) -> np.ndarray | None:
         """The model its seat reads under the packed rules ``rules_arr`` (None: none)."""
-        game = game_of_packed(rules_arr)
+        game = model_for_packed(rules_arr)
         return next((w for g, w in self.models if g == game), None)
 
     def params_for(self, rules_arr) -> np.void:
         """Its settings under the packed rules ``rules_arr`` (those of their game, if
         they depend on it)."""
-        game = game_of_packed(rules_arr)
+        game = model_for_packed(rules_arr)
         return next((p for g, p in self.game_params if g == game), self.params)
 
     def new_seat(self, rules_arr) -> SeatData:
@@ -87,7 +88,7 @@ class PolicySpec:
         ref = self.source or self.name
         if self.source is None:
             try:
-                portable = resolve(ref).kernel == self.kernel
+                portable = resolve_policy(ref).kernel == self.kernel
             except PolicyError:
                 portable = False
             if not portable:
@@ -129,9 +130,10 @@ def entry_of(name: str) -> Entry | None:
     return next((e for e in CATALOG.values() if e.matches is not None and e.matches(name)), None)
 
 
-def resolve(name: str) -> PolicySpec:
-    """The PolicySpec of ``name`` (a built-in name, with settings after a colon, or a user's
-    ``path/to/file.py:function``): PolicyError if no policy is called so."""
+def resolve_policy(name: str) -> PolicySpec:
+    """The PolicySpec of a policy as the command line and the library name it: a built-in name
+    (with settings after a colon), or a user's ``path/to/file.py:function``; PolicyError if no
+    policy is called so."""
     load_policies()
     entry = entry_of(name)
     if entry is None:
@@ -153,7 +155,7 @@ def load_policies() -> None:
 
 @lru_cache(maxsize=None)
 def _resolved(ref: str) -> PolicySpec:
-    return resolve(ref)
+    return resolve_policy(ref)
 
 
 def _rebuild_spec(ref: str, name: str, params, description: str, hands_per_chunk) -> PolicySpec:
@@ -165,8 +167,13 @@ def _rebuild_spec(ref: str, name: str, params, description: str, hands_per_chunk
                    hands_per_chunk=hands_per_chunk, source=ref)
 
 
-def game_of_packed(rules_arr) -> str:
-    """The model a packed rule set (RuleSet.to_array) needs: four packs two-handed are Rubicon."""
+def model_for(rules) -> str:
+    """The model (learned network, tuned preset) a rule set needs: ``rubicon`` or ``ordinary``."""
+    return "rubicon" if rules.is_rubicon else "ordinary"
+
+
+def model_for_packed(rules_arr) -> str:
+    """:func:`model_for` of a packed rule set (RuleSet.to_array): four packs two-handed are Rubicon."""
     return "rubicon" if int(rules_arr[R_PACKS]) == 4 and int(rules_arr[R_PLAYERS]) == 2 else "ordinary"
 
 
@@ -215,3 +222,27 @@ def tuned_weights(name: str, key: str) -> list[float]:
         raise PolicyError(f"{name!r}: no tuned preset {key!r}; stored: "
                           f"{', '.join(preset_names()) or 'none'}") from None
     return [float(preset["weights"].get(h, 0.0)) for h in HINT_NAMES]
+
+
+def describe_policies() -> list[str]:
+    """The lines of ``bezique policies``: each policy, its settings, the ceilings, the learned
+    player's models (each policy's own lines, in the order they registered)."""
+    load_policies()
+    return [line for entry in CATALOG.values() for line in entry.describe()]
+
+
+def check_rules(specs, rules) -> None:
+    """PolicyError naming the first of ``specs`` that cannot play ``rules`` (a RuleSet): a
+    two-handed policy (expert) with three or four players (V4, V5)."""
+    for spec in specs:
+        if rules.players > spec.max_players:
+            plays = ("two-handed games only (V1-V3)" if spec.max_players == 2
+                     else f"games of at most {spec.max_players} players")
+            raise PolicyError(f"{spec.name} plays {plays}; {rules.name} has {rules.players} players")
+        if spec.games is not None and model_for(rules) not in spec.games:
+            raise PolicyError(f"{spec.name} has a model for {' and '.join(spec.games)} only, not for "
+                              f"{model_for(rules)} ({rules.name})")
+        reason = spec.refuses(rules) if spec.refuses else None
+        if reason:
+            raise PolicyError(f"{spec.name} does not play this rule set: {reason} (results/learned/variants.csv); "
+                              "learned:rules=any plays it anyway")

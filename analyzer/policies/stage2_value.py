@@ -9,7 +9,7 @@ suit 0: 128 inputs (for the leader's hand, then the follower's, one for each car
 and one for each held twice), two hidden layers of rectified units, one output in units of
 ``SCALE`` points. The search's roll-outs end there with it (``expert:leaf=net``).
 
-It is trained (scripts/train_stage2_value.py) on the positions of learned self-play, labelled
+It is trained (analyzer/learning/stage2_training.py) on the positions of learned self-play, labelled
 by the solver, and applies only where it was trained: the ordinary game's rules (two packs, a
 trump, brisques and the last trick worth 10); elsewhere the roll-out keeps the exact solve.
 """

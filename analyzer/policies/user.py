@@ -20,6 +20,7 @@ import numpy as np
 
 from ..engine import api
 from ..engine.policy_data import POLICY_SIG, new_params, new_seat_data
+from ..errors import BeziqueError
 from ..rules import preset, shown
 from ..stop import WAKE_EVERY, check_stop
 from .spec import PolicyError, PolicySpec, is_user_policy, register
@@ -27,7 +28,7 @@ from .spec import PolicyError, PolicySpec, is_user_policy, register
 PARAM_NAMES = ("obs", "legal", "n_legal", "rules", "params", "rng", "data")
 
 
-class UserPolicyError(ValueError):
+class UserPolicyError(BeziqueError, ValueError):
     """A policy file that does not load, or a function with the wrong signature."""
 
 

@@ -26,7 +26,9 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from ..errors import BeziqueError
 from ..stop import WAKE_EVERY, check_stop
+from .checks import check_threads
 
 DASK_POLL = 0.005   # seconds between two looks at a Dask chunk (a chunk takes 0.05 s or more)
 
@@ -42,7 +44,7 @@ def wait_for(future):
             pass
 
 
-class BackendError(RuntimeError):
+class BackendError(BeziqueError, RuntimeError):
     """A cluster that cannot be started or reached."""
 
 
@@ -161,13 +163,10 @@ def default_threads() -> int:
     return os.cpu_count() or 1
 
 
-def check_threads(threads: int | None) -> int:
-    """``threads``, or :func:`default_threads` for None; ValueError below 1."""
-    if threads is None:
-        return default_threads()
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    return threads
+def thread_count(threads: int | None) -> int:
+    """``threads``, or :func:`default_threads` for None; RunError outside 1 .. MAX_THREADS."""
+    check_threads(threads)
+    return default_threads() if threads is None else threads
 
 
 class SharedThreads:
@@ -194,7 +193,7 @@ def open_backend(threads: int | None = None):
     """The backend a run uses: the active Dask backend, else the threads a
     :func:`side_by_side` shares, else ``threads`` worker threads of its own. The caller
     closes it (``close`` leaves a Dask cluster or shared threads running)."""
-    return active_dask() or _SHARED.get() or ThreadBackend(check_threads(threads))
+    return active_dask() or _SHARED.get() or ThreadBackend(thread_count(threads))
 
 
 def side_by_side(calls: list[Callable[[], object]], threads: int | None = None) -> list:
@@ -204,7 +203,7 @@ def side_by_side(calls: list[Callable[[], object]], threads: int | None = None) 
     alone: its chunks are merged in its own order. Each call runs in the caller's context
     (its checkpoints, its formats). An exception (or Ctrl-C) is raised here at once; the other
     runs are left to end on daemon threads."""
-    pool = None if active_dask() else ThreadBackend(check_threads(threads))
+    pool = None if active_dask() else ThreadBackend(thread_count(threads))
     token = _SHARED.set(SharedThreads(pool)) if pool else None
     runners = ThreadBackend(len(calls))
     try:
@@ -221,7 +220,7 @@ def side_by_side(calls: list[Callable[[], object]], threads: int | None = None) 
 def describe_backend(threads: int | None = None) -> dict:
     """What :func:`open_backend` would use, as recorded in run.json."""
     dask = active_dask()
-    return dask.describe() if dask else {"backend": "threads", "threads": check_threads(threads)}
+    return dask.describe() if dask else {"backend": "threads", "threads": thread_count(threads)}
 
 
 def connect_dask(workers: int | None = None, scheduler: str | None = None) -> DaskBackend:

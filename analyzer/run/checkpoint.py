@@ -20,13 +20,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from ..errors import BeziqueError
 from .output import atomic_write, write_json
 
 CHECKPOINT_DIR = ".checkpoint"
 COMMAND_FILE = "command.json"
 
 
-class CheckpointError(RuntimeError):
+class CheckpointError(BeziqueError, RuntimeError):
     """A resume that cannot go on: no checkpoint, or one made with other arguments."""
 
 

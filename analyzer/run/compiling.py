@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 
@@ -122,6 +123,44 @@ class CompileWatch:
         self._thread.join()
         self._listener = None
         self.tick(time.monotonic() + 1.0)
+
+
+class CompileProfile:
+    """Where numba's compile time goes, while the block runs: per compiled function its own
+    seconds (``own``: the functions it called that compiled apart left out; an inlined callee
+    counts), its seconds with those callees (``total``) and how many times it compiled
+    (``count``), each a Counter by the function's qualified name (scripts/compile_profile.py)."""
+
+    def __init__(self):
+        self.own, self.total, self.count = Counter(), Counter(), Counter()
+        self._stack = []            # [name, start, seconds spent in nested compiles]
+        self._listener = None
+
+    def __enter__(self) -> CompileProfile:
+        from numba.core import event   # keeps the CLI's start-up light: loads numba when profiled
+        profile = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                f = ev.data["dispatcher"].py_func
+                profile._stack.append([f"{f.__module__}.{f.__qualname__}", time.perf_counter(), 0.0])
+
+            def on_end(self, ev):
+                name, start, nested = profile._stack.pop()
+                dt = time.perf_counter() - start
+                profile.own[name] += dt - nested
+                profile.total[name] += dt
+                profile.count[name] += 1
+                if profile._stack:
+                    profile._stack[-1][2] += dt
+
+        self._listener = Listener()
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from numba.core import event
+        event.unregister("numba:compile", self._listener)
 
 
 def duration_text(seconds: float) -> str:

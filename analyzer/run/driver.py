@@ -22,16 +22,15 @@ from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
+from ..errors import BeziqueError
 from .backends import open_backend
 from .checkpoint import active_checkpoints
 
 CHUNK = 8192        # hands a worker plays at a time (a compare chunk: half as many deals, each twice)
 SAVE_EVERY = 1.0    # seconds between two saves of a run's merged state, when checkpoints are kept
-MAX_HANDS = 2**63 - 1      # hand numbers are signed 64-bit in the engine
-MAX_SEED = 2**64 - 1       # the seed is an unsigned 64-bit word
 
 
-class SimulationError(RuntimeError):
+class SimulationError(BeziqueError, RuntimeError):
     """A run that cannot go on (for example a policy returned an illegal action: raised where
     the hands are played, :mod:`analyzer.run.records` and :mod:`analyzer.hands.handlog`)."""
 

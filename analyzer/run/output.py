@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy
 
+from ..errors import BeziqueError
 from .backends import describe_backend
 
 MANIFEST = ".bezique-files.json"
@@ -25,7 +26,7 @@ _CHOSEN: ContextVar = ContextVar("bezique_formats", default=frozenset(FORMATS))
 TEMP_PREFIX = ".bezique-tmp-"       # a file being written; one left by a killed run goes at the next finish
 
 
-class OutputError(OSError):
+class OutputError(BeziqueError, OSError):
     """An output directory or file that cannot be written."""
 
 

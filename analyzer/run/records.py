@@ -1,7 +1,7 @@
 """Hands played in the kernel: a chunk of hand indices -> one record per hand (layout REC_*).
 
 The only module of the simulator that loads the compiled engine and policies, so that
-importing :mod:`analyzer.studies.simulate` (and :mod:`analyzer`) stays quick.
+importing :mod:`analyzer.studies.play.simulate` (and :mod:`analyzer`) stays quick.
 """
 from __future__ import annotations
 

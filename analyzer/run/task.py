@@ -1,6 +1,6 @@
-"""A run as its chunks see it (:class:`RunTask`), and the check of its rules and policies where
-it enters the library (:func:`check_run`). Kept out of :mod:`analyzer.run.driver`, which the
-command line imports at start-up: this module loads the policies, and with them numba."""
+"""A run as its chunks see it (:class:`RunTask`), and the check of its seed, rules and policies
+where it enters the library (:func:`check_run`; the size, seed and threads alone:
+:mod:`analyzer.run.checks`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -8,12 +8,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..deal import GivenHand, active_given
-from ..policies.registry import PolicyError, check_rules, resolve_policy
-from ..policies.spec import PolicySpec
+from ..given_deal import GivenDeal, active_given
+from ..policies.spec import PolicyError, PolicySpec, check_rules, resolve_policy
 from ..rules import RuleSet
-from .backends import check_threads
-from .driver import MAX_SEED
+from .checks import check_seed, check_threads
 
 
 @dataclass(frozen=True, eq=False)
@@ -26,7 +24,7 @@ class RunTask:
     them (by seat; a pair; candidates, then their opponent); ``keep_records`` (a simulation
     keeps its records) and ``deal_chunks`` (a tuning's chunks of deals per candidate) are
     the options of one play; ``given``, a hand the deals are given in part (the enclosing
-    :func:`analyzer.deal.given_hand`'s when the task is made; packed into ``rules_array``).
+    :func:`analyzer.given_deal.given_deal`'s when the task is made; packed into ``rules_array``).
     Calling the task plays one chunk."""
 
     play: Callable
@@ -35,7 +33,7 @@ class RunTask:
     policies: tuple[PolicySpec, ...] = ()
     keep_records: bool = False
     deal_chunks: int = 0
-    given: GivenHand | None = field(default_factory=active_given)
+    given: GivenDeal | None = field(default_factory=active_given)
     rules_array: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -48,18 +46,23 @@ class RunTask:
         return self.play(self, start, count)
 
 
+def check_policies(rules: RuleSet, policies, by_seat: bool = True) -> tuple[PolicySpec, ...]:
+    """The PolicySpecs of ``policies`` (names or specs; with ``by_seat``, one per seat), each
+    able to play ``rules``; PolicyError naming the problem otherwise."""
+    specs = tuple(p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies)
+    if by_seat and len(specs) != rules.players:
+        raise PolicyError(f"give one policy per seat ({rules.players}), got {len(specs)}")
+    check_rules(specs, rules)
+    return specs
+
+
 def check_run(rules: RuleSet, policies, seed: int, threads: int | None = None,
               by_seat: bool = True) -> tuple[PolicySpec, ...]:
     """What a run needs beside its size, checked once where it enters the library (simulate,
     simulate_games, compare, ablate, tune, the report's study), in this order: the seed
-    (ValueError), the PolicySpecs of ``policies`` (names or specs; with ``by_seat``, one per
-    seat), each able to play ``rules`` (PolicyError naming the problem otherwise), and the
-    thread count. Returns the PolicySpecs."""
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be from 0 to 2^64-1, got {seed}")
-    specs = tuple(p if isinstance(p, PolicySpec) else resolve_policy(p) for p in policies)
-    if by_seat and len(specs) != rules.players:
-        raise PolicyError(f"{rules.players} seats need {rules.players} policies, got {len(specs)}")
-    check_rules(specs, rules)
+    (RunError), the policies (:func:`check_policies`) and the thread count (RunError). Returns
+    the PolicySpecs."""
+    check_seed(seed)
+    specs = check_policies(rules, policies, by_seat)
     check_threads(threads)
     return specs

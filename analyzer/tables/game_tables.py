@@ -1,4 +1,4 @@
-"""Tables of a games run (:mod:`analyzer.studies.games`): who won, how long games last, how often
+"""Tables of a games run (:mod:`analyzer.studies.play.games`): who won, how long games last, how often
 claims are made (V3), and the chance of winning from each score difference after each hand."""
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def format_games(df: pd.DataFrame) -> str:
 
 
 def format_games_run(result) -> str:
-    """A games run (:class:`~analyzer.studies.games.GamesResult`) as text: what was played, the
+    """A games run (:class:`~analyzer.studies.play.games.GamesResult`) as text: what was played, the
     games table, then the tables of the hands of these games."""
     rules, tables = result.rules, result.tables
     return "\n".join([f"{rules.name} bézique, {result.games:,} games to {rules.target}, seed {result.seed}: "

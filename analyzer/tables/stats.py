@@ -15,7 +15,7 @@ Z95 = 1.959963984540054
 
 
 def interval_text(row, key: str, fmt: str = "{:+.1f}", scale: float = 1.0) -> str:
-    """``row[key]`` with its interval (``key_lo``, ``key_hi``), each formatted by ``fmt``
+    """``row[key]`` with its interval (the columns ``key`` and ``_lo``, ``_hi``), each formatted by ``fmt``
     after multiplying by ``scale``: "+12.3 [+10.1, +14.5]"."""
     return (f"{fmt.format(scale * row[key])} [{fmt.format(scale * row[key + '_lo'])}, "
             f"{fmt.format(scale * row[key + '_hi'])}]")
@@ -260,7 +260,7 @@ def format_hand_tables(tables: dict, sevens: bool = True) -> str:
 
 
 def format_run(result) -> str:
-    """A simulation's :class:`~analyzer.studies.simulate.Result` as text: a line saying what was
+    """A simulation's :class:`~analyzer.studies.play.simulate.Result` as text: a line saying what was
     played, then its tables (:func:`format_hand_tables`)."""
     rules = result.rules
     head = f"{rules.name} bézique, {result.hands:,} hands, seed {result.seed}: " + " vs ".join(result.policies)

@@ -1,0 +1,4 @@
+"""``python -m analyzer.cli``: the ``bezique`` command."""
+from . import bezique
+
+bezique()

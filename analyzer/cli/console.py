@@ -1,0 +1,147 @@
+"""The command line's side of the terminal, loaded at start-up and kept light: lines about a
+run on stderr (:func:`notice`, silenced by --quiet), the progress bar, the compile watch started
+before a command's module compiles its kernels, and SIGTERM made a Ctrl-C."""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from contextlib import contextmanager
+
+import click
+
+from ..run.checkpoint import active_checkpoints
+from ..run.compiling import CompileWatch, compile_beside, duration_text
+from ..stop import STOP
+
+QUIET = {"on": False}       # --quiet: no progress, notices or compile line (errors still print)
+
+
+def notice(text: str) -> None:
+    """A line on stderr about the run (not its result), unless --quiet."""
+    if not QUIET["on"]:
+        click.echo(text, err=True)
+
+
+PROGRESS_EVERY = 30.0      # seconds between two progress lines when stderr is not a terminal
+                           # (the environment's BEZIQUE_PROGRESS_EVERY, if a number, instead)
+
+
+def progress_every() -> float:
+    try:
+        return max(float(os.environ["BEZIQUE_PROGRESS_EVERY"]), 0.0)
+    except (KeyError, ValueError):
+        return PROGRESS_EVERY
+
+
+def stop_on_sigterm() -> None:
+    """Make SIGTERM stop a run as Ctrl-C does (the workers finish the chunk in hand, at most
+    a second or so, and the command says how far it got); either one sets stop.STOP, which
+    every wait for a chunk checks."""
+
+
+    def interrupt(signum, frame):
+        STOP.set()
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, interrupt)
+        signal.signal(signal.SIGINT, interrupt)
+    except ValueError:             # not the main thread: leave the default
+        pass
+
+
+# the main job's first compile (bezique report), measured on 2 cores (2026-12-04): 51 s and 60 s in this
+# process, the policies compiling beside it in a second one; the whole job 72.5 s and 79.4 s
+COLD_COMPILE = "the main job compiles in about a minute on 2 cores"
+WATCH: list = []                           # this process's CompileWatch, once started
+BATCH_MODULE = "analyzer.engine.batch"     # the batch kernel: every command that plays hands compiles it
+# The policy modules whose kernels compile when imported and which do not import the batch kernel
+# (policies/user.py does, through engine/api.py): compiled beside it on a cold start. Not imported
+# from policies/: importing that package compiles them here (tests/test_compiling.py checks both).
+POLICY_KERNEL_MODULES = ("analyzer.policies.builtin", "analyzer.policies.hints", "analyzer.policies.learned")
+
+
+def watch_compiles() -> None:
+    """Before a command runs the engine: when its kernels are not cached yet, one line saying
+    that they compile now and about how long it takes, and the batch kernel compiled here while
+    a second process compiles the policies (run/compiling.compile_beside); and, once per process,
+    the watch (run/compiling.py) that says every PROGRESS_EVERY seconds while numba compiles how
+    long it has taken and what it is on, and lets the progress bar leave that time out of its
+    rate."""
+    # keeps the CLI's start-up light: the engine package loads numba
+    from ..engine import kernels_cached
+    cold = not kernels_cached()
+    if cold:
+        notice("compiling the simulator's numba kernels (first run after installing or changing the "
+               f"engine; cached afterwards): {COLD_COMPILE}; a line every {min(progress_every(), PROGRESS_EVERY):g} s "
+               "says how far it is")
+    if not WATCH:
+        WATCH.append(CompileWatch(notice, every=min(progress_every(), PROGRESS_EVERY)).start())
+    if cold:
+        compile_beside([BATCH_MODULE], POLICY_KERNEL_MODULES)
+
+
+@contextmanager
+def progress_bar(total: int, unit: str, desc: str):
+    """Progress on stderr for ``total`` ``unit``s: a bar on a terminal, otherwise a line every
+    PROGRESS_EVERY seconds (done, rate, time left); yields the callback that advances it by the
+    number just finished. Interrupted (Ctrl-C, SIGTERM), it says how far the run got and exits
+    with code 130."""
+    last = base_t = time.monotonic()
+    base_done = 0          # the rate counts from here: after the last compile, never across it
+    every = progress_every()
+    done = 0
+    bar = None
+    quiet = QUIET["on"]
+    if quiet:
+        pass
+    elif sys.stderr.isatty():
+        from tqdm import tqdm  # keeps the CLI's start-up light: loads with the first bar
+        bar = tqdm(total=total, unit=unit, unit_scale=True, desc=desc, file=sys.stderr)
+    else:
+        click.echo(f"{desc}: {total:,} {unit}s to play; progress every {every:g} s", err=True)
+
+    def update(n: int) -> None:
+        nonlocal done, last, base_t, base_done
+        done += n
+        now = time.monotonic()
+        watch = WATCH[0] if WATCH else None
+        compiled = watch is not None and (watch.busy or watch.quiet_since > base_t)
+        if compiled:                  # numba compiled since the rate's start: measure from now
+            base_t, base_done = now, done
+        if bar is not None:
+            if compiled:
+                bar.unpause()         # tqdm's rate, too, leaves the compile out
+            bar.update(n)
+            return
+        if quiet or compiled:
+            return
+        if now - last >= every and done < total:
+            last = now
+            rate = (done - base_done) / max(now - base_t, 1e-9)
+            left = (total - done) / rate if rate > 0 else float("inf")
+            speed = (f"{rate:,.0f} {unit}s/s, about {duration_text(left)} left" if done > base_done
+                     else "measuring the rate")
+            click.echo(f"{desc}: {done:,} of {total:,} {unit}s ({done / total:.0%}), {speed}", err=True)
+    try:
+        yield update
+    except KeyboardInterrupt:                 # Ctrl-C, or SIGTERM (see stop_on_sigterm)
+        if bar is not None:
+            bar.close()
+        click.echo(f"\n{desc}: stopped after {done:,} of {total:,} {unit}s; {_kept()}", err=True)
+        raise click.exceptions.Exit(130) from None
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _kept() -> str:
+    """What an interrupted run leaves: its checkpoint and the command that resumes it."""
+    store = active_checkpoints()
+    if store is None:
+        return "nothing was written (with --out, finished chunks are kept and --resume continues)"
+    return f"the finished chunks are kept in {store.dir}; resume with:\n  {store.resume_line}"
+
+

@@ -1,0 +1,280 @@
+"""The learned player's generations and whether its name means the best (issue 44): writes
+results/learned/generations.csv, best_by_name.csv, generations_GAME.png and the ``generations``
+section of results/README.md.
+
+- ``generations.csv``: each network of a game's lineages (GENERATIONS: policy iteration's rounds,
+  then expert iteration's generations; and the lineage trained apart) against the tuned hints on
+  deals no training played, and against the run it was trained from, head to head; both seats
+  swapped, 95 % intervals; and ``expert`` against the tuned hints and against its prior;
+- ``best_by_name.csv``: ``learned`` (the shipped model) against every network the project has
+  trained for the game (every ``results/train/*/model.npz``), head to head: the name means the
+  best when each interval is clear of zero or a tie is said as such;
+- ``generations_GAME.png``: the lineage's strength against the tuned hints, generation by
+  generation, with the search (``expert`` over the shipped model) beside it;
+- ``figures_by_strength.csv`` and ``figures_by_strength_GAME.png``: the report's headline figures
+  (analyzer.tables.band_table) in each player's self-play — the tuned hints, each generation,
+  ``expert`` — against its strength, so that a reader sees whether a figure settles as play gets
+  stronger.
+
+Example:
+    bezique study generations                       # the committed figures
+    bezique study generations --scale 0.02 --no-readme --out /tmp/gen
+"""
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from tqdm import tqdm
+
+from ..plots.figure import new_figure, save_chart
+from ..policies.learned import load_model, shipped_model
+from ..rules import preset
+from ..run.backends import thread_count
+from ..run.output import write_table
+from ..studies.report.study import study
+from ..tables.band_table import band_figures, is_share, player_figures
+from .common import (
+    RESULTS,
+    ROOT,
+    ci,
+    publish,
+    read_tables,
+    scaled_command,
+    scaler,
+    study_parser,
+    table,
+    timed_pair,
+    unit,
+    weights_policy,
+    with_other_games,
+)
+
+TRAIN = RESULTS / "train"
+MARK = "generations"
+SEED = 20261230            # deals no training, tuning or choice of settings played
+APART = "trained apart:"   # the label of a run of the lineage trained apart (its own line in the chart)
+# (label, run directory under results/train, the run it was trained from), oldest first
+GENERATIONS = {
+    "ordinary": [("round 1 (roll-outs by the tuned hints)", "ordinary", None),
+                 ("round 2 (roll-outs by round 1)", "ordinary-round2", "ordinary"),
+                 ("generation 1 (the search's labels)", "ordinary-gen1", "ordinary-round2"),
+                 ("generation 1 + late network", "ordinary-gen1-late", "ordinary-gen1"),
+                 ("generation 2 (late network over generation 1's)", "ordinary-gen2-late", "ordinary-gen1-late"),
+                 (f"{APART} round 1", "ordinary-independent", None),
+                 (f"{APART} round 2", "ordinary-independent-round2", "ordinary-independent"),
+                 (f"{APART} round 2 + late network", "ordinary-independent-late", "ordinary-independent-round2"),
+                 (f"{APART} late network, second run", "ordinary-independent-late2", "ordinary-independent-late")],
+    "rubicon": [("round 1 (roll-outs by the tuned hints)", "rubicon", None),
+                ("round 2 (roll-outs by round 1)", "rubicon-round2", "rubicon"),
+                ("generation 1 (the search's labels)", "rubicon-gen1", "rubicon-round2"),
+                ("generation 1 + late network", "rubicon-gen1-late", "rubicon-gen1"),
+                (f"{APART} round 1", "rubicon-independent", None),
+                (f"{APART} round 2", "rubicon-independent-round2", "rubicon-independent"),
+                (f"{APART} round 2 + late network", "rubicon-independent-late", "rubicon-independent-round2")],
+}
+# deals: against the hints, head to head, expert against the hints, expert against its prior
+DEALS = {"ordinary": (20_000, 5_000, 1_000, 4_000), "rubicon": (10_000, 10_000, 1_000, 2_000)}
+SELF_PLAY = {"ordinary": (20_000, 1_000), "rubicon": (5_000, 300)}          # hands: each network, expert
+
+
+def model_policy(run: str) -> str:
+    """The policy that plays the model of the run ``run`` (a directory under results/train)."""
+    return weights_policy(TRAIN / run / "model.npz")
+
+
+def lineage(game: str) -> list[tuple[str, str, str | None]]:
+    """(label, policy, the policy of the run it was trained from or None) of each generation of
+    ``game`` whose model is on disk."""
+    on_disk = lambda run: run is not None and (TRAIN / run / "model.npz").is_file()     # noqa: E731
+    return [(label, model_policy(run), model_policy(before) if on_disk(before) else None)
+            for label, run, before in GENERATIONS[game] if on_disk(run)]
+
+
+def trained(game: str) -> list[tuple[str, str]]:
+    """(run, policy) of every network trained for ``game`` under results/train (not the shipped
+    model's own file)."""
+    shipped = shipped_model(game).read_bytes()
+    out = []
+    for path in sorted(TRAIN.glob("**/model.npz")):
+        try:
+            meta = load_model(path)[1]
+        except ValueError:
+            continue
+        if meta["game"] == game and path.read_bytes() != shipped:
+            out.append((str(path.parent.relative_to(TRAIN)), weights_policy(path)))
+    return out
+
+
+def pair(game, label, a, b, deals, seed, threads, bar) -> dict:
+    """``a`` against ``b`` on ``deals`` deals of ``seed``, seats swapped: the table row."""
+    r = timed_pair(preset(game), a, b, deals, seed, threads, bar)
+    seconds = r.pop("seconds")
+    r.update(policy_a=a, policy_b=b)            # as named here: relative to the repository
+    return {"game": game, "player": label, **r, "seed": seed, "seconds": round(seconds, 1),
+            "threads": thread_count(threads)}
+
+
+def measure(args, out: Path) -> None:
+    """Play every comparison; write generations.csv and best_by_name.csv into ``out``."""
+    scaled = scaler(args.scale)
+    jobs, best = [], []
+    for game in args.games:
+        vs_hints, h2h, expert, expert_prior = DEALS[game]
+        gens = lineage(game)
+        for label, p, before in gens:
+            jobs.append((game, label, p, f"hints:tuned-{game}", scaled(vs_hints), args.seed))
+            if before:
+                jobs.append((game, label, p, before, scaled(h2h), args.seed + 1))
+        jobs.append((game, "learned (shipped)", "learned", f"hints:tuned-{game}", scaled(vs_hints), args.seed))
+        jobs.append((game, "expert (the search over learned)", "expert", f"hints:tuned-{game}", scaled(expert),
+                     args.seed))
+        jobs.append((game, "expert (the search over learned)", "expert", "learned", scaled(expert_prior), args.seed))
+        best += [(game, run, "learned", p, scaled(h2h), args.seed + 2) for run, p in trained(game)]
+    total = sum(2 * n for *_x, n, _s in jobs + best)
+    with tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr) as bar:
+        rows = [pair(g, label, a, b, n, s, args.threads, bar) for g, label, a, b, n, s in jobs]
+        best_rows = [pair(g, run, a, b, n, s, args.threads, bar) for g, run, a, b, n, s in best]
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in (("generations", rows), ("best_by_name", best_rows)):
+        df = pd.DataFrame(data)
+        df = with_other_games(df, out / f"{name}.csv", args.games)      # the other games' rows of an earlier run stay
+        write_table(df, out, name)
+
+
+def figures_by_strength(args, out: Path) -> None:
+    """Each player's self-play (the tuned hints, each generation, expert) and its headline
+    figures; written as figures_by_strength.csv."""
+    rows = []
+    for game in args.games:
+        rules = preset(game)
+        hands, expert_hands = (max(2, int(n * args.scale)) for n in SELF_PLAY[game])
+        players = [(f"hints:tuned-{game}", f"hints:tuned-{game}")] + [(label, p) for label, p, _b in lineage(game)]
+        st = study(rules, hands, args.seed + 3, args.threads, pairings=[(p, p) for _l, p in players],
+                   head_to_head=(), extra=(("expert", "expert", expert_hands),))
+        tables = st.tables
+        for label, p in players + [("expert (the search over learned)", "expert")]:
+            for key, (value, lo, hi) in player_figures(tables, p, rules.is_rubicon).items():
+                rows.append({"game": game, "player": label, "policy": p, "figure": key, "value": value,
+                             "value_lo": lo, "value_hi": hi, "hands": st.results[f"{p} vs {p}"].hands,
+                             "seed": args.seed + 3})
+    df = pd.DataFrame(rows)
+    df = with_other_games(df, out / "figures_by_strength.csv", args.games)
+    write_table(df, out, "figures_by_strength")
+
+
+def strength_chart(figs: pd.DataFrame, gens: pd.DataFrame, game: str, out: Path) -> None:
+    """A panel per headline figure: each player's self-play value (95 % interval) against its
+    advantage over the tuned hints (generations.csv; the tuned hints at 0)."""
+    f = figs[figs.game == game]
+    strength = {f"hints:tuned-{game}": 0.0}
+    g = gens[(gens.game == game) & (gens.policy_b == f"hints:tuned-{game}")]
+    strength.update({r.player: r.mean_diff for _, r in g.iterrows()})
+    keys = [k for k, _what, _unit in band_figures(game == "rubicon")]
+    what = {k: (w, u) for k, w, u in band_figures(game == "rubicon")}
+    fig = Figure(figsize=(12.6, 7.4))
+    axes = fig.subplots(2, 3, squeeze=False).ravel()
+    for ax, key in zip(axes, keys):
+        d = f[(f.figure == key) & f.player.isin(strength)]
+        x = d.player.map(strength)
+        scale = 100.0 if is_share(what[key][1]) else 1.0
+        search = d.player.str.startswith("expert")
+        for rows, color, fmt, label in ((~search & ~d.player.str.startswith(APART), "C0", "o-", "the first lineage"),
+                                        (d.player.str.startswith(APART), "C1", "o-", "the lineage trained apart"),
+                                        (search, "k", "s", "expert over learned")):
+            e = d[rows]                  # a line through each lineage, weakest first
+            e = e.iloc[np.argsort(e.player.map(strength).to_numpy(), kind="stable")]
+            ax.errorbar(e.player.map(strength), scale * e.value, color=color, fmt=fmt, capsize=4, label=label,
+                        yerr=[scale * (e.value - e.value_lo), scale * (e.value_hi - e.value)])
+        for xi, yi, label in zip(x, scale * d.value, d.player):
+            ax.annotate(label.split(" (")[0], (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
+        ax.set_title(what[key][0], fontsize=9)
+        ax.set_xlabel(f"advantage over hints:tuned-{game} ({unit(game)})", fontsize=8)
+        ax.set_ylabel("%" if scale == 100 else what[key][1], fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
+    for ax in axes[len(keys):]:
+        ax.set_visible(False)
+    fig.suptitle(f"{game}: the headline figures against strength (self-play of each player)", fontsize=10)
+    fig.tight_layout()
+    save_chart(fig, out, f"figures_by_strength_{game}")
+
+
+def chart(df: pd.DataFrame, game: str, out: Path) -> None:
+    """The lineage's strength against the tuned hints, generation by generation (the shipped
+    player and the search drawn as lines)."""
+    g = df[(df.game == game) & (df.policy_b == f"hints:tuned-{game}")]
+    gens = g[~g.player.isin(["learned (shipped)", "expert (the search over learned)"])]
+    fig, ax = new_figure(11, 5)
+    x = np.arange(len(gens))
+    apart = gens.player.str.startswith(APART).to_numpy()
+    for rows, label in ((~apart, "each generation"), (apart, "the lineage trained apart")):
+        d = gens[rows]
+        if len(d):
+            ax.errorbar(x[rows], d.mean_diff, yerr=[d.mean_diff - d.mean_diff_lo, d.mean_diff_hi - d.mean_diff],
+                        fmt="o-", capsize=5, label=label)
+    for label, style in (("expert (the search over learned)", "--"), ("learned (shipped)", ":")):
+        r = g[g.player == label]
+        if len(r):
+            ax.axhline(float(r.mean_diff.iloc[0]), ls=style, color="grey", label=f"{label}: {r.mean_diff.iloc[0]:+,.0f}")
+    ax.set_xticks(list(x), [textwrap.fill(p, 16) for p in gens.player], fontsize=7)
+    ax.set_ylabel(f"against hints:tuned-{game}\n({unit(game)}, 95 % interval)")
+    ax.set_title(f"{game}: the learned player, generation by generation (deals of seed {int(g.seed.iloc[0])}, "
+                 "seats swapped)", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save_chart(fig, out, f"generations_{game}")
+
+
+def _against(r) -> str:
+    """Whom a row of generations.csv played, in words."""
+    return ("the run it was trained from" if r.policy_b.startswith("learned:weights")
+            else "its prior, `learned`" if r.policy_b == "learned" else f"`{r.policy_b}`")
+
+
+def _verdict(r) -> str:
+    """Whether ``learned`` beats the network of a row of best_by_name.csv."""
+    return ("learned beats it" if r.mean_diff_lo > 0 else "it beats learned" if r.mean_diff_hi < 0
+            else "a tie: not told apart")
+
+
+def markdown(df: pd.DataFrame, best: pd.DataFrame, command: str) -> str:
+    """The results/README.md section: the generations table and the name's verdicts."""
+    lines = [f"Made by `{command}`; each deal played twice with the seats swapped, on deals no training, "
+             "tuning or choice of settings played; 95 % intervals.", ""]
+    deals, advantage = ("deals", lambda r: f"{int(r.deals):,}"), lambda r: f"{ci(r)} {unit(r.game)}"
+    lines += table(df, [("game", lambda r: r.game), ("player", lambda r: r.player), ("against", _against),
+                        deals, ("advantage", advantage)])
+    lines += ["", "**The name means the best**: `learned` against every network the project has trained for the game "
+              "(head to head):", ""]
+    lines += table(best, [("game", lambda r: r.game), ("run (results/train/…)", lambda r: r.player), deals,
+                          ("learned's advantage", advantage), ("verdict", _verdict)])
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    """Run the study (see the module docstring)."""
+    ap = study_parser("generations", __doc__, SEED, str(RESULTS / "learned"),
+                      tables="only write the charts and markdown from the tables in --out")
+    args = ap.parse_args(argv)
+    out = Path(args.out).resolve()
+    os.chdir(ROOT)           # the models are named relative to the repository (learned:weights=results/...)
+    if not args.tables:
+        measure(args, out)
+        figures_by_strength(args, out)
+    df, best, figs = read_tables(out, "generations", "best_by_name", "figures_by_strength")
+    for game in df.game.unique():
+        chart(df, game, out)
+        strength_chart(figs, df, game, out)
+    return publish(args, MARK, markdown(df, best, scaled_command("generations", args.scale)),
+                   "The learned player's generations, and the name that means the best")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
