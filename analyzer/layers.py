@@ -22,7 +22,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("analyzer.actions", "analyzer.rubicon_score"),         # readable names and game scores over the engine
     ("analyzer.engine",),                          # numba kernels only
     ("analyzer.rules", "analyzer.cards", "analyzer.given_deal", "analyzer.stop", "analyzer.errors",
-     "analyzer.layers"),   # data, notation, a deal given in part, the stop flag, the library's errors
+     "analyzer.words", "analyzer.numbers", "analyzer.layers"),
+    # data, notation, a deal given in part, the stop flag, the library's errors, names and numbers for people
 )
 
 
