@@ -47,6 +47,8 @@ def combination_name(key: str) -> str:
         return "the sequence in trumps"
     if key in ("royal_marriage", "trump_marriage"):
         return "the royal marriage"
+    if key == "common_marriage":
+        return "a common marriage"
     if key in LEVELS:
         return LEVELS[key]
     if key.startswith("four_") and key[5:] in FOURS:

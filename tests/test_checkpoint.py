@@ -116,8 +116,9 @@ def bezique(*args, **kw):
 
 
 def outputs(directory: Path) -> dict:
-    """Every file a run wrote but run.json (which records the command line), as bytes."""
-    return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.is_file() and p.name != "run.json"}
+    """Every file a run wrote but run.json and the manifest (which record the command line), as bytes."""
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())
+            if p.is_file() and p.name not in ("run.json", ".bezique-files.json")}
 
 
 def test_a_run_killed_with_sigkill_then_resumed_writes_the_same_files(tmp_path):

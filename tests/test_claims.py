@@ -174,16 +174,23 @@ def test_four_handed_partnerships_are_pooled_scores_and_hands_won_outright():
 
 
 def printed_figures(text: str) -> dict:
-    """The figures of ``format_summary``'s text, by seat and label: (value, lo, hi) or (value,)."""
+    """The figures of ``format_summary``'s text, by seat and label: (value, lo, hi) or (value,),
+    a share (printed in per cent) back as a fraction; and by (seat, label, "unit") the half unit of
+    the last digit printed, in the figure's own scale (what printing may round away)."""
     out = {}
+    number = r"[-+]?\d[\d,]*(?:\.\d+)?"
     for block in re.split(r"^(?=seat \d)", text, flags=re.M):
         m = re.match(r"seat (\d)", block)
         if not m:
             continue
         seat = int(m.group(1))
-        for label, numbers in re.findall(r"^  (\S[^\d\[]*?)\s+(-?[\d.]+(?:\s+\[-?[\d.]+, -?[\d.]+\])?)\s*$",
-                                         block, flags=re.M):
-            out[seat, label] = tuple(float(x) for x in re.findall(r"-?[\d.]+", numbers))
+        for label, value, pct, interval in re.findall(
+                rf"^  (\S[^\d\[]*?)\s+({number})( %)?((?:\s+\[{number}, {number}\])?)(?: points)?\s*$", block, flags=re.M):
+            texts = [value, *re.findall(number, interval)]
+            scale = 0.01 if pct else 1.0
+            out[seat, label] = tuple(float(x.replace(",", "")) * scale for x in texts)
+            decimals = len(value.partition(".")[2])
+            out[seat, label, "unit"] = 0.5 * 10 ** -decimals * scale
     return out
 
 
@@ -202,15 +209,14 @@ def test_simulate_command_prints_and_writes_the_records_own_tallies(tmp_path):
     assert sum(w["ties"] for w in want) > 0
     check_summary_rows(pd.read_csv(out / "summary.csv"), want, n, ["greedy", "random"])
     printed = printed_figures(res.output)
-    labels = {"mean hand score": ("mean_score", 0.05), "share of hands won": ("win_share", 5e-5),
-              "brisque points": ("brisque_points", 0.05), "double bezique rate": ("double_bezique", 5e-5),
-              "seven-of-trumps pts": ("seven_points", 5e-3), "last trick share": ("last_trick_share", 5e-5)}
+    labels = {"mean hand score": "mean_score", "hands won": "win_share", "brisque points": "brisque_points",
+              "double bézique": "double_bezique", "seven of trumps": "seven_points", "last trick won": "last_trick_share"}
     for seat, w in enumerate(want):
-        for label, (key, digits) in labels.items():
+        for label, key in labels.items():
             shown = printed[seat, label]
             expected = w[key] if isinstance(w[key], tuple) else (w[key],)
             assert len(shown) == len(expected), (label, shown)
-            assert shown == pytest.approx(expected, abs=digits * 1.0001), (seat, label, shown, expected)
+            assert shown == pytest.approx(expected, abs=printed[seat, label, "unit"] * 1.0001), (seat, label, shown)
 
 
 def test_format_summary_prints_each_column_in_its_place():
@@ -218,18 +224,18 @@ def test_format_summary_prints_each_column_in_its_place():
     distinct value in every cell, exact at the digits printed, so that printing one column in
     another's place, or one end of an interval for the other, fails)."""
     keys = ["mean_score", "win_share", "brisque_points", "double_bezique_rate", "seven_points"]
-    labels = ["mean hand score", "share of hands won", "brisque points", "double bezique rate",
-              "seven-of-trumps pts"]
+    labels = ["mean hand score", "hands won", "brisque points", "double bézique", "seven of trumps"]
     row = {"seat": 0, "policy": "p", "hands": 10, "last_trick_share": 0.0909}
     cells = {}
     for i, key in enumerate(keys):
         base = key if key != "double_bezique_rate" else "double_bezique"
-        cells[labels[i]] = (i + 0.2, i + 0.1, i + 0.3)          # value, lo, hi
+        cells[labels[i]] = (i / 10 + 0.2, i / 10 + 0.1, i / 10 + 0.3) if "_share" in key or "_rate" in key \
+            else (i + 0.2, i + 0.1, i + 0.3)                     # value, lo, hi (a share below 1)
         row[key], row[base + "_lo"], row[base + "_hi"] = cells[labels[i]]
     printed = printed_figures(format_summary(pd.DataFrame([row])))
     for label, want in cells.items():
         assert printed[0, label] == pytest.approx(want, abs=1e-9), label
-    assert printed[0, "last trick share"] == pytest.approx((0.0909,), abs=1e-9)
+    assert printed[0, "last trick won"] == pytest.approx((0.0909,), abs=1e-9)
 
 
 # --- 2. a paired comparison's mean difference and interval --------------------------------------

@@ -32,7 +32,7 @@ def test_simulate_prints_table_and_writes_files(tmp_path):
     out = tmp_path / "run"
     res = invoke("simulate", "--hands", 3000, "--seed", 4, "--threads", 1, "--out", out)
     assert res.exit_code == 0, res.output
-    assert "mean hand score" in res.output and "double bezique rate" in res.output
+    assert "mean hand score" in res.output and "double bézique" in res.output and " % [" in res.output
     for name in ("summary", "declarations", "score_histogram"):
         assert (out / f"{name}.csv").exists() and (out / f"{name}.parquet").exists()
     for ext in ("png", "svg"):

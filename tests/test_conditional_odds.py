@@ -1,16 +1,27 @@
-"""Exact conditional odds given held cards (analyzer.studies.odds.given_odds, issue 49): equal to
-the unconditional figures of exact.py with nothing held, equal to fractions worked by hand, inside
+"""Exact conditional odds given held cards (analyzer.studies.odds.given_odds, issue 49; the
+marriages, royal where the turn-up names the trumps, issue 56): equal to the unconditional figures
+of exact.py with nothing held, equal to fractions worked by hand, inside
 a 99.9 % Wilson interval of a plain numpy simulation of the deal and the draws (no engine), and
 impossible input refused."""
+import json
 from fractions import Fraction
 from math import comb
 
 import numpy as np
+import pandas as pd
 import pytest
+from click.testing import CliRunner
 from statsmodels.stats.proportion import proportion_confint
 
 from analyzer.cards import parse_card
+from analyzer.cli import main
 from analyzer.rules import preset
+from analyzer.studies.odds.deal_odds import (
+    bezique_levels,
+    exact_events,
+    hit_holds,
+    p_receives_bezique,
+)
 from analyzer.studies.odds.given_odds import (
     Holding,
     combinations,
@@ -19,7 +30,6 @@ from analyzer.studies.odds.given_odds import (
     p_dealt_given,
     p_receives_given,
 )
-from analyzer.studies.odds.deal_odds import bezique_levels, exact_events, hit_holds, p_receives_bezique
 
 
 def cards(text: str) -> list[int]:
@@ -40,7 +50,7 @@ def test_nothing_held_is_exact_py(variant):
     theirs.update({f"receives_{name}": p_receives_bezique(rules, k) for name, k in bezique_levels(rules)})
     shared = ours.keys() & theirs.keys()
     expected = {f"{kind}_{name}" for name, _ in bezique_levels(rules) for kind in ("dealt", "receives")}
-    expected |= {f"dealt_four_{x}" for x in ("aces", "kings", "queens", "knaves")} | {"dealt_sequence_S"}
+    expected |= {f"dealt_four_{x}" for x in ("aces", "kings", "queens", "knaves")} | {"dealt_sequence_S", "dealt_marriage_S"}
     if rules.panache:
         expected |= {f"dealt_panache_four_{x}" for x in ("aces", "kings", "queens", "knaves")}
     assert expected <= shared
@@ -84,6 +94,33 @@ def test_hand_worked_receives():
     assert q == Fraction(comb(124, 60), comb(125, 61))
 
 
+def test_hand_worked_marriages():
+    """The marriages: the royal marriage in the turn-up's suit, a common marriage per other suit;
+    per suit when the trumps are not known."""
+    r = preset("ordinary")
+    rows = by_event(conditional_events(r, cards("QS JD KH QH"), parse_card("7H")))
+    assert rows["dealt_royal_marriage"] == rows["receives_royal_marriage"] == 1      # K♥ Q♥ held, ♥ trumps
+    # Q♠ held: a K♠ (2 unknown) among the 4 other dealt cards of the 59 unknown
+    assert rows["dealt_marriage_S"] == 1 - Fraction(comb(57, 4), comb(59, 4)) == Fraction(226, 1711)
+    # K♦ and Q♦ (2 unknown each) among 4 of 59; over the hand 4 + 24 = 28 cards, the turn-up (7♥)
+    # taken by the seat with chance 1/2, leaving 27 to come from the unknown cards
+
+    def both(n):
+        return 1 - 2 * Fraction(comb(57, n), comb(59, n)) + Fraction(comb(55, n), comb(59, n))
+    assert rows["dealt_marriage_D"] == both(4)
+    assert rows["receives_marriage_D"] == Fraction(1, 2) * both(27) + Fraction(1, 2) * both(28)
+    assert "dealt_marriage_H" not in rows                      # ♥'s marriage is the royal one
+    # K♥ held, Q♥ turned up: the other Q♥ among the 7 other dealt cards of 62; over the hand the
+    # seat takes the turn-up with chance 1/2, else it needs that Q♥ among its 31 cards of the 62
+    royal = by_event(conditional_events(r, cards("KH"), parse_card("QH")))
+    assert royal["dealt_royal_marriage"] == Fraction(7, 62)
+    assert royal["receives_royal_marriage"] == Fraction(1, 2) + Fraction(1, 2) * Fraction(31, 62)
+    # Rubicon, no trumps yet: K♣ held, 4 Q♣ among the 127 unknown, 8 other dealt cards
+    rubicon = by_event(conditional_events(preset("rubicon"), cards("KC")))
+    assert rubicon["dealt_marriage_C"] == 1 - Fraction(comb(123, 8), comb(127, 8))
+    assert "dealt_royal_marriage" not in rubicon
+
+
 def simulate(rules, held, turn_up, n, rng):
     """The seat's counts [n, 32] at the deal and over the hand, by shuffling the unknown cards:
     its other dealt cards first, then the other hands, then the talon (the turn-up last); each
@@ -110,6 +147,7 @@ def simulate(rules, held, turn_up, n, rng):
 
 CASES = [
     ("ordinary", "QS JD AS AH", "KS"),
+    ("ordinary", "KH QS KD", "QH"),                      # the royal marriage completed by the turn-up
     ("rubicon", "QS QS JD KH KH AS", None),
     ("four_handed", "AS AD QS", "AH"),
     ("panache", "AS KD KC", None),
@@ -127,6 +165,8 @@ def test_simulated_within_wilson(variant, held, turn_up):
     n = 200_000
     dealt, received = simulate(rules, held, turn_up, n, np.random.default_rng(49))
     exact = by_event(conditional_events(rules, held, turn_up))
+    names = [name for name, _, _ in combinations(Holding.of(rules, held, turn_up))]
+    assert sum(n.startswith(("marriage_", "royal_marriage")) for n in names) == 4      # each suit's marriage
     for name, _, need in combinations(Holding.of(rules, held, turn_up)):
         for event, counts in ((f"dealt_{name}", dealt), (f"receives_{name}", received)):
             hits = int(hit_holds(need)(counts, None).sum())
@@ -142,8 +182,12 @@ def test_rows():
     with_turnup = conditional_odds_table(r, cards("QS JD"), parse_card("TH"))
     assert {"dealt_trump_sequence", "receives_trump_sequence"} <= set(with_turnup.event)
     assert not with_turnup.event.str.startswith("dealt_sequence_").any()
+    assert {"dealt_royal_marriage", "receives_royal_marriage", "dealt_marriage_S", "dealt_marriage_D",
+            "dealt_marriage_C"} <= set(with_turnup.event) and "dealt_marriage_H" not in set(with_turnup.event)
     rubicon = conditional_odds_table(preset("rubicon"), cards("QS"))
     assert {f"dealt_sequence_{s}" for s in "SHDC"} <= set(rubicon.event)
+    assert {f"{k}_marriage_{s}" for s in "SHDC" for k in ("dealt", "receives")} <= set(rubicon.event)
+    assert "dealt_royal_marriage" not in set(rubicon.event)
     assert "dealt_quadruple_bezique" in set(rubicon.event)
     for _, row in with_turnup.iterrows():
         assert float(Fraction(row.exact)) == row.exact_decimal
@@ -171,3 +215,30 @@ def test_not_a_card(held):
         p_dealt_given(preset("ordinary"), held, {"QS": 1})
     with pytest.raises(ValueError):
         conditional_events(preset("ordinary"), [], held[0])
+
+
+def test_the_command_says_the_odds_in_words_and_percentages(tmp_path):
+    """bezique odds --hold: the turn-up's suit as the trumps, a line per event in words with its
+    share in per cent (numbers.share), the marriages among them; the exact fractions in the
+    table it writes and in --json."""
+    args = ["odds", "--hold", "QS JD KH QH", "--turn-up", "7H", "--hands", "4000", "-q"]
+    res = CliRunner().invoke(main, [*args, "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "ordinary bézique, seat 0 holding Q♠ J♦ K♥ Q♥; 7♥ turned up: trumps ♥"
+    body = lines[2:]
+    royal = next(line for line in body if line.startswith("the royal marriage in its dealt hand"))
+    assert "100.0 %  simulated 100.0 % [" in royal
+    spades = next(line for line in body if line.startswith("the marriage in ♠ in its dealt hand"))
+    assert "13.2 %" in spades                                               # 226/1711
+    assert any(line.startswith("the marriage in ♦ received over the hand") for line in body)
+    assert not any("/" in line for line in body) and all(" %" in line for line in body)
+    table = pd.read_csv(tmp_path / "odds.csv", index_col=0).set_index("event")
+    assert table.loc["dealt_marriage_S", "exact"] == "226/1711" and table.loc["dealt_royal_marriage", "exact"] == "1/1"
+    data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
+    assert {"event": "dealt_marriage_S", "exact": "226/1711"}.items() <= \
+        next(r for r in data["odds"] if r["event"] == "dealt_marriage_S").items()
+    unknown = CliRunner().invoke(main, ["odds", "--variant", "rubicon", "--hold", "KC", "--hands", "2000", "-q"])
+    assert unknown.stdout.splitlines()[0].endswith("trumps not known (the first marriage or sequence declared "
+                                                   "sets them, R3.2)")
+    assert "the marriage in ♣ in its dealt hand" in unknown.stdout and "royal" not in unknown.stdout

@@ -112,7 +112,7 @@ def test_a_full_disk_in_simulate_is_one_line_and_resume_finishes_the_run(tmp_pat
 
     with monkeypatch.context() as m:
         full_disk_at(m, "declarations.parquet")
-        res = invoke(*run, "--out", out)
+        res = invoke(*run, "--out", out, "--force")      # another seed's files there: --force writes anyway
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
     assert res.stderr.splitlines() == [f"Error: cannot write {out / 'declarations.parquet'}: {FULL}"]
     assert "Traceback" not in res.output
@@ -126,6 +126,10 @@ def test_a_full_disk_in_simulate_is_one_line_and_resume_finishes_the_run(tmp_pat
     for name, data in theirs.items():
         if name.endswith(".parquet"):
             pd.testing.assert_frame_equal(pd.read_parquet(out / name), pd.read_parquet(ref / name))
+        elif name == output.MANIFEST:             # the same files, of the same command (its line names --out)
+            ours, ref_manifest = json.loads(mine[name]), json.loads(data)
+            assert ours["files"] == ref_manifest["files"]
+            assert ours["command"]["args"] == ref_manifest["command"]["args"]
         else:
             assert mine[name] == data, name
 

@@ -2,7 +2,10 @@
 rest of the deal dealt fairly, with intervals computed from the hands themselves."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -10,8 +13,8 @@ from analyzer.cli import main
 from analyzer.given_deal import DealError
 from analyzer.rules import preset
 from analyzer.studies.play.compare import seat_points
-from analyzer.studies.value.holding import holding_value
 from analyzer.studies.play.simulate import simulate
+from analyzer.studies.value.holding import holding_value, value_record
 from analyzer.tables.stats import Z95
 
 ORD = preset("ordinary")
@@ -42,3 +45,36 @@ def test_the_command_prints_the_value_and_refuses_a_hand_it_cannot_deal():
     assert none.exit_code == 1 and "give the hand to value: --hold" in none.output, none.output
     with pytest.raises(DealError, match="give the hand to value"):
         holding_value(ORD, hands=10, policy="greedy")
+
+
+def test_the_command_prints_json_and_writes_the_files_quietly(tmp_path):
+    """value --json --out DIR -q: the figures with their intervals, the hand given, the policy,
+    hands and seed on stdout (nothing else), the same in value.csv/.parquet and run.json."""
+    out = tmp_path / "value"
+    res = CliRunner().invoke(main, ["value", "--hold", "QS JD", "--turn-up", "7S", "--policy", "greedy",
+                                    "--hands", "600", "--seed", "3", "--json", "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    assert [line for line in res.stderr.splitlines() if not line.startswith("compiling")] == []
+    data = json.loads(res.stdout)
+    v = holding_value(ORD, "QS JD", turn_up="7S", hands=600, seed=3, policy="greedy")
+    assert data == {"rules": ORD.describe(), **json.loads(json.dumps(value_record(v)))}
+    assert data["given"] == {"hold": "QS JD", "seat": 0, "turn_up": "7S"}
+    assert (data["policy"], data["hands"], data["seed"]) == ("greedy", 600, 3)
+    assert list(data["margin"]) == ["mean", "lo", "hi"] and list(data["won"]) == ["share", "lo", "hi"]
+    table = pd.read_csv(out / "value.csv", index_col="figure")
+    assert list(table.index) == ["margin", "won", "tied"]
+    assert np.allclose(table.loc["margin", ["value", "lo", "hi"]].astype(float), v.margin)
+    assert np.allclose(table.loc["won", ["value", "lo", "hi"]].astype(float), v.won)
+    assert pd.read_parquet(out / "value.parquet").loc["tied", "value"] == v.tied
+    run = json.loads((out / "run.json").read_text())
+    assert run["value"] == {k: data[k] for k in data if k != "rules"} and run["rules"] == ORD.describe()
+    assert run["given"] == data["given"]
+    assert sorted(json.loads((out / ".bezique-files.json").read_text())["files"]) == \
+        ["run.json", "value.csv", "value.parquet"]
+    loud = CliRunner().invoke(main, ["value", "--hold", "QS JD", "--turn-up", "7S", "--policy", "greedy",
+                                     "--hands", "600", "--seed", "3", "--out", str(out)])     # the same: rewritten
+    assert loud.exit_code == 0 and "expected margin" in loud.stdout and f"wrote 3 files to {out}" in loud.stderr
+    other = CliRunner().invoke(main, ["value", "--hold", "QS JD", "--policy", "greedy", "--hands", "600",
+                                      "--out", str(out)])                                       # another hand
+    error = other.output.splitlines()[-1]
+    assert other.exit_code == 1 and error.startswith(f"Error: {out} holds the files of `bezique value") and "--force" in error

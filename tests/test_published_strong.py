@@ -1,5 +1,6 @@
-"""The strong study (analyzer/published/strong.py, issue 33): what it calls the game's and
-the players', and a run at a tiny scale that writes every table."""
+"""The strong study (analyzer/published/strong.py, issue 33): which statistics it calls the same
+for every strong player and which differ between them, and a run at a tiny scale that writes
+every table."""
 from __future__ import annotations
 
 import pandas as pd
@@ -26,10 +27,10 @@ def test_a_statistic_is_the_games_only_where_the_independent_player_agrees_with_
         return strong.agreement(stats).set_index("statistic")
 
     agree = verdict(280)
-    assert agree.loc["mean total per seat", "whose"] == "the game's, to within 5 %"
-    assert verdict(290).loc["mean total per seat", "whose"] == "the players'"
-    assert verdict(271).loc["mean total per seat", "whose"] == "the game's"
-    assert agree.loc["double bézique %", "whose"] == "the game's"
+    assert agree.loc["mean total per seat", "whose"] == f"{strong.SAME_ALL}, within 5 %"
+    assert verdict(290).loc["mean total per seat", "whose"] == strong.DIFFERS_ALL
+    assert verdict(271).loc["mean total per seat", "whose"] == strong.SAME_ALL
+    assert agree.loc["double bézique %", "whose"] == strong.SAME_ALL
     assert "expert" not in agree.loc["mean total per seat", "independent"]
     assert "round 1" not in agree.loc["mean total per seat", "independent"]
     assert agree.loc["mean total per seat", "hints"].startswith("226")

@@ -148,17 +148,18 @@ def test_small_report_writes_every_file(tmp_path, args):
     players = ["learned"] + [f"learned:player={p}" for p in shipped_players(variant) if p > 1]
     assert len(players) >= 3                                          # the package's strong players
     assert list(dict.fromkeys(summary.pairing))[:len(players)] == [f"{p} vs {p}" for p in players]
-    found = report.split("## What this study found")[1].split("##")[0].splitlines()
-    # by default the headline figures come first, as a band over the strong players
-    assert found[4].startswith(f"- Strong play is {len(players)} players trained apart")
+    found = report.split("## What this study found")[1].split("\n## ")[0].splitlines()
+    # by default the takeaways come first, under strong play, then the headline figures as a band
+    assert any(line.startswith("3. Under strong play a player scores a double bézique") for line in found)
+    headline = report.split("## The headline figures")[1].split("\n## ")[0]
     band = pd.read_csv(out / "strong_band.csv")
-    assert list(dict.fromkeys(band.player)) == players and "## Strong play as a band" in report
+    assert list(dict.fromkeys(band.player)) == players and f"each of {len(players)} strong players" in headline
     assert len(band.figure.unique()) == (6 if variant == "rubicon" else 5)
-    assert all(any(line.startswith(f"- {what[0].upper() + what[1:]}") for line in found)
-               for what in band.what.unique())
+    assert all(f"| {what} (" in headline for what in band.what.unique())
     assert "(strong_band.png)" in report and (out / "strong_band.svg").stat().st_size > 5000
-    assert any(line.startswith("- Under strong play (**learned vs learned**") for line in found)
-    assert len(pd.read_csv(out / "hint_worth.csv")) == 8 and "## The hints' worth against learned" in report
+    assert report.index("## The headline figures") < report.index("## How this study was made") \
+        < report.index("(strong_band.png)")                      # the band's chart pictures the method
+    assert len(pd.read_csv(out / "hint_worth.csv")) == 8 and "## The hints' worth against strong play" in report
 
 
 def test_report_examples_cover_both_variants():
@@ -188,7 +189,7 @@ def test_bar_chart_error_bars_at_0_and_100_percent(tmp_path):
 def test_wilson_bounds_at_0_and_1_print_exactly():
     """No residue such as 2e-22 for a share never seen (or 0.9999999999999999 for one always
     seen), at the sample sizes of the committed study."""
-    from analyzer.studies.report.markdown import _ci
+    from analyzer.numbers import share as share_text
     from analyzer.tables.stats import wilson_ci
     n = 2_000_000
     share, lo, hi = wilson_ci(0, n)
@@ -196,7 +197,7 @@ def test_wilson_bounds_at_0_and_1_print_exactly():
     share, lo, hi = wilson_ci(n, n)
     assert hi == 1.0 and f"{hi:.4g}" == "1" and 1 - 1e-5 < lo < 1
     row = dict(zip(["x", "x_lo", "x_hi"], wilson_ci(0, n)))
-    assert _ci(row, "x", 100).startswith("0 [0, ")
+    assert share_text(row["x"], row["x_lo"], row["x_hi"]).startswith("0.0 % [0.0, ")
     share, lo, hi = wilson_ci(np.array([0, 5, 10]), np.array([10, 10, 10]))
     assert lo[0] == 0.0 and hi[2] == 1.0 and 0 < lo[1] < 0.5 < hi[1] < 1
 

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from analyzer.numbers import share
 from analyzer.rules import preset
 from analyzer.studies.report.study import format_study, hands_played, study, write_report
 from analyzer.studies.report.findings import findings, policy_lines, rules_rows, sample_text
@@ -33,7 +34,7 @@ def test_every_finding_has_an_interval_and_names_where_it_comes_from(small):
         assert INTERVAL.search(sentence) or "deal-time events" in sentence, sentence
     for sentence, (_, r) in zip(found, small.pairwise.iterrows()):
         assert r.policy_a in sentence and r.policy_b in sentence
-        assert f"{100 * r.score_a:.1f} %" in sentence                 # a share in percent
+        assert share(r.score_a, r.score_a_lo, r.score_a_hi) in sentence          # a share in per cent
         verb = "beats" if r.mean_diff_lo > 0 else "loses to" if r.mean_diff_hi < 0 else "cannot be told apart"
         assert verb in sentence
     assert all("hints vs hints" in s for s in found[pairs:-1])
@@ -51,22 +52,27 @@ def test_changed_rules_are_shown_with_their_preset_value(small):
     assert "9 cards each" in rows["players and cards"]
 
 
-def test_the_terminal_opens_with_the_findings_in_percent(small):
+def test_the_terminal_says_the_takeaways_and_verbose_every_finding(small):
     text = format_study(small)
-    assert text.startswith("What this study found (ordinary bézique, hand_size=9")
-    assert "**" not in text and "Policies:" in text and "hand_size 9 (preset 8" in text
-    assert not re.search(r"(?<![\d.])0\.\d{3,}", text)              # no share left as a fraction
-    assert text.splitlines()[-1].startswith("Played: ") and sample_text(small) in text
-    assert all(line.replace("**", "") in text for line in policy_lines(small))
+    assert text.startswith("Ordinary bézique, hand_size=9: what the study found")
+    assert "**" not in text and "](#" not in text and len(text) < 2000
+    assert not re.search(r"(?<![\d.])0\.\d{3,}(?! \[)", text)     # no share left as a fraction
+    full = format_study(small, verbose=True)
+    assert full.startswith("What this study found (ordinary bézique, hand_size=9")
+    assert "Policies:" in full and "hand_size 9 (preset 8" in full
+    assert full.splitlines()[-1].startswith("Played: ") and sample_text(small) in full
+    assert all(line.replace("**", "") in full for line in policy_lines(small))
 
 
-def test_report_md_opens_with_findings_policies_rules_then_how_it_was_played(small, tmp_path):
+def test_report_md_opens_with_what_it_found_and_ends_with_how_it_was_made(small, tmp_path):
     write_report(small, tmp_path, "bezique report --rule hand_size=9 --hands 300 --seed 5")
     md = (tmp_path / "report.md").read_text()
     heads = [line for line in md.splitlines() if line.startswith("## ")]
-    assert heads[:4] == ["## What this study found", "## Policies", "## Rules in force", "## How it was played"]
-    assert md.splitlines()[0] == "# Ordinary bézique, hand_size=9: the study"
+    assert heads[0] == "## What this study found" and heads[-2:] == ["## How this study was made", "## Files"]
+    assert md.splitlines()[0] == "# Ordinary bézique, hand_size=9: what the study found"
+    assert [line for line in md.splitlines() if line.startswith("### ")] == [
+        "### Policies", "### Rules in force", "### How it was played"]          # no strong play here
     assert "| `hand_size` | 9 (preset 8" in md and "bezique rules --variant ordinary --rule hand_size=9" in md
-    assert "eldest minus dealer (points)" in md and "receives the cards in" in md
+    assert "eldest less dealer (points)" in md and "receives the cards in" in md
     db = small.tables["double_bezique"].iloc[0]
-    assert f"{100 * db.received_double_lo:.2f}, {100 * db.received_double_hi:.2f}]" in md   # the interval beside the exact
+    assert share(db.received_double, db.received_double_lo, db.received_double_hi) in md   # the interval beside the exact

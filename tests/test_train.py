@@ -105,6 +105,8 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_weights(tmp_path):
 def test_another_runs_directory_is_refused_unless_resumed_with_its_settings(reference, tmp_path):
     out, _ = reference
     r = CliRunner().invoke(main, ["train", *CLI_TINY, "--steps", "3", "--out", str(out)])
+    assert r.exit_code == 1 and "files that no bezique command wrote (checkpoint.npz" in r.output   # no manifest
+    r = CliRunner().invoke(main, ["train", *CLI_TINY, "--steps", "3", "--out", str(out), "--force"])
     assert r.exit_code == 1 and "holds a training run already: give --resume" in r.output
     r = CliRunner().invoke(main, ["train", *CLI_TINY, "--steps", "3", "--eps", "0.2", "--out", str(out), "--resume"])
     assert r.exit_code == 1 and "made by another run" in r.output

@@ -322,9 +322,10 @@ def test_p_some_hand_holds_brute_force_groups():
 
 def test_V4_cli_odds_three_handed_has_a_row_per_event():
     from analyzer.cli import main
+    from analyzer.words import event_name
     result = CliRunner().invoke(main, ["odds", "--variant", "three_handed", "--hands", "20000", "--seed", "1"])
     assert result.exit_code == 0, result.output
-    rows = [line.split()[0] for line in result.stdout.splitlines()[1:] if line.strip()]
-    names = [ev["event"] for ev in exact_events(preset("three_handed"))]
-    assert rows == names + ["receives_double_bezique"]
-    assert "some_player_dealt_bezique" in rows and "three_handed" in result.stdout.splitlines()[0]
+    rows = [line.split("  ")[0] for line in result.stdout.splitlines()[1:] if line.strip()]
+    names = [event_name(ev["event"]) for ev in exact_events(preset("three_handed"))]
+    assert rows == names + [event_name("receives_double_bezique")]          # a row per event, in words
+    assert "bézique in some player's dealt hand" in rows and "three_handed" in result.stdout.splitlines()[0]

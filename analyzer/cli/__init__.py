@@ -36,7 +36,8 @@ COMMANDS = {
                       "with 95 % intervals, by playing it out with the rest of the deal dealt fairly.", True),
     "report": ("report", "Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.", True),
     "study": ("report", "Run a published study of results/ (docs/studies.md): it plays its games and writes its "
-                        "tables, charts and its section of results/README.md; the options after NAME are the "
+                        "tables, charts and its page (results/NAME/README.md and report.html); the options after NAME "
+                        "are the "
                         "study's own (bezique study NAME --help). The same as python -m analyzer.published.NAME.",
               False),
     "analyze": ("position", "Value every legal action of the seat to act in the position of FILE.", True),

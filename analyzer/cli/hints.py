@@ -17,8 +17,8 @@ from .options import POLICY_FORMS, command_text, rule_options, rules_from, run_o
 @run_options(hands=100, hands_help="Hands of each strong pairing.", out=None, threads=False,
              out_help="Write hints.csv/.parquet, decisions.parquet, hints_GAME.png/.svg and hints.md (with "
                       "--patterns also patterns.csv/.parquet and disagreements.parquet) "
-                      "here (default: results/hints/GAME).",
-             default_out=lambda kw: f"results/hints/{'rubicon' if kw['variant'] == 'rubicon' else 'ordinary'}",
+                      "here (default: results/hints-GAME, a directory of its own).",
+             default_out=lambda kw: f"results/hints-{'rubicon' if kw['variant'] == 'rubicon' else 'ordinary'}",
              seed_help="Master seed of the hands played.")
 @click.option("--pairing", "pairings", multiple=True, metavar="A,B",
               help="A strong pairing, two policies: A,B, or \"A vs B\" when a policy's settings hold commas "
@@ -100,7 +100,7 @@ def tune_command(variant, rule_items, policy_name, opponent, budget, seed, threa
     Example:
 
     \b
-        bezique tune --variant ordinary --opponent hints --budget 4000000 --seed 1 --out results/tune/ordinary
+        bezique tune --variant ordinary --opponent hints --budget 4000000 --seed 1 --out results/tune-ordinary
     """
     rules = rules_from(variant, rule_items)
     command = command_text("tune", ("--variant", variant), ("--opponent", opponent), ("--budget", budget),

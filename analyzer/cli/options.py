@@ -18,7 +18,7 @@ from ..rules import NUMBERS, PRESETS, WORDS, RuleSet, preset
 from ..run.backends import dask_backend, default_threads
 from ..run.checkpoint import Checkpoints, keep_checkpoints
 from ..run.checks import check_backend, check_count, check_seed
-from ..run.output import FORMATS, check_writable, use_formats
+from ..run.output import FORMATS, check_writable, claim_output, use_formats
 from ..run.task import check_policies
 from .console import QUIET, notice
 
@@ -26,6 +26,12 @@ POLICY_FORMS = ("a built-in name (see `bezique policies`), hints:/expert: settin
                 "or path/to/file.py:function for your own")
 JSON_OPTION = click.option("--json", "as_json", is_flag=True,
                            help="Print the results as JSON (stdout) instead of text.")
+QUIET_OPTION = click.option("--quiet", "-q", is_flag=True,
+                            help="No progress bar or lines, no notices: only the results (and errors).")
+FORCE_OPTION = click.option("--force", is_flag=True,
+                            help="Write into --out even where it holds files of another command (or other "
+                                 "settings) or of no command: files of the same names are replaced, nothing "
+                                 "else there is removed.")
 
 
 def records(df) -> list[dict]:
@@ -97,6 +103,7 @@ def deal_options(f):
     @functools.wraps(f)
     def given(*args, **kw):
         hold, seat, turn_up = kw.pop("hold"), kw.pop("seat"), kw.pop("turn_up")
+        QUIET["on"] = kw.get("quiet", False)          # its notice too is silenced by --quiet
         hand = parse_given(rules_from(kw["variant"], kw["rule_items"]), hold, seat, turn_up)
         if hand is not None:
             told = hand.describe()
@@ -131,16 +138,17 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
     """--hands (or ``--COUNT``), --seed, --out and, unless ``threads`` is False, the backend (--threads,
     --workers, --scheduler) and --resume, for a command that runs the simulator, with these
     defaults and help texts (``default_out(kwargs)``: the output directory when --out is not
-    given). Before the command runs, a bad value is one clear error; it then runs on the
-    chosen backend, keeping checkpoints in its output directory; while it runs, an engine
-    error (an illegal policy action) is one line and exit code 1, never a traceback. A command
-    with ``own_checkpoints`` (train) keeps and resumes its state itself."""
+    given). Before the command runs, a bad value is one clear error, and so is an output
+    directory holding what another command wrote (--force writes anyway: :func:`writing_into`);
+    it then runs on the chosen backend, keeping checkpoints in its output directory; while it
+    runs, an engine error (an illegal policy action) is one line and exit code 1, never a
+    traceback. A command with ``own_checkpoints`` (train) keeps and resumes its state itself."""
     def decorate(command: Callable) -> Callable:
         @functools.wraps(command)
         def checked(*args, **kw):
             workers, scheduler, resume = kw.pop("workers", None), kw.pop("scheduler", None), kw.pop("resume", False)
             QUIET["on"] = kw.pop("quiet", False)
-            formats = kw.pop("formats", ())
+            formats, force = kw.pop("formats", ()), kw.pop("force", False)
             check_count(kw[count], f"--{count}")
             check_seed(kw["seed"], "--seed")
             check_backend(kw.get("threads"), workers, scheduler)
@@ -150,14 +158,13 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
                 kw["out"] = default_out(kw)
             if resume and not kw.get("out"):
                 raise click.ClickException("--resume needs --out: the directory of the interrupted run")
-            if kw.get("out"):
-                check_writable(kw["out"])
             with ExitStack() as stack:
+                identity = stack.enter_context(writing_into(kw, force, resume)) if kw.get("out") else None
                 if formats:
                     stack.enter_context(use_formats(formats))
                 if kw.get("out") and threads and not own_checkpoints:
                     _note_dropped_checkpoint(kw["out"], resume)
-                    stack.enter_context(keep_checkpoints(kw["out"], _command_identity(kw), resume))
+                    stack.enter_context(keep_checkpoints(kw["out"], _resumable(identity), resume))
                 if workers is not None or scheduler is not None:
                     notice(f"starting Dask {'workers' if workers else 'client'}...")
                     stack.enter_context(dask_backend(workers, scheduler))
@@ -166,8 +173,8 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
         f = click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS),
                          help="Write tables and charts only in this format (repeatable; default: "
                               "all of csv, parquet, png, svg).")(checked)
-        f = click.option("--quiet", "-q", is_flag=True,
-                         help="No progress bar or lines, no notices: only the results (and errors).")(f)
+        f = QUIET_OPTION(f)
+        f = FORCE_OPTION(f)
         f = click.option("--out", type=click.Path(file_okay=False), default=out,
                          show_default=out is not None, help=out_help)(f)
         if threads:
@@ -189,23 +196,59 @@ def run_options(hands: int, hands_help: str, out: str | None, out_help: str, thr
     return decorate
 
 
+def out_options(out_help: str):
+    """--out DIR, --force and --quiet for a command that writes into a directory but takes its run's
+    options itself (``value``): the directory checked and claimed for the command before it runs
+    (:func:`writing_into`), as :func:`run_options` does. Put it below :func:`deal_options`."""
+    def decorate(command: Callable) -> Callable:
+        @functools.wraps(command)
+        def guarded(*args, **kw):
+            force = kw.pop("force", False)
+            QUIET["on"] = kw.pop("quiet", False)
+            if not kw.get("out"):
+                return command(*args, **kw)
+            with writing_into(kw, force):
+                return command(*args, **kw)
+        f = QUIET_OPTION(guarded)
+        f = FORCE_OPTION(f)
+        return click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR", help=out_help)(f)
+    return decorate
+
+
+def writing_into(kw: dict, force: bool = False, resume: bool = False):
+    """The block in which the command of ``kw`` (its arguments) writes into ``kw["out"]``: the
+    directory checked writable, then refused where it holds what another command or no command
+    wrote, unless ``force`` (or ``resume``: the interrupted run's own checks apply), and its
+    manifest made to name this command (:func:`analyzer.run.output.claim_output`); returns
+    (yields) the command's identity (:func:`_command_identity`)."""
+    check_writable(kw["out"])
+    return claim_output(kw["out"], _command_identity(kw), force, resume)
+
+
 def _note_dropped_checkpoint(out, resume: bool) -> None:
     if not resume and Checkpoints(out).exists():
         notice(f"note: {out} holds an interrupted run; starting over (--resume would continue it)")
 
 
-IGNORED_FOR_RESUME = ("threads", "out")     # where and how fast a run goes, not what it computes
+IGNORED_FOR_RESUME = ("threads", "out", "as_json")     # where, how fast and how said, not what it computes
 
 
 def _command_identity(kw: dict) -> dict:
-    """What a checkpoint records of the command: its name, the arguments that change the
-    result (as JSON would give them back) and the line that resumes it."""
+    """What a checkpoint and an output directory's manifest record of the command: its name,
+    the arguments that change the result (as JSON would give them back; the hand it is given,
+    :func:`deal_options`, among them) and the line that runs it."""
     ctx = click.get_current_context()
-    args = json.loads(json.dumps({k: v for k, v in kw.items() if k not in IGNORED_FOR_RESUME}, default=str))
+    given = active_given()
+    args = {k: v for k, v in kw.items() if k not in IGNORED_FOR_RESUME}
+    args = json.loads(json.dumps(args | ({"given": given.describe()} if given else {}), default=str))
     line = " ".join(shlex.quote(w) for w in ["bezique", ctx.info_name, *_typed_args(ctx)])
-    if "--resume" not in line.split():
-        line += " --resume"
     return {"name": ctx.info_name, "args": args, "line": line}
+
+
+def _resumable(identity: dict) -> dict:
+    """The command's identity as a checkpoint keeps it: its line the one that resumes it."""
+    line = identity["line"]
+    return identity | {"line": line if "--resume" in line.split() else f"{line} --resume"}
 
 
 def command_text(name: str, *options: tuple[str, object]) -> str:

@@ -31,12 +31,16 @@ from .options import command_text, deal_options, given_options, rule_options, ru
 @click.option("--ablation-deals", default=StrongPlay.ablation_deals, show_default=True, metavar="N",
               help="Deals on which hints, and hints without each hint in turn, play the learned player: "
                    "each hint's worth against strong play (0: not measured).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Print every finding in a sentence, the policies, the rules and the sample (by default: the "
+                   "takeaways and the headline figures; the files hold everything).")
 @click.option("--band/--no-band", default=True, show_default=True,
               help="Also play the package's other strong players (learned:player=2 …, trained apart) in "
                    "self-play on the same deals, and give the headline figures as the band over them: "
-                   "which the strong players agree on (the game's) and which they do not (the players').")
+                   "whether each is the same for every strong player (within 5 %), differs between them, or is "
+                   "not settled.")
 def report_command(variant, rule_items, hands, seed, threads, out, expert_hands, learned_hands, learned_deals,
-                   ablation_deals, band):
+                   ablation_deals, verbose, band):
     """Run the study and write every table (CSV, Parquet), chart (PNG, SVG) and report.md.
 
     Exact and simulated deal-time odds; double bézique over the play (by trick,
@@ -48,7 +52,7 @@ def report_command(variant, rule_items, hands, seed, threads, out, expert_hands,
     Example:
 
     \b
-        bezique report --variant rubicon --hands 200000 --seed 1 --out results/rubicon
+        bezique report --variant rubicon --hands 200000 --seed 1 --out results/report-rubicon
     """
     if min(expert_hands, learned_hands, learned_deals, ablation_deals) < 0:
         raise click.ClickException("--expert-hands, --learned-hands, --learned-deals and --ablation-deals take "
@@ -69,13 +73,13 @@ def report_command(variant, rule_items, hands, seed, threads, out, expert_hands,
     with progress_bar(hands_played(hands, extra, rules.players, strong=strong), "hand", "report") as progress:
         st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra, strong=strong)
     files = write_report(st, out, command, threads=threads)
-    click.echo(format_study(st))
-    click.echo(f"wrote {len(files)} files to {out} (see {out}/report.md)")
+    click.echo(format_study(st, verbose))
+    click.echo(f"wrote {len(files)} files; open {out}/report.html (or report.md)")
 
 
 STUDY_HELP = (
     "Run a published study of results/ (docs/studies.md): it plays its games and writes its tables, "
-    "charts and its section of results/README.md; the options after NAME are the study's own "
+    "charts and its page (results/NAME/README.md and report.html); the options after NAME are the study's own "
     "(bezique study NAME --help). The same as python -m analyzer.published.NAME.\n\n"
     "NAME is one of:\n\n\b\n" + "\n".join(f"  {n:<12} {what}" for n, what in STUDIES.items())
     + "\n\nExample:\n\n\b\n    bezique study ladder --help\n"

@@ -18,8 +18,9 @@ from .options import rule_options, rules_from, run_options
 @run_options(hands=60, hands_help="Training steps: each plays --hands-per-step hands of self-play, labels "
              "a share of their decisions by roll-outs and fits the network.", out=None,
              out_help="Directory of the run: checkpoint.npz after each step (--resume continues it), "
-             "model.npz (the weights so far), curve.csv and curve.png (default: results/train/VARIANT).",
-             count="steps", default_out=lambda kw: f"results/train/{kw['variant']}", own_checkpoints=True,
+             "model.npz (the weights so far), curve.csv and curve.png (default: results/train-VARIANT, a "
+             "directory of its own).",
+             count="steps", default_out=lambda kw: f"results/train-{kw['variant']}", own_checkpoints=True,
              seed_help="Master seed: the training deals, exploration and fit all come from it; the "
                        "learning curve plays other deals (seed + 1000003).")
 @click.option("--hands-per-step", "hands", default=1000, show_default=True, help="Self-play hands per step.")
@@ -75,8 +76,8 @@ def train_command(variant, rule_items, steps, seed, threads, out, hands, keep, e
     Example:
 
     \b
-        bezique train --variant ordinary --steps 60 --seed 1 --out results/train/ordinary
-        bezique train --variant ordinary --steps 30 --round-of results/train/ordinary/model.npz --out results/train/round2
+        bezique train --variant ordinary --steps 60 --seed 1 --out results/train-ordinary
+        bezique train --variant ordinary --steps 30 --round-of results/train/ordinary/model.npz --out results/train-round2
     """
     rules = rules_from(variant, rule_items)
     resume = click.get_current_context().params.get("resume", False)

@@ -1,5 +1,9 @@
 """Making and saving figures, the marks several charts share (bands, bars, dots), the
-percentage axes, legends of what was drawn, and the rule set's name for a title."""
+percentage axes, legends of what was drawn, and the rule set's name for a title.
+
+What a chart writes follows the pages: names in words (:mod:`analyzer.words`), figures in one
+format each (:mod:`analyzer.numbers`), each series with its own sample size (:func:`sized`), and
+a value axis that leaves 0 out says so (:func:`note_cut_axis`)."""
 from __future__ import annotations
 
 import multiprocessing
@@ -14,11 +18,44 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
+from ..numbers import count, points
 from ..rules import PRESETS, RuleSet
 from ..run.output import FORMATS, save_figure, use_formats, wanted
 
 LOG_SPAN = 30           # percentages spanning more than this factor go on a log axis
 MAX_CHANGES = 4         # rule changes a title names before "+N more"
+CUT = "axis does not start at 0"
+
+
+def sized(label: str, sizes: dict | None, unit: str = "hands") -> str:
+    """A series' label with its own sample size when ``sizes`` (label -> count) has it:
+    "learned (16,000 hands)"; else the label as it is."""
+    return f"{label} ({count(sizes[label])} {unit})" if sizes and label in sizes else label
+
+
+def sizes_text(sizes: dict | None, names, unit: str = "hands") -> str:
+    """The sample sizes of the series ``names`` in a few words, where ``sizes`` has them:
+    "100,000 hands each", or "16,000 hands: learned, learned:player=2; 100,000 hands: hints"."""
+    groups = {}
+    for name in names:
+        if sizes and name in sizes:
+            groups.setdefault(sizes[name], []).append(name)
+    if len(groups) == 1:
+        return f"{count(next(iter(groups)))} {unit} each"
+    return "; ".join(f"{count(n)} {unit}: {', '.join(group)}" for n, group in groups.items())
+
+
+def note_cut_axis(ax, axis: str = "y") -> bool:
+    """Say under ``ax``'s ``axis`` ("x" or "y") label that the axis does not start at 0, when it
+    is linear and its view leaves 0 out (a difference small against its interval would look
+    large); returns whether it does. Call it once the axis's limits are final."""
+    linear = (ax.get_xscale() if axis == "x" else ax.get_yscale()) == "linear"
+    lo, hi = sorted(ax.get_xlim() if axis == "x" else ax.get_ylim())
+    cut = linear and (lo > 0 or hi < 0)
+    if cut:
+        label = (ax.xaxis if axis == "x" else ax.yaxis).label
+        label.set_text(f"{label.get_text()}\n({CUT})" if label.get_text() else CUT)
+    return cut
 
 
 def rules_title(rules: RuleSet) -> str:
@@ -43,7 +80,7 @@ def percent_text(v: float, _pos=None) -> str:
 
 def percent_axis(ax, axis: str, values, label: str) -> bool:
     """Put the percentages ``values`` (an array or a list of them) on ``ax``'s ``axis`` ("x" or "y"), labelled ``label``: a
-    linear axis ("label (%)") unless the positive values span more than LOG_SPAN times, then
+    linear axis from 0 ("label (%)") unless the positive values span more than LOG_SPAN times, then
     a log axis whose ticks read 0.1 %, 1 %, 10 % ("label (log scale)"). Returns whether log."""
     parts = values if isinstance(values, (list, tuple)) else [values]    # arrays of any shapes
     v = np.concatenate([np.asarray(part, dtype=float).ravel() for part in parts])
@@ -57,6 +94,8 @@ def percent_axis(ax, axis: str, values, label: str) -> bool:
         which.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0) if few else (1.0,)))
         which.set_major_formatter(FuncFormatter(percent_text))
         which.set_minor_formatter(NullFormatter())
+    else:
+        (ax.set_xlim if axis == "x" else ax.set_ylim)(0, None)
     return log
 
 
@@ -126,28 +165,37 @@ def step_band(ax, x, y, lo, hi, label, width):
     return line
 
 
-def bars(ax, labels, y, lo, hi, color="tab:blue"):
-    """Bars with their 95 % intervals, each labelled with its value."""
-    y, lo, hi = (np.asarray(v, dtype=float) for v in (y, lo, hi))
-    err = np.clip(np.vstack([y - lo, hi - y]), 0, None)   # rounding can leave -1e-15 at 0 % or 100 %
-    ax.bar(labels, y, yerr=err, capsize=5, color=color)
-    ax.grid(axis="y", alpha=0.3)
-    for i, v in enumerate(y):
-        ax.annotate(f"{v:.3g}", (i, hi[i]), textcoords="offset points", xytext=(0, 4), ha="center", fontsize=9)
-    ax.set_ylim(top=max(np.nanmax(hi), 0) * 1.12 or None)     # room for the labels
+def bars(ax, labels, x, lo, hi, color="tab:blue", text=points):
+    """Horizontal bars from 0, one per label from the top, with their 95 % intervals, each
+    labelled with its value in ``text`` (a format of :mod:`analyzer.numbers`)."""
+    x, lo, hi = (np.asarray(v, dtype=float) for v in (x, lo, hi))
+    y = np.arange(len(x))
+    err = np.clip(np.vstack([x - lo, hi - x]), 0, None)   # rounding can leave -1e-15 at 0 % or 100 %
+    ax.barh(y, x, xerr=err, capsize=4, color=color)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(len(y) - 0.5, -0.5)            # the first label at the top (not invert_yaxis: axes may share y)
+    ax.grid(axis="x", alpha=0.3)
+    for i, v in enumerate(x):
+        ax.annotate(text(v), (max(hi[i], v), i), textcoords="offset points", xytext=(4, 0), va="center", fontsize=8)
+    left, right = min(np.nanmin(lo), 0), max(np.nanmax(hi), 0)
+    ax.set_xlim(left, right + 0.2 * (right - left or 1))     # room for the labels
 
 
-def dots(ax, labels, y, lo, hi, color="tab:blue"):
-    """One dot per label with its 95 % interval (percentages), the axis fitted to the
-    intervals (not from 0) within 0-100."""
-    y, lo, hi = (np.asarray(v, dtype=float) for v in (y, lo, hi))
-    x = np.arange(len(y))
-    ax.errorbar(x, y, yerr=np.clip(np.vstack([y - lo, hi - y]), 0, None), fmt="o", capsize=5, color=color,
+def dots(ax, labels, x, lo, hi, color="tab:blue", text=points):
+    """One dot per label from the top with its 95 % interval (percentages), the axis fitted
+    to the intervals within 0-100 (said under its label when it leaves 0 out: call
+    :func:`note_cut_axis` once it is labelled), each dot labelled with its value in ``text``."""
+    x, lo, hi = (np.asarray(v, dtype=float) for v in (x, lo, hi))
+    y = np.arange(len(x))
+    ax.errorbar(x, y, xerr=np.clip(np.vstack([x - lo, hi - x]), 0, None), fmt="o", capsize=4, color=color,
                 clip_on=False)
-    ax.set_xticks(x, labels)
-    ax.set_xlim(-0.5, len(y) - 0.5)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(len(y) - 0.5, -0.5)            # the first label at the top
     pad = 0.15 * max(np.nanmax(hi) - np.nanmin(lo), 1e-6)
-    ax.set_ylim(max(np.nanmin(lo) - pad, 0), min(np.nanmax(hi) + pad, 100))
-    ax.grid(axis="y", alpha=0.3)
-    for i, v in enumerate(y):
-        ax.annotate(f"{v:.4g}", (i, v), textcoords="offset points", xytext=(8, 0), va="center", fontsize=9)
+    left, right = max(np.nanmin(lo) - pad, 0), min(np.nanmax(hi) + pad, 100)
+    ax.set_xlim(left, right)
+    ax.grid(axis="x", alpha=0.3)
+    for i, v in enumerate(x):        # above the dot, towards the middle of the axis
+        inward = -1 if v > (left + right) / 2 else 1
+        ax.annotate(text(v), (v, i), textcoords="offset points", xytext=(4 * inward, 5), fontsize=8,
+                    ha="right" if inward < 0 else "left", va="bottom")

@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..numbers import count
+from ..words import hint_name
 from .figure import new_figure
 
 
@@ -14,17 +16,18 @@ def hints_chart(table: pd.DataFrame, title: str, unit: str) -> Figure:
     over all decisions): the share of those decisions where the strong players make the hint's
     choice; and in ``unit`` the cost of following it where they do not (their choice's value
     over the hint's) beside the worth of following it against ignoring it; each with its
-    interval."""
+    interval. Each hint is named in words (:func:`analyzer.words.hint_name`), with the decisions
+    where it applies."""
     top = table[(table.stage == "all") & (table.applies > 0)]
     y = np.arange(len(top))
-    fig, axes = new_figure(11, 1.0 + 0.5 * max(len(top), 2), ncols=2, sharey=True, layout="constrained")
+    fig, axes = new_figure(12, 1.4 + 0.6 * max(len(top), 2), ncols=2, sharey=True, layout="constrained")
     agree, cost = axes
     agree.errorbar(100 * top.agree, y, xerr=[100 * (top.agree - top.agree_lo), 100 * (top.agree_hi - top.agree)],
                    fmt="o", capsize=3)
     agree.axvline(50, color="grey", lw=0.8, ls=":")
     agree.set_xlim(0, 100)
     agree.set_xlabel("strong play makes the hint's choice (% of decisions where it applies)")
-    agree.set_yticks(y, [f"{h} ({n:,})" for h, n in zip(top.hint, top.applies)])
+    agree.set_yticks(y, [f"{hint_name(h)}\n({count(n)} decisions)" for h, n in zip(top.hint, top.applies)])
     agree.invert_yaxis()
     ok = np.isfinite(top.cost_of_following.to_numpy(float))
     c = top[ok]

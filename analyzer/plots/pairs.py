@@ -1,18 +1,27 @@
 """Policies head to head: the pairwise heatmap of compare and the report, and the value of
-each hint (the ablation)."""
+each hint (the ablation).
+
+Each hint is named in words (:func:`analyzer.words.hint_name`) and its bar coloured by its
+verdict, the one the report's text says (:func:`analyzer.tables.band_table.worth_verdict`)."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
+from matplotlib.patches import Patch, Rectangle
 
+from ..numbers import difference, share
+from ..tables.band_table import COSTING, NEVER, UNTOLD, WORTH, worth_verdicts
+from ..words import hint_name
 from .figure import new_figure
 
 HEATMAP_VALUES = {     # pairs column -> (scale, centre: the scaled value of equal policies, cell text)
-    "mean_diff": (1.0, 0.0, "{:+.1f}"),
-    "score_a": (100.0, 50.0, "{:.1f}"),      # per cent
+    "mean_diff": (1.0, 0.0, difference),
+    "score_a": (100.0, 50.0, lambda v, lo, hi: share(v / 100, lo / 100, hi / 100)),      # per cent
 }
+# a hint's bar by its verdict: (face colour, edge colour)
+WORTH_COLORS = {WORTH: ("tab:blue", "tab:blue"), COSTING: ("tab:red", "tab:red"), UNTOLD: ("lightgrey", "grey"),
+                NEVER: ("white", "black")}
 
 
 def pairs_heatmap(pairs: pd.DataFrame, names: list[str], value: str, unit: str, title: str = "") -> Figure:
@@ -20,8 +29,7 @@ def pairs_heatmap(pairs: pd.DataFrame, names: list[str], value: str, unit: str, 
     ``score_a``: the row's score share, wins + half the draws), each cell with its 95 %
     interval (``score_a`` in per cent); the column's view of a pair mirrors the row's. The
     diagonal, a policy against itself, is grey, hatched and says "same policy"."""
-    scale, centre, fmt = HEATMAP_VALUES[value]
-    text = fmt.format
+    scale, centre, text = HEATMAP_VALUES[value]
     k = len(names)
     m = np.full((3, k, k), np.nan)          # value, low, high
     idx = {n: i for i, n in enumerate(names)}
@@ -38,7 +46,7 @@ def pairs_heatmap(pairs: pd.DataFrame, names: list[str], value: str, unit: str, 
         for j in range(k):
             if np.isfinite(m[0, i, j]):
                 dark = abs(m[0, i, j] - centre) > 0.6 * lim
-                ax.text(j, i, f"{text(m[0, i, j])}\n[{text(m[1, i, j])}, {text(m[2, i, j])}]", ha="center",
+                ax.text(j, i, text(*m[:, i, j]).replace(" [", "\n[", 1), ha="center",
                         va="center", fontsize=9, color="white" if dark else "black")
         ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, facecolor="lightgrey", edgecolor="grey", hatch="//",
                                lw=0, label="same policy"))
@@ -58,16 +66,27 @@ def pairwise_chart(pairs: pd.DataFrame, names: list[str], unit: str, title: str)
 
 
 def ablation_chart(df: pd.DataFrame, unit: str, title: str) -> Figure:
-    """Bar chart of each hint's value (the :func:`analyzer.studies.hints.worth.ablate` table) with its 95 % CI."""
-    fig, ax = new_figure()
-    y = df["mean_diff"].to_numpy()
-    err = np.clip(np.vstack([y - df["mean_diff_lo"].to_numpy(), df["mean_diff_hi"].to_numpy() - y]), 0, None)
-    colors = ["tab:blue" if v >= 0 else "tab:red" for v in y]
-    ax.bar(df["hint"], y, yerr=err, capsize=5, color=colors)
-    ax.axhline(0, color="black", lw=0.8)
-    ax.set_xlabel("hint switched off (full hints policy against hints without it)")
-    ax.set_ylabel(f"value of the hint ({unit})")
-    ax.set_title(title)
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
+    """Each hint's value (the :func:`analyzer.studies.hints.worth.ablate` table), every hint it
+    holds from the top, named in words with its value and 95 % interval: a bar with its
+    interval, coloured by its verdict (:func:`analyzer.tables.band_table.worth_verdict`) and a
+    legend of the verdicts drawn."""
+    y = np.arange(len(df))
+    fig, ax = new_figure(10, 1.6 + 0.42 * max(len(df), 3), layout="constrained")
+    x = df["mean_diff"].to_numpy(dtype=float)
+    err = np.clip(np.vstack([x - df["mean_diff_lo"].to_numpy(), df["mean_diff_hi"].to_numpy() - x]), 0, None)
+    said = worth_verdicts(df)
+    ax.barh(y, x, xerr=err, capsize=4, color=[WORTH_COLORS[v][0] for v in said],
+            edgecolor=[WORTH_COLORS[v][1] for v in said])
+    never = np.array([v == NEVER for v in said], dtype=bool)
+    ax.plot(np.zeros(int(never.sum())), y[never], "|", color="black", ms=12)     # a bar of no length: a mark at 0
+    ax.set_yticks(y, [f"{hint_name(h)}: {difference(m, lo, hi)}"
+                      for h, m, lo, hi in zip(df.hint, x, df.mean_diff_lo, df.mean_diff_hi)])
+    ax.invert_yaxis()
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel(f"value of the hint ({unit}):\nthe full hints policy less hints without it")
+    fig.suptitle(title)
+    ax.grid(axis="x", alpha=0.3)
+    shown = list(dict.fromkeys(v for v in WORTH_COLORS if v in said))
+    fig.legend([Patch(facecolor=WORTH_COLORS[v][0], edgecolor=WORTH_COLORS[v][1]) for v in shown], shown,
+               title="what the 95 % interval says", loc="outside lower center", ncols=len(shown), fontsize=9)
     return fig

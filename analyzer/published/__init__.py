@@ -1,5 +1,5 @@
 """The published studies of results/: one module a study (its tables, charts and the section of
-results/README.md it keeps), each one command, ``bezique study NAME`` or
+its page it keeps, results/NAME/README.md and report.html), each one command, ``bezique study NAME`` or
 ``python -m analyzer.published.NAME``; what they share is in :mod:`.common`. This file
 names them without importing them, so that the command line starts light."""
 from __future__ import annotations
@@ -21,6 +21,7 @@ STUDIES = {
     "tune": "results/tune: the tuned hints of both games, stored as the package's presets",
     "portland": "results/portland: Rubicon before and after the Portland Club's laws",
     "deal_value": "results/deal_value: what a dealt card is worth under strong play",
+    "site": "results/index.html and every study's report.html, from the committed pages (plays nothing)",
 }
 
 

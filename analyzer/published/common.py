@@ -1,7 +1,8 @@
 """What the published studies share: their command line (the deals' seed, a scale on every
-number of deals, the games, the threads, the output folder and whether results/README.md is
-touched), the command that reproduces a study, an interval as text, a Markdown table and the
-section of results/README.md each study keeps between its markers."""
+number of deals, the games, the threads, the output folder and whether the study writes its
+page), the command that reproduces a study, an interval as text, a Markdown table and the
+section of its page (results/NAME/README.md, and report.html beside it) each study keeps between
+its markers."""
 from __future__ import annotations
 
 import argparse
@@ -13,9 +14,10 @@ from pathlib import Path
 import pandas as pd
 
 from ..policies.spec import resolve_policy
-from ..run.output import update_marked_section
+from ..run.output import atomic_write, update_marked_section
 from ..studies.play.compare import compare_pair
 from ..tables.markdown import shown_table
+from ..tables.page import write_page
 from ..tables.stats import interval_text
 
 ROOT = Path(__file__).resolve().parents[2]        # the repository: its results/ are the studies'
@@ -48,7 +50,8 @@ def study_parser(name: str, doc: str, seed: int, out: str, tables: str | None = 
     ap = parser(name, doc, seed, threads=True)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every number of deals and hands by this")
     ap.add_argument("--games", nargs="+", default=GAMES, choices=GAMES, help=games_help)
-    ap.add_argument("--no-readme", action="store_true", help="do not touch results/README.md")
+    ap.add_argument("--no-readme", action="store_true",
+                    help="write no page (the study's section of --out's README.md, and report.html)")
     if tables:
         ap.add_argument("--tables", action="store_true", help=tables)
     ap.add_argument("--out", default=out)
@@ -77,11 +80,10 @@ def table(rows, columns) -> list[str]:
 
 
 def publish(args, mark: str, text: str, heading: str) -> int:
-    """Print a study's markdown ``text`` and, unless ``--no-readme``, put it between its markers
-    ``mark`` of results/README.md (a new section ``heading`` where they are absent); 0, the
-    study's exit status."""
+    """Print a study's markdown ``text`` and, unless ``--no-readme``, keep it on its page
+    (:func:`write_section`: ``--out``'s README.md and report.html); 0, the study's exit status."""
     if not args.no_readme:
-        update_readme(mark, text, heading)
+        write_section(args.out, mark, text, heading)
     print(text)
     return 0
 
@@ -91,10 +93,18 @@ def read_tables(out, *names: str) -> list[pd.DataFrame]:
     return [pd.read_csv(Path(out) / f"{name}.csv", index_col=0) for name in names]
 
 
-def update_readme(mark: str, text: str, heading: str) -> None:
-    """Put ``text`` between the markers ``mark`` of results/README.md (run.output.update_marked_section;
-    where they are absent, a new section ``heading`` at its end)."""
-    update_marked_section(RESULTS / "README.md", mark, text, heading)
+def write_section(out, mark: str, text: str, heading: str, title: str | None = None) -> Path:
+    """Put a study's ``text`` between its markers ``mark`` of its page, ``out``/README.md (made
+    with the heading ``title`` where there is none yet; a new section ``heading`` where the
+    markers are absent), so that what else the page says stays; then write the page as
+    report.html beside it. Returns the page's path."""
+    page = Path(out) / "README.md"
+    if not page.exists():
+        page.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(page, lambda p: Path(p).write_text(f"# {title or heading}\n", encoding="utf-8"))
+    update_marked_section(page, mark, text, heading)
+    write_page(page)
+    return page
 
 
 def unit(game: str) -> str:
@@ -113,7 +123,9 @@ def timed_pair(rules, a: str, b: str, deals: int, seed: int, threads, bar) -> di
 
 def run_bezique(args: list[str]) -> None:
     """Run the ``bezique`` command line with ``args`` in the repository, said on stderr first;
-    a failure raises."""
+    a failure raises. A published study writes into its own committed folder, so the command
+    gets ``--force`` (the only writer of results/ that may: docs/commands.md, ``--out``)."""
+    args = [*args, "--force"]
     print("$ bezique " + " ".join(args), file=sys.stderr, flush=True)
     subprocess.run([str(Path(sys.executable).parent / "bezique"), *args], check=True, cwd=ROOT)
 

@@ -18,6 +18,7 @@ import pandas as pd
 from ..plots.figure import new_figure, save_chart
 from ..rules import preset
 from ..run.output import atomic_write, write_table
+from ..tables.page import write_page
 from ..studies.value.deal import deal_value
 from .common import RESULTS, scaled_command, scaler, study_parser, unit
 
@@ -90,7 +91,7 @@ def main(argv=None) -> int:
     for game, table in tables.items():
         save_chart(chart(table, game), out, f"deal_value_{game}")
     text = page(tables, facts, scaled_command("deal_value", args.scale))
-    atomic_write(out / "README.md", lambda p: Path(p).write_text(text))
+    write_page(atomic_write(out / "README.md", lambda p: Path(p).write_text(text)))
     print(text)
     return 0
 

@@ -25,7 +25,7 @@ from ..plots.figure import new_figure, save_chart
 from ..policies.params import HINT_NAMES, RULEBOOK_HINTS
 from ..rules import preset
 from ..run.output import write_table
-from .common import RESULTS, ci, command, parser, table, timed_pair, unit
+from .common import RESULTS, ci, command, parser, table, timed_pair, unit, write_section
 
 BUDGETS = ("expert:plain,samples=8", "expert:plain,samples=16", "expert:plain", "expert:plain,samples=64",
            "expert:plain,samples=32,prune=0", "expert:plain,endgame=exact", "expert:plain,rollout=hints")
@@ -117,7 +117,7 @@ def write_readme(tables, out: Path, args) -> None:
         ("expert setting", lambda r: f"`{r.policy_a}`"), deals, ("advantage over hints", ci),
         (f"seconds per hand, expert in one seat ({args.threads or 'one per core'} "
          f"thread{'' if args.threads == 1 else 's'})", lambda r: f"{r.seconds_per_expert_hand:.3f}")])
-    (out / "README.md").write_text("\n".join(lines) + "\n")
+    write_section(out, "expert", "\n".join(lines[2:]), "The measurements", title=lines[0][2:])
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The learned player's generations and whether its name means the best (issue 44): writes
 results/learned/generations.csv, best_by_name.csv, generations_GAME.png and the ``generations``
-section of results/README.md.
+section of the learned player's page (results/learned/README.md).
 
 - ``generations.csv``: each network of a game's lineages (GENERATIONS: policy iteration's rounds,
   then expert iteration's generations; and the lineage trained apart) against the tuned hints on
@@ -32,7 +32,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from tqdm import tqdm
 
-from ..plots.figure import new_figure, save_chart
+from ..numbers import count, difference
+from ..plots.figure import drawn_handles, new_figure, note_cut_axis, save_chart
 from ..policies.learned import load_model, shipped_model
 from ..rules import preset
 from ..run.backends import thread_count
@@ -168,41 +169,54 @@ def figures_by_strength(args, out: Path) -> None:
     write_table(df, out, "figures_by_strength")
 
 
-def strength_chart(figs: pd.DataFrame, gens: pd.DataFrame, game: str, out: Path) -> None:
-    """A panel per headline figure: each player's self-play value (95 % interval) against its
-    advantage over the tuned hints (generations.csv; the tuned hints at 0)."""
+def strength_figure(figs: pd.DataFrame, gens: pd.DataFrame, game: str) -> Figure:
+    """A panel per headline figure: each player's self-play value (95 % interval), a line per
+    player from the weakest (top) to the strongest, named with its advantage over the tuned
+    hints (generations.csv; the tuned hints at 0) and its own hands; the lineages told apart by
+    colour, each drawn through its players."""
     f = figs[figs.game == game]
-    strength = {f"hints:tuned-{game}": 0.0}
-    g = gens[(gens.game == game) & (gens.policy_b == f"hints:tuned-{game}")]
+    tuned = f"hints:tuned-{game}"
+    strength = {tuned: 0.0}
+    g = gens[(gens.game == game) & (gens.policy_b == tuned)]
     strength.update({r.player: r.mean_diff for _, r in g.iterrows()})
-    keys = [k for k, _what, _unit in band_figures(game == "rubicon")]
+    players = sorted((p for p in dict.fromkeys(f.player) if p in strength), key=strength.get)
+    row = {p: i for i, p in enumerate(players)}
+    hands = f.groupby("player").hands.first()
     what = {k: (w, u) for k, w, u in band_figures(game == "rubicon")}
-    fig = Figure(figsize=(12.6, 7.4))
-    axes = fig.subplots(2, 3, squeeze=False).ravel()
-    for ax, key in zip(axes, keys):
+    fig = Figure(figsize=(13, 2.2 + 0.5 * len(players)), layout="constrained")
+    axes = fig.subplots(2, 3, sharey=True).ravel()
+    for ax, key in zip(axes, what):
         d = f[(f.figure == key) & f.player.isin(strength)]
-        x = d.player.map(strength)
         scale = 100.0 if is_share(what[key][1]) else 1.0
-        search = d.player.str.startswith("expert")
-        for rows, color, fmt, label in ((~search & ~d.player.str.startswith(APART), "C0", "o-", "the first lineage"),
+        for rows, color, fmt, label in ((d.player == tuned, "grey", "D", "the tuned hints"),
+                                        (~d.player.str.startswith((APART, "expert", tuned)), "C0", "o-",
+                                         "the first lineage"),
                                         (d.player.str.startswith(APART), "C1", "o-", "the lineage trained apart"),
-                                        (search, "k", "s", "expert over learned")):
-            e = d[rows]                  # a line through each lineage, weakest first
-            e = e.iloc[np.argsort(e.player.map(strength).to_numpy(), kind="stable")]
-            ax.errorbar(e.player.map(strength), scale * e.value, color=color, fmt=fmt, capsize=4, label=label,
-                        yerr=[scale * (e.value - e.value_lo), scale * (e.value_hi - e.value)])
-        for xi, yi, label in zip(x, scale * d.value, d.player):
-            ax.annotate(label.split(" (")[0], (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=7)
+                                        (d.player.str.startswith("expert"), "k", "s", "expert over learned")):
+            e = d[rows].sort_values("player", key=lambda names: names.map(row))
+            ax.errorbar(scale * e.value, e.player.map(row), color=color, fmt=fmt, capsize=3, label=label,
+                        xerr=[scale * (e.value - e.value_lo), scale * (e.value_hi - e.value)])
         ax.set_title(what[key][0], fontsize=9)
-        ax.set_xlabel(f"advantage over hints:tuned-{game} ({unit(game)})", fontsize=8)
-        ax.set_ylabel("%" if scale == 100 else what[key][1], fontsize=8)
-        ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7)
-    for ax in axes[len(keys):]:
+        ax.set_xlabel("%" if scale == 100 else what[key][1], fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+        note_cut_axis(ax, "x")
+    axes[0].set_yticks(range(len(players)), [f"{p}: {difference(strength[p]) if p != tuned else 'the reference'}, "
+                                             f"{count(hands[p])} hands" for p in players])
+    axes[0].set_ylim(len(players) - 0.5, -0.5)          # the weakest at the top
+    for ax in axes:
+        ax.tick_params(labelsize=8)
+    for ax in axes[len(what):]:
         ax.set_visible(False)
-    fig.suptitle(f"{game}: the headline figures against strength (self-play of each player)", fontsize=10)
-    fig.tight_layout()
-    save_chart(fig, out, f"figures_by_strength_{game}")
+    fig.legend(*drawn_handles(*axes[:len(what)]), loc="outside lower center", ncols=4, fontsize=8)
+    fig.suptitle(f"{game}: the headline figures against strength (self-play of each player; 95 % intervals)\n"
+                 f"each player with its advantage over {tuned} ({unit(game)}) and its self-play hands, "
+                 "the weakest at the top", fontsize=10)
+    return fig
+
+
+def strength_chart(figs: pd.DataFrame, gens: pd.DataFrame, game: str, out: Path) -> None:
+    """Write :func:`strength_figure` as figures_by_strength_GAME.png and .svg into ``out``."""
+    save_chart(strength_figure(figs, gens, game), out, f"figures_by_strength_{game}")
 
 
 def chart(df: pd.DataFrame, game: str, out: Path) -> None:
@@ -245,7 +259,7 @@ def _verdict(r) -> str:
 
 
 def markdown(df: pd.DataFrame, best: pd.DataFrame, command: str) -> str:
-    """The results/README.md section: the generations table and the name's verdicts."""
+    """The page's section: the generations table and the name's verdicts."""
     lines = [f"Made by `{command}`; each deal played twice with the seats swapped, on deals no training, "
              "tuning or choice of settings played; 95 % intervals.", ""]
     deals, advantage = ("deals", lambda r: f"{int(r.deals):,}"), lambda r: f"{ci(r)} {unit(r.game)}"

@@ -10,7 +10,7 @@ Writes results/ladder/:
   seats the same player): mean totals, the double (treble) bézique rates, the points a brisque is
   worth, declarations per hand by combination and, in Rubicon, the rubicon rate, the share saved
   by brisques and the winner's game score;
-- the markdown between the ``ladder`` markers of results/README.md.
+- the markdown between the ``ladder`` markers of its page (results/ladder/README.md).
 
 Every player meets the tuned hints on the first N deals of the same seed, so the rows share
 their deals (a player given fewer deals plays the first of them). The ceilings read hidden
@@ -206,7 +206,7 @@ STATISTICS_HEADERS = ("mean total per seat", "double bézique %", "treble béziq
 
 
 def markdown(lad: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
-    """The ladder's tables for results/README.md."""
+    """The ladder's tables for its page."""
     lines = [f"Made by `{command}`: every player against `hints:tuned-GAME` on the first deals of seed "
              f"{int(lad.seed.iloc[0])}, each played twice with the seats swapped; 95 % intervals. The ceilings "
              "CHEAT (they read hidden cards): they say how far the best play the game allows is from ours.", ""]

@@ -5,7 +5,7 @@ Writes results/learned/: ``strength.csv`` (one row per game and opponent: the le
 mean advantage per deal, seats swapped, points per hand or net game points per game, its 95 %
 interval, score share and Elo), ``selfplay.csv`` (per game and policy: mean totals, rubicon rate,
 double bézique rate, each with its interval) and the markdown tables between the ``learned``
-markers of results/README.md.
+markers of its page (results/learned/README.md).
 
 The training used seed 1 (deals 0 .. steps x hands) and its learning curve seed 1,000,004; this
 study plays seed 20261201 by default.
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import pandas as pd
 
@@ -114,7 +113,7 @@ def rounds_charts(out) -> None:
 
 
 def markdown(strong: pd.DataFrame, selfp: pd.DataFrame, variants: pd.DataFrame, command: str) -> str:
-    """The tables of results/README.md."""
+    """The tables of its page."""
     lines = [f"Made by `{command}` (seed {int(strong.seed.iloc[0])}: deals that neither the training nor its "
              "learning curve played). Each deal is played twice, seats swapped; intervals 95 %.", ""]
     lines += table(strong, [("game", lambda r: r.game), ("opponent", lambda r: f"`{r.opponent}`"),
@@ -172,7 +171,6 @@ def main(argv=None) -> int:
     if variants:
         write_table(var_df, args.out, "variants")
     text = markdown(strong_df, self_df, var_df, made_by)
-    (Path(args.out) / "learned.md").write_text(text + "\n", encoding="utf-8")
     return publish(args, MARK, text, "The learned player")
 
 

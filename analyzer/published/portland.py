@@ -5,7 +5,7 @@ deals, and how the tuned Rubicon hints fare against hand-set hints under each.
 Writes results/portland/: ``before_after.csv`` (one row per policy and reading: mean totals,
 rubicon rate, drawn games, declarations per game by combination, the share made of table cards
 alone), ``tuned.csv`` (hints:tuned-rubicon against hints, net game points per deal, seats
-swapped) and the markdown table between the ``portland`` markers of results/README.md.
+swapped) and the markdown table between the ``portland`` markers of its page (results/portland/README.md).
 
 Example:
     bezique study portland                       # 100,000 games; expert 1,000
@@ -25,7 +25,7 @@ from ..run.output import write_table
 from ..studies.play.compare import compare
 from ..studies.play.simulate import simulate
 from ..tables.stats import TABLE_ONLY, wilson_ci
-from .common import RESULTS, ci, command, parser, table, update_readme
+from .common import RESULTS, ci, command, parser, table, write_section
 
 READINGS = ("replace", "portland")
 POLICIES = ("hints", "hints:tuned-rubicon", "expert:plain")
@@ -67,7 +67,7 @@ def tuned_against_hints(reading: str, deals: int, seed: int, threads) -> dict:
 
 
 def markdown(rows: pd.DataFrame, tuned: pd.DataFrame, command: str) -> str:
-    """The table of results/README.md: each figure replace -> portland, per policy."""
+    """The table of its page: each figure replace -> portland, per policy."""
     figures = [("games per reading", lambda r: f"{int(r.games):,}"),
                ("mean total per seat (without brisques)", lambda r: ci(r, "mean_total", "{:.0f}")),
                ("rubicon rate", lambda r: ci(r, "rubicon_rate", "{:.2f}", 100) + " %"),
@@ -102,7 +102,7 @@ def main(argv=None) -> None:
     ap.add_argument("--expert-games", type=int, default=1_000)
     ap.add_argument("--tuned-deals", type=int, default=50_000)
     ap.add_argument("--markdown-only", action="store_true",
-                    help="only rewrite the README table from results/portland's tables")
+                    help="only rewrite the page's table from results/portland's tables")
     args = ap.parse_args(argv)
     out = RESULTS / "portland"
     made_by = command("portland", "--games", str(args.games), "--expert-games", str(args.expert_games),
@@ -127,9 +127,9 @@ def main(argv=None) -> None:
 
 
 def publish(rows: pd.DataFrame, tuned: pd.DataFrame, command: str) -> None:
-    """Write the table between the markers of results/README.md and print it."""
+    """Write the table between its markers of results/portland's page and print it."""
     text = markdown(rows, tuned, command)
-    update_readme(MARK, text, "The Portland Club's laws")
+    write_section(RESULTS / "portland", MARK, text, "Rubicon by the Portland Club's laws (before → after)")
     print(text)
 
 

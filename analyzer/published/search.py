@@ -13,7 +13,7 @@ Writes results/search/:
   among the configurations below);
 - ``configs.csv``: searches with the learned network as prior, against ``learned``: their
   advantage and speed (hands per second with the search in one seat, one thread);
-- the markdown between the ``search`` markers of results/README.md.
+- the markdown between the ``search`` markers of its page (results/search/README.md).
 
 Example:
     bezique study search                            # the committed figures
@@ -127,7 +127,7 @@ def versus(game, a, b, deals, seed, bar) -> dict:
 
 
 def markdown(var: pd.DataFrame, diag: pd.DataFrame, conf: pd.DataFrame, command: str) -> str:
-    """The study's tables for results/README.md."""
+    """The study's tables for its page."""
     lines = [f"Made by `{command}`; 95 % intervals; every comparison plays each deal twice with the seats "
              "swapped; ordinary figures in points per hand, Rubicon in net game points per game.", "",
              "How close the calls are (tuned roll-outs at decisions of learned self-play):", ""]

@@ -1,5 +1,5 @@
 """Strong play by name, a stronger learned player and independent evidence (issue 33): writes
-results/strong/ and the ``strong`` section of results/README.md.
+results/strong/ and the ``strong`` section of its page (results/strong/README.md).
 
 - ``names.csv``: ``expert`` (the strongest search, by name) and a cheaper setting against
   ``learned``; the plain search rolling out with ``learned``, with its anchor (it keeps learned's
@@ -11,7 +11,7 @@ results/strong/ and the ``strong`` section of results/README.md.
   ``learned`` (the exploitability probe: what a player trained against the frozen ``learned``
   gains over it);
 - ``statistics.csv``: each of them in self-play, the statistics side by side (totals, double
-  and treble bézique, rubicon rates, the worth of a brisque), and in results/README.md which
+  and treble bézique, rubicon rates, the worth of a brisque), and on its page which
   agree across the independent players (the game's) and which do not (the players').
 
 Every comparison plays each deal twice with the seats swapped, on deals of a seed no training,
@@ -116,7 +116,7 @@ def _statistics_cells(r) -> list[str]:
 
 
 def markdown(names: pd.DataFrame, players: pd.DataFrame, stats: pd.DataFrame, command: str) -> str:
-    """The study's tables for results/README.md."""
+    """The study's tables for its page."""
     lines = [f"Made by `{command}` (seed {int(names.seed.iloc[0])}: deals no "
              "training, tuning or choice of settings played), each deal played twice with the seats swapped; "
              "95 % intervals.", "", "**The names**: `expert` is the strongest search by name; a search that rolls "
@@ -139,11 +139,11 @@ def markdown(names: pd.DataFrame, players: pd.DataFrame, stats: pd.DataFrame, co
                                     "winner's game score", "margin per brisque")))])
     agree = agreement(stats)
     if len(agree):
-        lines += ["", "**What agrees across independent players** (the game's) and what does not (the players'): "
-                  "each statistic of `learned` beside the players trained apart from it "
-                  f"({', '.join(INDEPENDENT)}: another seed, as strong); the game's where the difference's "
-                  "95 % interval (half-widths added in quadrature) holds 0, the game's to within 5 % where "
-                  "that interval lies inside ±5 % of `learned`'s value, else the players'. The tuned hints "
+        lines += ["", "**What agrees across independent players** and what does not: each statistic of "
+                  "`learned` beside the players trained apart from it "
+                  f"({', '.join(INDEPENDENT)}: another seed, as strong): {SAME_ALL} where the difference's "
+                  "95 % interval (half-widths added in quadrature) holds 0, the same within 5 % where "
+                  f"that interval lies inside ±5 % of `learned`'s value, else {DIFFERS_ALL}. The tuned hints "
                   "beside them show how far strength moves it.", ""]
         lines += table(agree, [(h, (lambda k: lambda r: r[k])(k)) for h, k in (
             ("game", "game"), ("statistic", "statistic"), ("learned", "learned"),
@@ -158,14 +158,18 @@ STATISTICS = (("mean_total", "mean total per seat", "{:.0f}", 1), ("double_beziq
               ("margin_per_brisque", "margin per brisque", "{:.1f}", 1))
 
 
+SAME_ALL = "the same for every strong player"
+DIFFERS_ALL = "differs between strong players"
+
+
 def whose(diffs: list, near: float) -> str:
-    """"the game's" when every difference's interval (lo, hi) holds 0, "the game's, to within 5 %"
-    when each lies inside ±``near``, else "the players'"."""
+    """:data:`SAME_ALL` when every difference's interval (lo, hi) holds 0, the same "within 5 %"
+    when each lies inside ±``near``, else :data:`DIFFERS_ALL`."""
     if all(lo <= 0 <= hi for _a, _d, lo, hi in diffs):
-        return "the game's"
+        return SAME_ALL
     if all(-near <= lo and hi <= near for _a, _d, lo, hi in diffs):
-        return f"the game's, to within {NEAR * 100:.0f} %"
-    return "the players'"
+        return f"{SAME_ALL}, within {NEAR * 100:.0f} %"
+    return DIFFERS_ALL
 
 
 def agreement(stats: pd.DataFrame) -> pd.DataFrame:

@@ -14,7 +14,7 @@ import json
 import shutil
 import sys
 
-from .common import GAMES, RESULTS, ROOT, parser, run_bezique, table, update_readme
+from .common import GAMES, RESULTS, ROOT, parser, run_bezique, table, write_section
 
 MARK = "tune"
 BUDGET = {"ordinary": 24_000_000, "rubicon": 8_000_000}
@@ -53,7 +53,7 @@ def _confirmation(preset: dict, against: str) -> str:
 
 
 def write_summary() -> None:
-    """The table of both tunings in results/README.md (between its tune markers)."""
+    """The table of both tunings on results/tune's page (between its tune markers)."""
     o, r = (json.loads((RESULTS / f"tune/{v}/tune.json").read_text()) for v in GAMES)
     weights = lambda p: ", ".join(f"{h} {w:.2f}" for h, w in p["weights"].items())     # noqa: E731
     text = (f"CMA-ES searched the weights of all thirteen hints (each in [0, 5]) against the previous "
@@ -68,7 +68,7 @@ def write_summary() -> None:
             ("tuned against the tuned H1..H8", lambda p: _confirmation(p, p["opponent"]))]
     text += "\n".join(table(rows, [("", lambda row: row[0]), ("ordinary (points per hand)", lambda row: row[1](o)),
                                    ("Rubicon (net game points per game)", lambda row: row[1](r))]))
-    update_readme(MARK, text, "Tuned hints (`bezique tune`)")
+    write_section(RESULTS / "tune", MARK, text, "Tuned hints (`bezique tune`)")
 
 
 if __name__ == "__main__":

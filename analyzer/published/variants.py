@@ -16,7 +16,7 @@ import time
 import pandas as pd
 
 from ..tables.markdown import md_table
-from .common import RESULTS, ci, command, parser, run_bezique, update_readme
+from .common import RESULTS, ci, command, parser, run_bezique, write_section
 
 MARK = "variants"
 OUT = RESULTS / "variants"
@@ -90,8 +90,7 @@ def main(argv=None) -> None:
             "subdirectory. Intervals are 95 %; \"hints against greedy\" is the mean difference per "
             "deal over every seating of the two policies on the same deals (with partners: "
             "the partnerships' pooled points; Rubicon: net game points per game).\n\n" + table + "\n")
-    (OUT / "README.md").write_text("# The rulebook's games side by side\n\n" + text)
-    update_readme(MARK, text[:-1], "The rulebook's games side by side")
+    write_section(OUT, MARK, text[:-1], "The rulebook's games side by side")
     print(table)
 
 

@@ -21,7 +21,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from ..errors import BeziqueError
-from .output import atomic_write, write_json
+from .output import atomic_write, same_command, write_json
 
 CHECKPOINT_DIR = ".checkpoint"
 COMMAND_FILE = "command.json"
@@ -122,7 +122,7 @@ def keep_checkpoints(out_dir, command: dict, resume: bool = False) -> Iterator[C
         if saved is None:
             raise CheckpointError(f"nothing to resume in {out_dir}: no checkpoint of an interrupted run there "
                                   "(run the command without --resume)")
-        if (saved.get("name"), saved.get("args")) != (command.get("name"), command.get("args")):
+        if not same_command(saved, command):
             diff = sorted(k for k in set(saved.get("args", {})) | set(command.get("args", {}))
                           if saved.get("args", {}).get(k) != command.get("args", {}).get(k))
             what = "the command" if saved.get("name") != command.get("name") else ", ".join(diff)

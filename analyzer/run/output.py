@@ -1,6 +1,8 @@
 """Writing results atomically: a file appears whole or not at all, with the user's umask; an
 output directory is checked writable before a run and keeps a manifest of the files its last
-run wrote (written last), so a rerun removes its own stale files and never anyone else's."""
+run wrote and of the command that wrote them (written last), so a rerun removes its own stale
+files and never anyone else's, and a command refuses a directory that holds what another
+command, or no command, wrote there (:func:`claim_output`; --force writes anyway)."""
 from __future__ import annotations
 
 import json
@@ -23,6 +25,7 @@ from .backends import describe_backend
 MANIFEST = ".bezique-files.json"
 FORMATS = ("csv", "parquet", "png", "svg")      # what tables and charts are written as (--format)
 _CHOSEN: ContextVar = ContextVar("bezique_formats", default=frozenset(FORMATS))
+_COMMAND: ContextVar = ContextVar("bezique_command", default=None)     # what the manifest records
 TEMP_PREFIX = ".bezique-tmp-"       # a file being written; one left by a killed run goes at the next finish
 
 
@@ -94,25 +97,103 @@ def check_writable(out_dir) -> Path:
     return out
 
 
+def read_manifest(out_dir) -> dict | None:
+    """The manifest of ``out_dir`` (``files``: what its last run wrote; ``command``: the command
+    that wrote them, where one was recorded), or None where there is none or it is unreadable."""
+    try:
+        manifest = json.loads((Path(out_dir) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+def same_command(a: dict | None, b: dict | None) -> bool:
+    """Whether two commands as recorded (``name`` and ``args``: every argument that changes the
+    result) are the same command with the same settings; a command not recorded is none."""
+    return (isinstance(a, dict) and isinstance(b, dict) and bool(a) and bool(b)
+            and (a.get("name"), a.get("args")) == (b.get("name"), b.get("args")))
+
+
+def held_files(out_dir) -> list[str]:
+    """The names in ``out_dir`` (files and folders) but its manifest and temporary files: what a
+    run would write beside."""
+    out = Path(out_dir)
+    if not out.is_dir():
+        return []
+    return sorted(p.name for p in out.iterdir() if p.name != MANIFEST and not p.name.startswith(TEMP_PREFIX))
+
+
+def check_output(out_dir, command: dict) -> dict | None:
+    """Refuse (OutputError, one line) to write ``command``'s files into ``out_dir`` when it holds
+    files that another command wrote (its manifest names another command or other settings, or
+    no command) or that no command wrote (no manifest); an empty or missing directory, or one
+    whose manifest names the same command and settings, is fine. Returns its manifest."""
+    manifest = read_manifest(out_dir)
+    held = held_files(out_dir)
+    recorded = (manifest or {}).get("command")
+    if not held or same_command(recorded, command):
+        return manifest
+    shown = ", ".join(_printable(n) for n in held[:3]) + (f" and {len(held) - 3} more" if len(held) > 3 else "")
+    if manifest is None:
+        whose = f"files that no bezique command wrote ({shown})"
+    elif not isinstance(recorded, dict) or not recorded:
+        whose = f"the files of a run that did not record its command ({shown})"
+    else:
+        whose = f"the files of `{recorded.get('line') or recorded.get('name')}` ({shown})"
+    raise OutputError(f"{out_dir} holds {whose}: give another --out, or --force to write there anyway "
+                      "(removing nothing that is there)")
+
+
+@contextmanager
+def claim_output(out_dir, command: dict, force: bool = False, resume: bool = False) -> Iterator[dict]:
+    """Inside the block ``command`` (``name``, ``args``, ``line``: what the command line's
+    ``_command_identity`` gives) writes into ``out_dir``; returns (yields) it. Unless ``resume``
+    (the interrupted run's own checks say whether it is the same command), the directory is
+    checked first (:func:`check_output`; ``force`` skips the check) and claimed: its manifest
+    names ``command`` from now on, so that a run interrupted here is known as this command's, and
+    keeps the files of the earlier run only where that was the same command (a forced run's
+    :func:`finish_output` removes nothing that was there). :func:`finish_output` records
+    ``command`` in the manifest."""
+    out = Path(out_dir)
+    if not resume:
+        manifest = (read_manifest(out) if force else check_output(out, command)) or {}
+        files = _names(manifest.get("files")) if same_command(manifest.get("command"), command) else []
+        write_json({"files": files, "command": command}, out / MANIFEST)
+    token = _COMMAND.set(command)
+    try:
+        yield command
+    finally:
+        _COMMAND.reset(token)
+
+
 def finish_output(out_dir, written, owned=()) -> Path:
-    """End a run's writing into ``out_dir``: remove the files of the previous run there (its
-    manifest, and any file named in ``owned``) that this run did not write and any temporary
-    file a killed run left, then write the manifest of ``written`` last. Returns the
-    manifest's path."""
+    """End a run's writing into ``out_dir``: remove the files of the previous run there that
+    this run did not write (those its manifest names; where the directory has no manifest, those
+    named in ``owned``, an earlier version's files) and any temporary file a killed run left,
+    then write the manifest of ``written`` (and of the command of the enclosing
+    :func:`claim_output`, if any) last. Returns the manifest's path."""
     out = Path(out_dir)
     new = {Path(p).name for p in written}
-    old = set(owned)
-    try:
-        old |= set(json.loads((out / MANIFEST).read_text(encoding="utf-8")).get("files", []))
-    except (OSError, ValueError, AttributeError):
-        pass
+    manifest = read_manifest(out)
+    old = set(owned) if manifest is None else set(_names(manifest.get("files")))
     for name in sorted(old - new):
         stale = out / Path(name).name               # a bare name: never outside the directory
         if stale.is_file():
             stale.unlink()
     for leftover in out.glob(f"{TEMP_PREFIX}*"):     # half-written by a run killed with SIGKILL
         leftover.unlink(missing_ok=True)
-    return write_json({"files": sorted(new)}, out / MANIFEST)
+    command = _COMMAND.get()
+    return write_json({"files": sorted(new), **({"command": command} if command else {})}, out / MANIFEST)
+
+
+def _printable(name: str) -> str:
+    """A file name as a line can say it: a byte that is not UTF-8 as the replacement character."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _names(files) -> list[str]:
+    """The file names a manifest lists (none where it lists something else)."""
+    return [f for f in files if isinstance(f, str)] if isinstance(files, list) else []
 
 
 def atomic_write(path, write) -> Path:
@@ -182,7 +263,7 @@ def write_json(obj, path) -> Path:
 def update_marked_section(path, mark: str, text: str, heading: str) -> Path:
     """Put ``text`` between the markers ``<!-- mark:start -->`` and ``<!-- mark:end -->`` of the
     markdown file ``path`` (written atomically); where they are absent, append them under a new
-    section ``heading``. The study scripts keep their tables in results/README.md so."""
+    section ``heading``. The published studies keep their tables on their pages so."""
     doc = Path(path).read_text(encoding="utf-8")
     start, end = f"<!-- {mark}:start -->", f"<!-- {mark}:end -->"
     block = f"{start}\n{text}\n{end}"

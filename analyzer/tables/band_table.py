@@ -1,6 +1,10 @@
 """The headline figures under strong play as a band: each figure per strong player (their
-self-play) and the band over them, with a verdict on whether the figure is the game's (the
-players agree) or the players' (they differ), built from a study's tables."""
+self-play) and the band over them, with a verdict on whether the figure is the same for every
+strong player or differs between them, built from a study's tables.
+
+The verdicts the report says and draws come from here, one function each, so that the words and
+the charts cannot disagree: a band figure's (:func:`figure_verdict`, over :func:`verdict`) and a
+hint's worth against the strong player (:func:`worth_verdict`)."""
 from __future__ import annotations
 
 import itertools
@@ -19,7 +23,16 @@ FIGURES = (
     ("rubicon_rate", "games ending in a rubicon", "share of games", "rubicon"),
     ("winner_game_score", "the winner's game score", "game points", "rubicon"),
 )
-VERDICTS = {"game": "the game's", "players": "the players'", "open": "not settled by these hands"}
+# a band figure's verdict in words, by its key in the table's ``verdict`` column
+SAME = f"the same for every strong player, within {100 * NEAR:.0f} %"
+DIFFERS = f"differs between strong players by more than {100 * NEAR:.0f} %"
+OPEN = "not settled by these hands"
+VERDICTS = {"game": SAME, "players": DIFFERS, "open": OPEN}
+# a hint's worth in words, by what its 95 % interval says
+WORTH = "worth having"
+COSTING = "costing"
+UNTOLD = "not told apart from nothing"
+NEVER = "never changing a deal's result here"
 
 
 def is_share(unit: str) -> bool:
@@ -59,12 +72,19 @@ def player_figures(tables: dict, player: str, rubicon: bool) -> dict[str, tuple[
     return out
 
 
+def tolerance(estimates: list[tuple[float, float, float]], near: float = NEAR) -> float:
+    """How far two players' estimates (value, lo, hi) of one figure may differ and still agree:
+    ``near`` (5 %) of the figure's mean over the players, in the figure's unit."""
+    return near * abs(sum(v for v, _lo, _hi in estimates) / len(estimates))
+
+
 def verdict(estimates: list[tuple[float, float, float]], near: float = NEAR) -> str:
     """Whether players' estimates (value, lo, hi) of one figure agree: "game" when every two
     players' difference has its 95 % interval (the half-widths added in quadrature) inside
     ±``near`` of the figure's mean, "players" when some two differ surely by more than that
-    (the interval of their difference outside it), else "open" (more hands would tell)."""
-    scale = near * abs(sum(v for v, _lo, _hi in estimates) / len(estimates))
+    (the interval of their difference outside it), else "open" (more hands would tell).
+    Two players may thus differ surely and still agree: by less than 5 % of the figure."""
+    scale = tolerance(estimates, near)
     inside, outside = True, False
     for (a, alo, ahi), (b, blo, bhi) in itertools.combinations(estimates, 2):
         d = a - b
@@ -72,6 +92,31 @@ def verdict(estimates: list[tuple[float, float, float]], near: float = NEAR) -> 
         inside &= abs(d) + half <= scale
         outside |= abs(d) - half > scale
     return "game" if inside else "players" if outside else "open"
+
+
+def estimates(rows: pd.DataFrame) -> list[tuple[float, float, float]]:
+    """(value, lo, hi) of each player in one figure's rows of :func:`band_table`."""
+    return list(zip(rows.value.astype(float), rows.value_lo.astype(float), rows.value_hi.astype(float)))
+
+
+def figure_verdict(rows: pd.DataFrame, near: float = NEAR) -> str:
+    """One band figure's verdict in words (:data:`SAME`, :data:`DIFFERS` or :data:`OPEN`), from
+    its rows of :func:`band_table` (:func:`verdict`): what the report's text and its chart say."""
+    return VERDICTS[verdict(estimates(rows), near)]
+
+
+def worth_verdict(lo: float, hi: float) -> str:
+    """A hint's worth in words from its 95 % interval (``lo``, ``hi``): :data:`WORTH` when the
+    interval is above zero, :data:`COSTING` when below, :data:`NEVER` when it is 0 [0, 0] (no
+    deal played otherwise without the hint), else :data:`UNTOLD` (touching zero included)."""
+    if lo == 0 and hi == 0:
+        return NEVER
+    return WORTH if lo > 0 else COSTING if hi < 0 else UNTOLD
+
+
+def worth_verdicts(df: pd.DataFrame) -> list[str]:
+    """:func:`worth_verdict` of each row of a hints' worth table (``mean_diff_lo``, ``mean_diff_hi``)."""
+    return [worth_verdict(lo, hi) for lo, hi in zip(df.mean_diff_lo, df.mean_diff_hi)]
 
 
 def band_table(tables: dict, players: list[str], rubicon: bool, near: float = NEAR) -> pd.DataFrame:

@@ -9,7 +9,9 @@ import pandas as pd
 from statsmodels.stats.proportion import proportion_confint
 
 from ..cards import COMBO_NAMES
+from ..numbers import difference, points, share
 from ..run.tallies import score_bin
+from ..words import combination_name
 
 Z95 = 1.959963984540054
 
@@ -201,48 +203,50 @@ def partnerships_table(result) -> pd.DataFrame:
 
 
 def format_rubicon(df: pd.DataFrame, trumps: pd.DataFrame) -> str:
-    """The Rubicon table as text."""
+    """The Rubicon table as text (shares in per cent, numbers.py's formats)."""
     r0 = df.iloc[0]
-    lines = [f"rubicon games: rubicon rate {r0.rubicon_rate:.4f} [{r0.rubicon_rate_lo:.4f}, {r0.rubicon_rate_hi:.4f}]",
-             f"  brisques saved the rubicon {r0.brisques_saved_share:.4f} [{r0.brisques_saved_lo:.4f}, {r0.brisques_saved_hi:.4f}]"
-             f", broke a tie {r0.brisques_broke_tie_share:.4f} [{r0.brisques_broke_tie_lo:.4f}, {r0.brisques_broke_tie_hi:.4f}]",
-             f"  drawn (null and void) {r0.drawn_share:.4f} [{r0.drawn_share_lo:.4f}, {r0.drawn_share_hi:.4f}]"
-             f"  winner's game score {r0.winner_game_score:.1f} [{r0.winner_game_score_lo:.1f}, {r0.winner_game_score_hi:.1f}]"
+    lines = [f"rubicon games: rubicon rate {share(r0.rubicon_rate, r0.rubicon_rate_lo, r0.rubicon_rate_hi)}",
+             f"  brisques saved the rubicon {share(r0.brisques_saved_share, r0.brisques_saved_lo, r0.brisques_saved_hi)}"
+             f", broke a tie {share(r0.brisques_broke_tie_share, r0.brisques_broke_tie_lo, r0.brisques_broke_tie_hi)}",
+             f"  drawn (null and void) {share(r0.drawn_share, r0.drawn_share_lo, r0.drawn_share_hi)}"
+             f"  winner's game score {points(r0.winner_game_score, r0.winner_game_score_lo, r0.winner_game_score_hi)}"
              f" (over {r0.decided_games:,} decided games)"]
     for _, r in df.iterrows():
         lines.append(
-            f"seat {r.seat} {r.policy:<10} games won {r.game_win_share:.4f} [{r.game_win_share_lo:.4f}, {r.game_win_share_hi:.4f}]"
-            f"  net game points {r.net_game_points:.1f} [{r.net_game_points_lo:.1f}, {r.net_game_points_hi:.1f}]\n"
-            f"  rubiconed {r.rubiconed_share:.4f}  carte blanche {r.carte_blanche_rate:.4f} [{r.carte_blanche_lo:.4f}, {r.carte_blanche_hi:.4f}]\n"
-            f"  bezique scored: single+ {r.bezique_single_or_more:.4f}  double+ {r.bezique_double_or_more:.4f}"
-            f"  treble+ {r.bezique_treble_or_more:.5f}  quadruple {r.bezique_quadruple_or_more:.5f}")
+            f"seat {r.seat} {r.policy:<10} games won {share(r.game_win_share, r.game_win_share_lo, r.game_win_share_hi)}"
+            f"  net game points {difference(r.net_game_points, r.net_game_points_lo, r.net_game_points_hi)}\n"
+            f"  rubiconed {share(r.rubiconed_share)}  carte blanche "
+            f"{share(r.carte_blanche_rate, r.carte_blanche_lo, r.carte_blanche_hi)}\n"
+            f"  bézique scored: single or more {share(r.bezique_single_or_more)}  double or more "
+            f"{share(r.bezique_double_or_more)}  treble or more {share(r.bezique_treble_or_more)}  quadruple "
+            f"{share(r.bezique_quadruple_or_more)}")
     lines.append("trumps fixed by: " + ", ".join(
-        f"{r.fixed_by} {r.share:.4f}" for _, r in trumps.iterrows())
-        + f"; mean trick when fixed {trumps.mean_trick_when_fixed.iloc[0]:.2f}")
+        f"{r.fixed_by.replace('_', ' ')} {share(r.share)}" for _, r in trumps.iterrows())
+        + f"; mean trick when fixed {points(trumps.mean_trick_when_fixed.iloc[0])}")
     return "\n".join(lines)
 
 
 def format_partnerships(df: pd.DataFrame) -> str:
     """The partnerships table (V5) as text."""
     return "\n".join(
-        f"{r.side} {r.policies:<20} pooled hand score {r.mean_score:8.1f}  [{r.mean_score_lo:.1f}, "
-        f"{r.mean_score_hi:.1f}]  hands won {r.win_share:.4f} [{r.win_share_lo:.4f}, {r.win_share_hi:.4f}]"
+        f"{r.side} {r.policies:<20} pooled hand score {points(r.mean_score, r.mean_score_lo, r.mean_score_hi)}"
+        f"  hands won {share(r.win_share, r.win_share_lo, r.win_share_hi)}"
         for _, r in df.iterrows())
 
 
 def format_summary(df: pd.DataFrame, sevens: bool = True) -> str:
-    """The summary table as fixed-width text with intervals in brackets."""
+    """The summary table as text, each figure with its interval in brackets (shares in per cent)."""
     lines = []
     for _, r in df.iterrows():
         lines.append(
             f"seat {r.seat} {r.policy:<10} hands {r.hands:,}\n"
-            f"  mean hand score      {r.mean_score:8.1f}  [{r.mean_score_lo:.1f}, {r.mean_score_hi:.1f}]\n"
-            f"  share of hands won   {r.win_share:8.4f}  [{r.win_share_lo:.4f}, {r.win_share_hi:.4f}]\n"
-            f"  brisque points       {r.brisque_points:8.1f}  [{r.brisque_points_lo:.1f}, {r.brisque_points_hi:.1f}]\n"
-            f"  double bezique rate  {r.double_bezique_rate:8.4f}  [{r.double_bezique_lo:.4f}, {r.double_bezique_hi:.4f}]\n"
-            + (f"  seven-of-trumps pts  {r.seven_points:8.2f}  [{r.seven_points_lo:.2f}, {r.seven_points_hi:.2f}]\n"
+            f"  mean hand score      {points(r.mean_score, r.mean_score_lo, r.mean_score_hi)}\n"
+            f"  hands won            {share(r.win_share, r.win_share_lo, r.win_share_hi)}\n"
+            f"  brisque points       {points(r.brisque_points, r.brisque_points_lo, r.brisque_points_hi)}\n"
+            f"  double bézique       {share(r.double_bezique_rate, r.double_bezique_lo, r.double_bezique_hi)}\n"
+            + (f"  seven of trumps      {points(r.seven_points, r.seven_points_lo, r.seven_points_hi)} points\n"
                if sevens else "")
-            + f"  last trick share     {r.last_trick_share:8.4f}")
+            + f"  last trick won       {share(r.last_trick_share)}")
     return "\n".join(lines)
 
 
@@ -255,7 +259,9 @@ def format_hand_tables(tables: dict, sevens: bool = True) -> str:
         parts.append(format_partnerships(tables["partnerships"]))
     if "rubicon" in tables:
         parts += ["", format_rubicon(tables["rubicon"], tables["trumps"])]
-    parts += ["\ndeclarations per hand", tables["declarations"].to_string(float_format=lambda x: f"{x:.4f}")]
+    declared = tables["declarations"].rename(index=combination_name)
+    declared.index.name = "combination"
+    parts += ["\ndeclarations per hand", declared.to_string(float_format=lambda x: points(x))]
     return "\n".join(parts)
 
 

@@ -71,14 +71,16 @@ def hints_report(rules: RuleSet, study: HintStudy, patterns: bool = False, progr
 
 
 def write_hints_report(report: HintsReport, out) -> list:
-    """Write hints.md, every decision (decisions.parquet) and the disagreements, the tables, the
-    chart and run.json into ``out``; returns the files written."""
+    """Write hints.md and report.html (the same page, its chart inline), every decision
+    (decisions.parquet) and the disagreements, the tables, the chart and run.json into ``out``;
+    returns the files written."""
     rules = report.rules
     unit = "net game points" if rules.is_rubicon else "points"
-    written = [atomic_write(Path(out) / "hints.md", lambda p: Path(p).write_text(report.text, encoding="utf-8"))]
+    page = atomic_write(Path(out) / "hints.md", lambda p: Path(p).write_text(report.text, encoding="utf-8"))
+    written = [page]
     written += write_table(report.rows, out, "decisions", csv=False)     # a row per decision: Parquet only
     if report.parted is not None:
         written += write_table(report.parted, out, "disagreements", csv=False)
     chart = hints_chart(report.tables["hints"], f"{rules_title(rules)}: the hints against strong play", unit)
-    return write_files(out, None, report.tables, {f"hints_{model_for(rules)}": chart}, files=written,
+    return write_files(out, None, report.tables, {f"hints_{model_for(rules)}": chart}, files=written, pages=[page],
                        rules=rules.describe(), **report.facts)

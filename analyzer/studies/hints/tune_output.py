@@ -125,7 +125,8 @@ def format_tune(res: TuneResult) -> str:
 
 def write_tune(res: TuneResult, out, threads: int | None = None) -> list[Path]:
     """Write ``generations``, ``weights`` and ``confirmation`` (CSV, Parquet), the two charts
-    (PNG, SVG), ``tune.json`` (the preset), ``tune.md`` and run.json into ``out``, and forget
+    (PNG, SVG), ``tune.json`` (the preset), ``tune.md`` with report.html (the same page, its charts
+    inline) and run.json into ``out``, and forget
     the search's state kept there (finished: nothing to resume); return the paths."""
     unit = points_unit(res.rules)
     conv, weights = convergence_table(res), weights_table(res)
@@ -138,8 +139,8 @@ def write_tune(res: TuneResult, out, threads: int | None = None) -> list[Path]:
     written += save_chart(weights_chart(weights, f"{name}: hint weights, hand-set and tuned"), out, "weights")
     written.append(write_json(res.preset(), Path(out) / "tune.json"))
     text = markdown(res, conv, weights, unit)
-    written.append(atomic_write(Path(out) / "tune.md", lambda p: Path(p).write_text(text, encoding="utf-8")))
-    written = write_files(out, threads, files=written, rules=res.rules.describe(), opponent=res.opponent,
-                          budget=res.budget, seed=res.seed)
+    page = atomic_write(Path(out) / "tune.md", lambda p: Path(p).write_text(text, encoding="utf-8"))
+    written = write_files(out, threads, files=[*written, page], pages=[page], rules=res.rules.describe(),
+                          opponent=res.opponent, budget=res.budget, seed=res.seed)
     forget_search(out)
     return written

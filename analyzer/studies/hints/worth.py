@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from ...numbers import difference
 from ...plots import ablation_chart
 from ...policies.hints import hints_policy
 from ...policies.hints_names import HINT_TEXT
@@ -16,6 +17,7 @@ from ...policies.spec import PolicyError, PolicySpec, resolve_policy
 from ...rules import RuleSet
 from ...run.driver import CHUNK, chunk_for, run_chunks
 from ...run.task import RunTask, check_run
+from ...words import hint_name
 from ..files import write_files
 from ..play.compare import (
     PairResult,
@@ -127,10 +129,10 @@ def format_ablation(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int, aga
              + (f", each policy against {against}" if against else "")]
     if against:
         r = df.iloc[0]
-        lines.append(f"full {base} against {against}: {r.full:+.2f} [{r.full_lo:+.2f}, {r.full_hi:+.2f}]")
+        lines.append(f"full {base} against {against}: {difference(r.full, r.full_lo, r.full_hi)}")
     for _, r in df.iterrows():
-        elo = "" if against else f"  Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]"
-        lines.append(f"{r.hint}: {r.mean_diff:+8.2f} [{r.mean_diff_lo:+.2f}, {r.mean_diff_hi:+.2f}]{elo}  {r.advice}")
+        elo = "" if against else f"; Elo {difference(r.elo_a, r.elo_a_lo, r.elo_a_hi)}"
+        lines.append(f"{hint_name(r.hint)}: {difference(r.mean_diff, r.mean_diff_lo, r.mean_diff_hi)}{elo}")
     return "\n".join(lines)
 
 

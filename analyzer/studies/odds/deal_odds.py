@@ -30,10 +30,12 @@ from ...cards import (
     rank_of,
 )
 from ...engine.deals import dealt_counts
+from ...numbers import share
 from ...rules import RuleSet
 from ...run.driver import run_chunks
 from ...run.task import RunTask
 from ...tables.stats import wilson_ci
+from ...words import event_name
 
 QS, JD = card_id(0, QUEEN), card_id(2, KNAVE)
 FOURS = ((ACE, "aces"), (KING, "kings"), (QUEEN, "queens"), (KNAVE, "knaves"))
@@ -345,10 +347,11 @@ def odds_row(event: str, description: str, p: Fraction, hits: int | None = None,
 
 
 def format_odds(df: pd.DataFrame, rules: RuleSet, hands: int, seed: int) -> str:
-    """:func:`odds_table` as text: a line per event, the exact value beside the simulated one."""
-    lines = [f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95% Wilson CI"]
+    """:func:`odds_table` as text: a line per event in words, the exact chance (a fraction and in
+    per cent) beside the simulated share with its 95 % interval."""
+    lines = [f"{rules.name} bézique: exact odds and {hands:,} simulated deals (seed {seed}), 95 % intervals"]
+    width = max(len(event_name(e)) for e in df.event)
     for _, r in df.iterrows():
-        sim = (f"simulated {r.simulated:.6f} [{r.simulated_lo:.6f}, {r.simulated_hi:.6f}]"
-               if r["sample"] else "")
-        lines.append(f"{r.event:<28} {r.exact:>24} = {r.exact_decimal:.6g}  {sim}")
+        sim = f"  simulated {share(r.simulated, r.simulated_lo, r.simulated_hi)}" if r["sample"] else ""
+        lines.append(f"{event_name(r.event):<{width}}  {r.exact:>24} = {share(r.exact_decimal)}{sim}")
     return "\n".join(lines)

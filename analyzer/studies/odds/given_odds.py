@@ -5,8 +5,8 @@ size) and, in a game with a turn-up, the ``turn_up`` may be known too; every oth
 unknown and the rest of the pack is shuffled fairly. For each combination — each bézique
 (``k`` Q♠ and ``k`` J♦, ``k`` = 1 .. packs), each four (four aces, kings, queens, knaves of any
 suits, and with the panache option (V2) also the panache four, one of each suit, as
-:mod:`analyzer.studies.odds.deal_odds` lists both) and a sequence (A, 10, K, Q, J of one suit) — two
-exact figures (fractions):
+:mod:`analyzer.studies.odds.deal_odds` lists both), each suit's marriage (K, Q of one suit) and a
+sequence (A, 10, K, Q, J of one suit) — two exact figures (fractions):
 
 ``dealt_*``
     The seat HOLDS it at the deal: its whole dealt hand (the held cards and the
@@ -27,12 +27,14 @@ Given the held cards (and turn-up) both are multivariate hypergeometric sums ove
 cards, the deck (:meth:`RuleSet.copies`: the 63-card deck of V4 counted right) less the held cards
 less the turn-up, computed with :func:`analyzer.studies.odds.deal_odds.p_holds`.
 
-The sequence: when the turn-up is given (games with ``trump="turn_up"``) the trump suit is its
-suit and the rows are ``dealt_trump_sequence`` and ``receives_trump_sequence``. When it is not
+The marriages and the sequence: when the turn-up is given (games with ``trump="turn_up"``) the
+trump suit is its suit; the marriage in it is the royal marriage (``dealt_royal_marriage``,
+``receives_royal_marriage``), the other suits' are ``dealt_marriage_SUIT`` (SUIT: S, H, D, C), and
+the sequence rows are ``dealt_trump_sequence`` and ``receives_trump_sequence``. When it is not
 known — Rubicon (no turn-up, trumps fixed by the first marriage or sequence, R3.2), V1 (first
-marriage), or an ordinary game whose turn-up is not given — there is no trump sequence yet, and
-the rows are per suit: ``dealt_sequence_SUIT`` and ``receives_sequence_SUIT`` (SUIT: S, H, D, C),
-the sequence of the suit that may become trumps.
+marriage), or an ordinary game whose turn-up is not given — no marriage is royal yet and there is no
+trump sequence, and the rows are per suit: ``dealt_marriage_SUIT`` and ``dealt_sequence_SUIT`` (and
+their ``receives_`` rows), the combinations of the suit that may become trumps.
 
 With nothing held and no turn-up every figure equals exact.py's unconditional one of the same
 event (``dealt_bezique``, ``dealt_four_aces``, ``dealt_sequence_S``, ``receives_double_bezique`` ...).
@@ -47,12 +49,27 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from ...cards import ACE, KING, KNAVE, N_TYPES, QUEEN, SUIT_SYMBOLS, SUITS, TEN, card_id, card_str, cards_str, suit_of
+from ...cards import (
+    ACE,
+    KING,
+    KNAVE,
+    N_TYPES,
+    QUEEN,
+    SUIT_SYMBOLS,
+    SUITS,
+    TEN,
+    card_id,
+    card_str,
+    cards_str,
+    suit_of,
+)
 from ...engine.deals import dealt_counts
 from ...given_deal import GivenDeal, dealing
+from ...numbers import share
 from ...rules import RuleSet
 from ...run.driver import run_chunks
 from ...run.task import RunTask
+from ...words import SUIT_SYMBOL, combination_name
 from ..files import write_files
 from .deal_odds import (
     FOURS,
@@ -154,14 +171,15 @@ def sequence_need(suit: int) -> dict[str, int]:
 
 def combinations(holding: Holding) -> list[tuple[str, str, dict[str, int]]]:
     """The combinations of :func:`conditional_events`, each (name, words, need): each bézique
-    level, each four (and each panache four, V2), and the trump sequence when the turn-up is
-    known, else a sequence per suit (module docstring)."""
+    level, each four (and each panache four, V2), each suit's marriage (:func:`marriages`) and
+    the trump sequence when the turn-up is known, else a sequence per suit (module docstring)."""
     rules = holding.rules
     out = [(name, f"{k} Q♠ and {k} J♦ or more", bezique_need(k)) for name, k in bezique_levels(rules)]
     out += [(f"four_{label}", f"four {label} or more (any suits)", {f"rank:{rank}": 4}) for rank, label in FOURS]
     if rules.panache:
         out += [(f"panache_four_{label}", f"a panache four of {label} (one of each suit, V2)", panache_need(rank))
                 for rank, label in FOURS]
+    out += marriages(holding)
     if holding.trump_suit is not None:
         s = holding.trump_suit
         out.append(("trump_sequence", f"the trump sequence (A, 10, K, Q, J of {SUIT_SYMBOLS[s]}, the turn-up's suit)",
@@ -170,6 +188,25 @@ def combinations(holding: Holding) -> list[tuple[str, str, dict[str, int]]]:
         out += [(f"sequence_{SUITS[s]}", f"A, 10, K, Q, J of {SUIT_SYMBOLS[s]} (trumps not known)", sequence_need(s))
                 for s in range(4)]
     return out
+
+
+def marriage_need(suit: int) -> dict[str, int]:
+    """The need of a marriage in ``suit``: its K and Q."""
+    return {card_str(card_id(suit, r)): 1 for r in (KING, QUEEN)}
+
+
+def marriages(holding: Holding) -> list[tuple[str, str, dict[str, int]]]:
+    """Each suit's marriage as :func:`combinations` lists it: with the turn-up known, the royal
+    marriage (in its suit, trumps) first and then the other suits' common marriages; without, a
+    marriage per suit (module docstring)."""
+    trumps = holding.trump_suit
+    if trumps is None:
+        return [(f"marriage_{SUITS[s]}", f"K, Q of {SUIT_SYMBOLS[s]} (trumps not known)", marriage_need(s))
+                for s in range(4)]
+    royal = ("royal_marriage", f"the royal marriage (K, Q of {SUIT_SYMBOLS[trumps]}, the turn-up's suit)",
+             marriage_need(trumps))
+    return [royal] + [(f"marriage_{SUITS[s]}", f"a common marriage (K, Q of {SUIT_SYMBOLS[s]})", marriage_need(s))
+                      for s in range(4) if s != trumps]
 
 
 def conditional_events(rules: RuleSet, held=(), turn_up: int | None = None) -> list[dict]:
@@ -243,6 +280,43 @@ def _odds(rules: RuleSet, hands: int, seed: int, threads, progress, given) -> pd
     return pd.DataFrame([odds_row(r["event"], r["description"], r["fraction"],
                                   *((next(hits), hands) if r["event"].startswith("dealt_") else ()))
                          for r in conditional_events(rules, given.held, given.turn_up)])
+
+
+TRUMPS_SET_BY = {"marriage_or_sequence": "the first marriage or sequence declared sets them, R3.2",
+                 "first_marriage": "the first marriage declared sets them, V1",
+                 "turn_up": "the turn-up is not given"}
+
+
+def trumps_text(rules: RuleSet, given: GivenDeal) -> str:
+    """What the seat knows of the trumps: the turn-up's suit where the turn-up is given, else
+    why they are not known."""
+    if given.turn_up is not None:
+        return f"{card_str(given.turn_up, symbols=True)} turned up: trumps {SUIT_SYMBOL[SUITS[suit_of(given.turn_up)]]}"
+    return f"trumps not known ({TRUMPS_SET_BY.get(rules.trump, rules.trump)})"
+
+
+def given_event_name(event: str) -> str:
+    """A row of :func:`conditional_events` in words, for the seat it is of: ``dealt_royal_marriage``
+    "the royal marriage in its dealt hand", ``receives_marriage_D`` "the marriage in ♦ received
+    over the hand"."""
+    kind, _, name = event.partition("_")
+    return f"{combination_name(name)} {'in its dealt hand' if kind == 'dealt' else 'received over the hand'}"
+
+
+def format_given_odds(df: pd.DataFrame, rules: RuleSet, given: GivenDeal, hands: int, seed: int) -> str:
+    """The odds of the seat of ``given`` (:func:`odds` inside its block) as the terminal shows
+    them: its hand and what it knows of the trumps, then a line per event in words, the exact
+    chance and, for the dealt hand, the share of the ``hands`` deals dealt so, as percentages
+    with the 95 % Wilson interval (the exact fractions are the table's)."""
+    held = cards_str(given.held, symbols=True) or "no card named"
+    names = [given_event_name(e) for e in df.event]
+    width = max(map(len, names))
+    lines = [f"{rules.name} bézique, seat {given.seat} holding {held}; {trumps_text(rules, given)}",
+             f"its odds: exact, and in {hands:,} deals dealt so (seed {seed}) with the 95 % Wilson interval"]
+    for name, (_, r) in zip(names, df.iterrows()):
+        sim = f"  simulated {share(r.simulated, r.simulated_lo, r.simulated_hi)}" if r["sample"] else ""
+        lines.append(f"{name:<{width}}  {share(r.exact_decimal):>9}{sim}")
+    return "\n".join(lines)
 
 
 def write_odds(df: pd.DataFrame, rules: RuleSet, out, hands: int, seed: int, threads: int | None = None) -> list:

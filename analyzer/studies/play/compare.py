@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ...given_deal import dealing
+from ...numbers import difference, share
 from ...plots import pairs_heatmap
 from ...policies.spec import PolicySpec
 from ...rubicon_score import rubicon_results
@@ -260,15 +261,15 @@ def format_comparison(res: Comparison, rules: RuleSet, seed: int) -> str:
     the SPRT's verdict when it ran), then the ranking when there is one."""
     lines = [f"{rules.name} bézique, seed {seed}: mean difference A - B in {points_unit(rules)}"]
     for _, r in res.pairs.iterrows():
-        line = (f"{r.policy_a} vs {r.policy_b}: {r.mean_diff:+.1f} [{r.mean_diff_lo:+.1f}, {r.mean_diff_hi:+.1f}]"
-                f" over {r.deals:,} deals; score {r.score_a:.4f} [{r.score_a_lo:.4f}, {r.score_a_hi:.4f}]"
-                f"; Elo {r.elo_a:+.0f} [{r.elo_a_lo:+.0f}, {r.elo_a_hi:+.0f}]")
+        line = (f"{r.policy_a} vs {r.policy_b}: {difference(r.mean_diff, r.mean_diff_lo, r.mean_diff_hi)}"
+                f" over {r.deals:,} deals; {r.policy_a} takes {share(r.score_a, r.score_a_lo, r.score_a_hi)} of the "
+                f"{'games' if rules.is_rubicon else 'hands'}; Elo {difference(r.elo_a, r.elo_a_lo, r.elo_a_hi)}")
         if "sprt_result" in res.pairs:
             line += f"; SPRT {r.sprt_result} (LLR {r.sprt_llr:.2f})"
         lines.append(line)
     if res.ranking is not None:
         lines += ["\nranking (Bradley-Terry, Elo scale)",
-                  res.ranking.to_string(index=False, float_format=lambda x: f"{x:+.1f}")]
+                  res.ranking.to_string(index=False, float_format=lambda x: difference(x))]
     return "\n".join(lines)
 
 

@@ -4,18 +4,37 @@ short table; and the sample sizes, said the same way at the start of a run and a
 report.md and the terminal both open with these (:mod:`.markdown`, ``format_study``)."""
 from __future__ import annotations
 
+import pandas as pd
+
+from ...numbers import difference, points, share
 from ...policies.spec import resolve_policy
 from ...rules import PRESETS, RuleSet
-from ...tables.band_table import is_share
+from ...tables.band_table import (
+    COSTING,
+    DIFFERS,
+    NEVER,
+    OPEN,
+    SAME,
+    UNTOLD,
+    WORTH,
+    figure_verdict,
+    is_share,
+    worth_verdicts,
+)
 from ...tables.rule_table import rule_table, value_text
-from ...tables.stats import interval_text
+from ...words import hint_name
 from ..play.compare import points_unit, seatings
 
 
-def percent(r, key: str, digits: int = 2) -> str:
-    """A share of the row ``r`` (``key`` with its ``_lo`` and ``_hi`` columns) in percent, with its
-    interval: "2.15 % [1.74, 2.65]"."""
-    return interval_text(r, key, f"{{:.{digits}f}}", 100).replace(" [", " % [", 1)
+def _diff(r, key: str = "mean_diff") -> str:
+    """A difference of the row ``r`` (``key`` with its ``_lo`` and ``_hi``), signed: "+1.3 [-0.2, +2.8]"."""
+    return difference(r[key], r[key + "_lo"], r[key + "_hi"])
+
+
+def _share(r, key: str) -> str:
+    """A share of the row ``r`` (``key`` with its ``_lo`` and ``_hi`` columns) in per cent, with
+    its interval (numbers.share): "2.15 % [1.74, 2.65]"."""
+    return share(r[key], r[key + "_lo"], r[key + "_hi"])
 
 
 def sample_text(st) -> str:
@@ -45,13 +64,13 @@ def _head_to_head(st, pairs, unit: str) -> list[str]:
     """A sentence per head-to-head pair of ``pairs``: who wins, by how much, and the score share."""
     out = []
     for _, r in pairs.iterrows():
-        diff = interval_text(r, "mean_diff")
+        diff = _diff(r)
         a, b = r.policy_a, r.policy_b
         if r.mean_diff_lo > 0 or r.mean_diff_hi < 0:
             verdict = f"**{a}** beats **{b}**" if r.mean_diff > 0 else f"**{a}** loses to **{b}**"
         else:
             verdict = f"**{a}** and **{b}** cannot be told apart"
-        out.append(f"{verdict}: {diff} {unit} for {a}, who takes {percent(r, 'score_a', 1)} of the "
+        out.append(f"{verdict}: {diff} {unit} for {a}, who takes {_share(r, 'score_a')} of the "
                    f"{r.games:,} {'games' if st.rules.is_rubicon else 'hands'} (wins and half the draws; "
                    f"head to head on the same {r.deals:,} deals in every seating).")
     return out
@@ -67,30 +86,28 @@ def _self_play(st) -> str | None:
 
 def figure_text(value: float, unit: str, lo: float | None = None, hi: float | None = None) -> str:
     """A band figure's value in its unit (band_table's), with its interval when ``lo`` and
-    ``hi`` are given: shares in per cent ("4.12 % [3.64, 4.65]"), the rest to 4 digits."""
-    share = is_share(unit)
-    text = (lambda v: f"{100 * v:.2f}") if share else (lambda v: f"{v:,.4g}")
-    ci = f" [{text(lo)}, {text(hi)}]" if lo is not None else ""
-    return text(value) + (" %" if share else "") + ci
+    ``hi`` are given: a share in per cent, anything else as points (numbers.py)."""
+    return (share if is_share(unit) else points)(value, lo, hi)
 
 
 def band_sentences(st) -> list[str]:
     """A sentence per headline figure over the strong players (the ``strong_band`` table):
-    each player's estimate with its interval, the band, and whether the figure is the game's
-    (they agree within 5 %), the players' (two surely differ by more) or not settled yet."""
+    each player's estimate with its interval, the band, and whether the figure is the same for
+    every strong player (they agree within 5 %), differs between them (two surely differ by more)
+    or is not settled yet (:func:`~analyzer.tables.band_table.figure_verdict`, as the chart says)."""
     band = st.tables["strong_band"]
     players = list(dict.fromkeys(band.player))
     out = [f"Strong play is {len(players)} players trained apart ({', '.join(f'**{p}**' for p in players)}; "
-           f"{st.strong.hands:,} hands of self-play each, the same deals). A figure on which they agree within "
-           "5 % (every two players' difference, with its interval) is **the game's**; one on which two of them "
-           "surely differ by more is **the players'**; the rest are not settled by these hands."]
+           f"{st.strong.hands:,} hands of self-play each, the same deals). A figure is **{SAME}** when every "
+           f"two of them differ by less than 5 % of it (their difference, with its interval); it **{DIFFERS}** "
+           f"when two of them surely do; else it is **{OPEN}**."]
     for key in dict.fromkeys(band.figure):
         g = band[band.figure == key]
         unit = g.unit.iloc[0]
         each = "; ".join(f"{r.player} {figure_text(r.value, unit, r.value_lo, r.value_hi)}" for _, r in g.iterrows())
         out.append(f"{g.what.iloc[0][0].upper() + g.what.iloc[0][1:]} ({unit}) under strong play: "
                    f"{figure_text(g.band_lo.iloc[0], unit)} to {figure_text(g.band_hi.iloc[0], unit)} over "
-                   f"the strong players, **{g.verdict_text.iloc[0]}** ({each}).")
+                   f"the strong players, **{figure_verdict(g)}** ({each}).")
     return out
 
 
@@ -101,9 +118,9 @@ def _pairing_figures(st, label: str, under: str) -> list[str]:
     policy = label.split(" vs ")[0]
     out = []
     db = t["double_bezique"].set_index("policy").loc[policy]
-    out.append(f"{under}, a player scores a double bézique in {percent(db, 'scored_double')} of "
-               f"hands. It receives all four cards (dealt or drawn) in {percent(db, 'received_double')}, "
-               f"beside the exact chance of {100 * db.received_double_exact:.2f} % that a blind share of "
+    out.append(f"{under}, a player scores a double bézique in {_share(db, 'scored_double')} of "
+               f"hands. It receives all four cards (dealt or drawn) in {_share(db, 'received_double')}, "
+               f"beside the exact chance of {share(db.received_double_exact)} that a blind share of "
                "the pack holds them. That chance bounds scoring from above. Play can move the received "
                "share a little off it, because one card is seen: the turn-up goes to the loser of the "
                "last trick before the talon is empty, or to whoever exchanges the seven of trumps for it.")
@@ -112,45 +129,46 @@ def _pairing_figures(st, label: str, under: str) -> list[str]:
         pooled = {key: seat[key].mean() for key in ("eldest_minus_dealer", "eldest_minus_dealer_lo",
                                                     "eldest_minus_dealer_hi")}
         out.append(f"{under}, the eldest hand (the dealer's opponent, who leads first) scores "
-                   f"{interval_text(pooled, 'eldest_minus_dealer')} points per hand more than the dealer, "
+                   f"{_diff(pooled, 'eldest_minus_dealer')} "
+                   "points per hand more than the dealer, "
                    "a negative figure meaning fewer (both seats pooled: their mean, its interval the mean "
                    "of theirs, which allows for any correlation between the two seats' figures).")
     b = t["brisques"].set_index("pairing").loc[label]
-    per = interval_text(b, "margin_per_brisque", "{:.1f}")
+    per = points(b.margin_per_brisque, b.margin_per_brisque_lo, b.margin_per_brisque_hi)
     if st.rules.is_rubicon:
         out.append(f"{under}, each brisque won goes with {per} game points more for the seat that "
-                   f"wins it; counting the brisques changes the game's winner in {percent(b, 'winner_changes')} "
+                   f"wins it; counting the brisques changes the game's winner in {_share(b, 'winner_changes')} "
                    "of games.")
         r = t["rubicon"].set_index("pairing").loc[label]
-        out.append(f"{under}, {percent(r, 'rubicon_rate', 1)} of games end in a rubicon (the loser "
-                   f"under 1,000 even with his brisques, R3.9); {percent(r, 'drawn', 1)} are drawn; the "
-                   f"winner scores {interval_text(r, 'winner_game_score', '{:,.0f}')} "
+        out.append(f"{under}, {_share(r, 'rubicon_rate')} of games end in a rubicon (the loser "
+                   f"under 1,000 even with his brisques, R3.9); {_share(r, 'drawn')} are drawn; the "
+                   f"winner scores {points(r.winner_game_score, r.winner_game_score_lo, r.winner_game_score_hi)} "
                    "game points (over the decided games).")
     else:
         out.append(f"{under}, each brisque won moves the hand's margin by {per} points (20 of them "
                    "the brisque's own); counting the brisques changes the hand's winner in "
-                   f"{percent(b, 'winner_changes')} of hands.")
+                   f"{_share(b, 'winner_changes')} of hands.")
     return out
 
 
 def _hint_worth(st, unit: str) -> list[str]:
     """The hints' worth against the strong player, in one sentence: those that pay, those that
-    cost, and those the deals cannot tell from nothing."""
+    cost, and those the deals cannot tell from nothing (each hint's verdict
+    :func:`~analyzer.tables.band_table.worth_verdict`, as the chart colours it)."""
     df = st.ablation
-    pay = df[df.mean_diff_lo > 0].sort_values("mean_diff", ascending=False)
-    cost = df[df.mean_diff_hi < 0].sort_values("mean_diff")
-    same = (df.mean_diff_lo == 0) & (df.mean_diff_hi == 0)     # no deal played otherwise without it
-    unclear = df[(df.mean_diff_lo <= 0) & (df.mean_diff_hi >= 0) & ~same]
+    said = pd.Series(worth_verdicts(df), index=df.index)
+    pay = df[said == WORTH].sort_values("mean_diff", ascending=False)
+    cost = df[said == COSTING].sort_values("mean_diff")
     parts = []
     if len(pay):
-        parts.append("worth having: " + ", ".join(f"{r.hint} {interval_text(r, 'mean_diff')}" for _, r in pay.iterrows()))
+        parts.append(f"{WORTH}: " + ", ".join(f"{hint_name(r.hint)} {_diff(r)}" for _, r in pay.iterrows()))
     if len(cost):
-        parts.append("costing: " + ", ".join(f"{r.hint} {interval_text(r, 'mean_diff')}" for _, r in cost.iterrows()))
-    if len(unclear):
-        parts.append("not told apart from nothing: " + ", ".join(unclear.hint))
-    if same.any():
-        parts.append("never changing a deal's result here: " + ", ".join(df[same].hint))
-    return [f"Against **{st.strong.policy}**, the rulebook's hints (each switched off in turn, {int(df.deals.iloc[0]):,} "
+        parts.append(f"{COSTING}: " + ", ".join(f"{hint_name(r.hint)} {_diff(r)}" for _, r in cost.iterrows()))
+    for words in (UNTOLD, NEVER):
+        if (said == words).any():
+            parts.append(f"{words}: " + ", ".join(map(hint_name, df[said == words].hint)))
+    deals = int(df.deals.iloc[0])
+    return [f"Against **{st.strong.policy}**, the rulebook's hints (each switched off in turn, {deals:,} "
             f"deals) are {'; '.join(parts)} ({unit} for the hints policy that keeps the hint)."]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 import pandas as pd
@@ -24,6 +24,7 @@ from ...run.tallies import score_bin
 from ...run.task import RunTask, check_run
 from ...tables import study_tables as tables_of
 from ...tables.band_table import band_table
+from ...tables.page import write_page
 from ...tables.stats import wilson_ci
 from ..hints.worth import ablate
 from ..odds.deal_odds import bezique_levels, first_stage_tricks, p_receives_bezique, p_receives_bezique_by_trick
@@ -31,7 +32,8 @@ from ..odds.given_odds import odds
 from ..play.compare import compare_checked, points_unit, seatings
 from ..play.simulate import Result, play_hands, simulate_chunk
 from .findings import findings, policy_lines, rules_command, rules_rows, sample_text
-from .markdown import write_markdown
+from .markdown import band_value, write_markdown
+from .takeaways import takeaways
 from .strong import StrongPlay
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
@@ -44,7 +46,7 @@ REPORT_FILES = tuple(
                  "brisque_value", "score_distribution", "score_at_least", "seat_advantage", "pairwise",
                  "hint_worth", "sevens", "strong_band",
                  "game_length", "rubicon", "rubicon_rates", "loser_totals", "game_scores")
-    for ext in ("csv", "parquet", "png", "svg")) + ("report.md", "run.json")
+    for ext in ("csv", "parquet", "png", "svg")) + ("report.md", "report.html", "run.json")
 
 
 
@@ -184,9 +186,29 @@ def _locked(progress: Callable[[int], object]) -> Callable[[int], object]:
     return locked
 
 
-def format_study(st: Study) -> str:
-    """The study as text for the terminal: what it found (:func:`.findings.findings`),
-    the policies, the rules in force and how much it played."""
+def format_study(st: Study, verbose: bool = False) -> str:
+    """The study as text for the terminal: its takeaways and the headline figures (at most
+    TERMINAL_CHARS characters); with ``verbose`` every finding in a sentence, the policies, the
+    rules in force and how much it played."""
+    if verbose:
+        return format_findings(st)
+    lines = [f"{plots.rules_title(st.rules)[0].upper()}{plots.rules_title(st.rules)[1:]}: what the study found "
+             "(95 % intervals in brackets)"]
+    lines += [f"{k}. {_plain(t.text)}" for k, t in enumerate(takeaways(st), 1)]
+    band = st.tables.get("strong_band")
+    if band is not None:
+        players = list(dict.fromkeys(band.player))
+        lines += ["", f"Under strong play ({players[0]}; the verdict: over {len(players)} strong players):"]
+        rows = [(f"{r.what} ({r.unit})", band_value(r.value, r.unit, r.value_lo, r.value_hi), r.verdict_text)
+                for _, r in band[band.player == players[0]].iterrows()]
+        width = [max(len(row[k]) for row in rows) for k in range(2)]
+        lines += [f"  {a:<{width[0]}}  {b:<{width[1]}}  {c}" for a, b, c in rows]
+    return "\n".join(lines)
+
+
+def format_findings(st: Study) -> str:
+    """Every finding of the study in a sentence, the policies, the rules in force and how much it
+    played (``bezique report --verbose``)."""
     lines = [f"What this study found ({plots.rules_title(st.rules)}; 95 % intervals in brackets):"]
     lines += [f"  - {_plain(s)}" for s in findings(st)]
     lines += ["Policies:"] + [f"  {_plain(s)}" for s in policy_lines(st)]
@@ -271,34 +293,46 @@ def build_charts(st: Study, out_dir) -> dict[str, list[Path]]:
     return plots.save_charts(chart_jobs(st), out_dir)
 
 
+def sample_sizes(st: Study) -> dict[str, int]:
+    """The hands of each pairing by its label ("learned vs learned"), and of each self-play
+    pairing by its policy too ("learned"): what a chart by pairing or by policy says of each."""
+    sizes = {k: r.hands for k, r in st.results.items()}
+    sizes.update({a: r.hands for k, r in st.results.items() for a, b in [k.split(" vs ")] if a == b})
+    return sizes
+
+
 def chart_jobs(st: Study) -> dict[str, tuple]:
-    """Every chart of the study, by name: (its chart function, the arguments it is drawn from)."""
+    """Every chart of the study, by name: (its chart function, the arguments it is drawn from).
+    Where the pairings played different numbers of hands, a chart by pairing or policy says each
+    one's beside its name (:func:`sample_sizes`) and its title none."""
     tables = st.tables
     name = plots.rules_title(st.rules)       # the preset and the options changed from it
-    sample = f"{st.hands:,} hands per pairing, seed {st.seed}"
     rubicon = st.rules.is_rubicon
+    sizes = sample_sizes(st) if len({r.hands for r in st.results.values()}) > 1 else None
+    sample = (f"{st.hands:,} hands per pairing" if sizes is None else
+              f"each pairing's {'games' if rubicon else 'hands'} beside it") + f", seed {st.seed}"
     jobs = {
         "odds": (plots.odds_chart, (tables["odds"], f"{name}: deal-time odds, exact and simulated "
                                     f"({st.hands:,} deals, seed {st.seed})")),
-        "double_bezique_by_trick": (plots.bezique_by_trick_chart, (
+        "double_bezique_by_trick": (partial(plots.bezique_by_trick_chart, sizes=sizes), (
             tables["double_bezique_by_trick"], f"{name}: béziques held and scored by trick ({sample})")),
-        "score_distribution": (plots.score_distribution_chart, (
+        "score_distribution": (partial(plots.score_distribution_chart, sizes=sizes), (
             tables["score_distribution"], score_bin(st.rules), f"{name}: hand scores by policy ({sample})")),
-        "score_at_least": (plots.score_at_least_chart, (
+        "score_at_least": (partial(plots.score_at_least_chart, sizes=sizes), (
             tables["score_distribution"], f"{name}: P(hand score ≥ x) by policy ({sample})")),
-        "brisque_value": (plots.brisque_chart, (tables["brisques"], rubicon, f"{name}: brisques ({sample})")),
-        "combinations": (plots.combinations_chart, (tables["combinations"],
+        "brisque_value": (partial(plots.brisque_chart, sizes=sizes), (tables["brisques"], rubicon, f"{name}: brisques ({sample})")),
+        "combinations": (partial(plots.combinations_chart, sizes=sizes), (tables["combinations"],
                                                     f"{name}: combinations declared ({sample})")),
     }
     if rubicon:
-        jobs["rubicon_rates"] = (plots.rubicon_rate_chart, (tables["rubicon"], f"{name}: rubicons ({sample})"))
-        jobs["game_scores"] = (plots.game_score_chart, (tables["game_scores"],
+        jobs["rubicon_rates"] = (partial(plots.rubicon_rate_chart, sizes=sizes), (tables["rubicon"], f"{name}: rubicons ({sample})"))
+        jobs["game_scores"] = (partial(plots.game_score_chart, sizes=sizes), (tables["game_scores"],
                                                         f"{name}: winner's game score ({sample})"))
-        jobs["loser_totals"] = (plots.loser_total_chart, (tables["loser_totals"], score_bin(st.rules),
+        jobs["loser_totals"] = (partial(plots.loser_total_chart, sizes=sizes), (tables["loser_totals"], score_bin(st.rules),
                                                           st.rules.rubicon_limit,
                                                           f"{name}: the loser's total ({sample})"))
     else:
-        jobs["game_length"] = (plots.game_length_chart, (
+        jobs["game_length"] = (partial(plots.game_length_chart, sizes=sizes), (
             tables["game_length"], f"{name}: hands to reach the target (R2.24; {sample})"))
     if "pairwise" in tables:
         deals = sorted(set(tables["pairwise"].deals), reverse=True)
@@ -320,7 +354,7 @@ def chart_jobs(st: Study) -> dict[str, tuple]:
 
 
 def write_report(st: Study, out_dir, command: str | None = None, threads: int | None = None) -> list[Path]:
-    """Write every table (CSV, Parquet), chart (PNG, SVG), report.md and run.json (the command,
+    """Write every table (CSV, Parquet), chart (PNG, SVG), report.md, report.html and run.json (the command,
     versions and backend; ``threads`` as the study ran) of ``st`` into ``out_dir``; ``command``
     is the one report.md says reproduces it (default: this process's). Returns the paths
     written."""
@@ -332,7 +366,8 @@ def write_report(st: Study, out_dir, command: str | None = None, threads: int | 
     for paths in chart_paths.values():
         written += paths
     command = command or command_line()
-    written.append(write_markdown(st, chart_paths, out_dir, command))
+    page = write_markdown(st, chart_paths, out_dir, command)
+    written += [page, write_page(page)]
     given = active_given()
     written.append(write_run_record(out_dir, command, threads, **({"given": given.describe()} if given else {}),
                                     rules=st.rules.describe(), hands=st.hands,
