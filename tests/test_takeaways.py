@@ -54,6 +54,7 @@ def test_the_seat_advantage_is_no_measurable_difference_when_its_interval_holds_
     assert "no measurable difference" in tk.seat_takeaway(study(seat=(-1.3, -5.6, 3.1))).text
     worth = tk.seat_takeaway(study(seat=(4.0, 1.0, 7.0))).text
     assert "is worth +4.00 [+1.00, +7.00]" in worth
+    assert "costs 2.05 [1.49, 2.60] points" in tk.seat_takeaway(study(seat=(-2.05, -2.60, -1.49))).text
 
 
 def test_at_most_six_each_with_an_interval_and_a_link():

@@ -87,7 +87,7 @@ def strength_takeaway(st) -> Takeaway | None:
     if not len(rows):
         return None
     r = rows.iloc[0]
-    who = f"Strong play ({strong})" if st.strong is not None else strong.capitalize()
+    who = f"Strong play ({strong})" if st.strong is not None else f"Head to head, {strong}"
     what = "the rulebook's hints" if r.policy_b == "hints" else r.policy_b
     verb = "beats" if r.mean_diff_lo > 0 else "loses to" if r.mean_diff_hi < 0 else "cannot be told from"
     things = "games" if st.rules.is_rubicon else "hands"
@@ -141,6 +141,9 @@ def seat_takeaway(st) -> Takeaway | None:
     if lo <= 0 <= hi:
         return Takeaway(f"{_capital(where)} leading first (the eldest hand) makes no measurable difference: "
                         f"{difference(v, lo, hi)} {unit} against the dealer.", SEATS)
+    if v < 0:
+        return Takeaway(f"{_capital(where)} leading first (the eldest hand) costs {points(-v, -hi, -lo)} {unit} "
+                        "against the dealer.", SEATS)
     return Takeaway(f"{_capital(where)} leading first (the eldest hand) is worth {difference(v, lo, hi)} {unit} "
                     "against the dealer.", SEATS)
 
