@@ -41,6 +41,8 @@ COMMANDS = {
                         "study's own (bezique study NAME --help). The same as python -m analyzer.published.NAME.",
               False),
     "analyze": ("position", "Value every legal action of the seat to act in the position of FILE.", True),
+    "review": ("position", "Review every decision of one seat in a played hand: what each move lost against the "
+                           "best.", True),
     "hints": ("hints", "The rulebook's hints H1-H8 against strong play.", True),
     "tune": ("hints", "Search the hint weights for the strongest cheap player (CMA-ES).", True),
     "train": ("train", "Train the learned player by self-play (one model per game: ordinary, Rubicon).", True),

@@ -11,11 +11,22 @@ R3.9), for the seat to act.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...actions import action_str
+from ...actions import action_str, action_words
+from ...cards import (
+    FIRST_FOUR,
+    FOUR_RANKS,
+    N_COMBOS,
+    SUIT_SYMBOLS,
+    cards_str,
+    combo_cards,
+    is_four_combo,
+    rank_of,
+)
 from ...engine import api
 from ...engine import layout as L
 from ...engine.endgame import solve_actions
@@ -23,7 +34,9 @@ from ...engine.rng import stream_state
 from ...engine.single import Deal, run_single
 from ...errors import BeziqueError
 from ...hands.handlog import violation_message
-from ...hands.replay_file import HandSpec, RuleViolation, load_replay
+from ...hands.replay_file import HandSpec, RuleViolation
+from ...hands.view import SeatView, load_record, world
+from ...numbers import difference, points, share
 from ...policies.expert import in_last_window, search
 from ...policies.params import ROLLOUT_NAMES
 from ...policies.spec import PolicyError, resolve_policy
@@ -58,11 +71,62 @@ class ActionValue:
     behind: float = 0.0
     behind_lo: float = 0.0
     behind_hi: float = 0.0
+    words: str = ""
+
+
+@dataclass
+class Position:
+    """What the seat to act sees, for people: its hand, both tables, the trumps (a suit, or
+    None before they are fixed), the turn-up (None where there is none, or once drawn), the
+    scores, the stage and the cards left to draw."""
+
+    variant: str
+    seat: int
+    hand: list
+    tables: list
+    trumps: int | None
+    turn_up: int | None
+    scores: list
+    stage: int
+    to_draw: int
+
+    def lines(self, symbols: bool = True) -> list[str]:
+        """The position in a few lines of text, cards in symbols."""
+        trumps = SUIT_SYMBOLS[self.trumps] if self.trumps is not None else "not fixed yet"
+        up = f" (turn-up {cards_str([self.turn_up], symbols)})" if self.turn_up is not None else ""
+        stage = (f"first stage, {self.to_draw} cards left to draw" if self.stage == 1
+                 else "second stage (the talon is out: every card is known)")
+        return [f"{stage}; trumps {trumps}{up}; scores: " + ", ".join(f"seat {s} {v:,}" for s, v in
+                                                                           enumerate(self.scores)),
+                f"seat {self.seat}'s hand: {cards_str(self.hand, symbols) or '–'}",
+                *(f"seat {s}'s table: {cards_str(t, symbols) or '–'}" for s, t in enumerate(self.tables))]
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict of the position (cards in letters)."""
+        return {"variant": self.variant, "seat": self.seat, "hand": cards_str(self.hand),
+                "tables": [cards_str(t) for t in self.tables],
+                "trumps": "SHDC"[self.trumps] if self.trumps is not None else None,
+                "turn_up": cards_str([self.turn_up]) if self.turn_up is not None else None,
+                "scores": list(self.scores), "stage": self.stage, "to_draw": self.to_draw}
+
+
+def describe_position(spec: HandSpec, st, seat: int) -> Position:
+    """The :class:`Position` of ``seat`` in the hand ``st`` of ``spec``'s rules."""
+    G, P = st.G, st.P
+    counts = lambda s, base: [t for t in range(32) for _ in range(int(P[s, base + t]))]      # noqa: E731
+    left = int(G[L.G_TALON_LEN] - G[L.G_TALON_POS])
+    turn_up = int(st.talon[G[L.G_TALON_LEN] - 1]) if spec.turn_up is not None and left > 0 else None
+    trumps = int(G[L.G_TRUMP])
+    return Position(spec.rules.name, seat, counts(seat, L.P_HAND), [counts(s, L.P_TABLE) for s in range(2)],
+                    trumps if trumps >= 0 else None, turn_up, [int(P[s, L.P_SCORE]) for s in range(2)],
+                    int(G[L.G_STAGE]), left)
 
 
 @dataclass
 class Analysis:
-    """The legal actions of the seat to act after ``moves`` moves, best first."""
+    """The legal actions of the seat to act after ``moves`` moves, best first; the position
+    they are of, the action the record played there (``played``, an action code, or None where
+    the record ends) and, in words, whether the best can be told from the next."""
 
     seat: int
     decision: str
@@ -72,12 +136,19 @@ class Analysis:
     unit: str
     actions: list = field(default_factory=list)
     method: str = ""        # how the values were found (the search's configuration)
+    position: Position | None = None
+    played: int | None = None
+    verdict: str = ""
+    values: np.ndarray | None = field(default=None, repr=False)   # [samples, actions] in ``codes``' order
+    codes: list = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (``bezique analyze --json``)."""
         return {"seat": self.seat, "decision": self.decision, "moves_played": self.moves,
                 "exact": self.exact, "samples": self.samples, "unit": self.unit, "method": self.method,
-                "actions": [vars(a) for a in self.actions]}
+                "position": self.position.to_dict() if self.position else None,
+                "played": action_words(self.played, False) if self.played is not None else None,
+                "verdict": self.verdict, "actions": [vars(a) for a in self.actions]}
 
 
 def position(spec: HandSpec, at: int | None = None):
@@ -171,23 +242,114 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
         for r in rows:
             r.behind = r.behind_lo = r.behind_hi = top - r.mean
     rows.sort(key=lambda r: -r.mean)
-    return Analysis(me, DECISIONS.get(dec, str(dec)), at, bool(exact), used, unit, rows, method)
+    for r in rows:
+        r.words = action_words(r.code, decision=dec)
+    played = played_action(spec, at, me, dec)
+    return Analysis(me, DECISIONS.get(dec, str(dec)), at, bool(exact), used, unit, rows, method,
+                    describe_position(spec, st, me), played, told_apart(rows, bool(exact), unit),
+                    None if exact else vals, [int(a) for a in legal])
+
+
+def played_action(spec: HandSpec, at: int, seat: int, decision: int) -> int | None:
+    """The action the record played at the decision after its first ``at`` moves (an action
+    code; a declaration window, or a carte-blanche or claim question, ended by anything but the
+    seat's own declaration is its stop), or None where the record ends there."""
+    if at >= len(spec.moves):
+        return None
+    kind, who, a = spec.moves[at][:3]
+    own = who == seat
+    if decision in (L.D_LEAD, L.D_FOLLOW):
+        return a + (L.A_PLAY_TABLE if spec.moves[at][3] else 0) if kind == L.S_PLAY else None
+    if own and kind == L.S_DECLARE:
+        return L.A_DECLARE + a
+    if own and kind == L.S_EXCHANGE:
+        return L.A_EXCHANGE
+    if own and kind == L.S_CARTE:
+        return L.A_CARTE_BLANCHE
+    if own and kind == L.S_CLAIM:
+        return L.A_CLAIM + (a if a >= 0 else _claimed(spec.moves[at][L.S_CARDS:]))
+    if own and kind == L.S_GAME_CLAIM:
+        return L.A_CLAIM_GAME
+    return L.A_STOP
+
+
+def _claimed(cards) -> int:
+    """The combination a claim's laid ``cards`` make (R3.7: a claim names its cards)."""
+    laid = Counter(int(c) for c in cards if c >= 0)
+    for combo in range(N_COMBOS):
+        need = Counter(combo_cards(combo)) if not is_four_combo(combo) else None
+        if need == laid or need is None and len(laid) == sum(laid.values()) == 4 and \
+                len({rank_of(c) for c in laid}) == 1 and rank_of(next(iter(laid))) == FOUR_RANKS[combo - FIRST_FOUR]:
+            return combo
+    return L.A_CLAIM_CARDS - L.A_CLAIM
+
+
+def told_apart(rows: list, exact: bool, unit: str) -> str:
+    """Whether the best action can be told from the next, in words (the paired interval of how
+    far each is behind the best: it holds 0 where the samples cannot tell them apart)."""
+    if len(rows) < 2:
+        return f"{_capital(rows[0].words)} is the only legal action." if rows else ""
+    best, second = rows[0], rows[1]
+    if exact:
+        if best.mean == second.mean:
+            return f"{_capital(best.words)} and {second.words} are worth the same (exactly)."
+        return f"{_capital(best.words)} is best by {points(best.mean - second.mean)} {unit} (exactly)."
+    same = [r for r in rows[1:] if r.behind_lo <= 0]
+    gap = f"{difference(second.behind, second.behind_lo, second.behind_hi)} {unit}"
+    if not same:
+        return (f"{_capital(best.words)} is best: the next, {second.words}, is {gap} behind it (a paired "
+                "interval above zero).")
+    names = ", ".join(r.words for r in same[:3]) + (f" and {len(same) - 3} more" if len(same) > 3 else "")
+    return (f"The samples cannot tell the best, {best.words}, from {names}: "
+            f"{'the next' if len(same) > 1 else 'it'} is {gap} behind, a paired interval that holds zero.")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def analyze_record(record: HandSpec | SeatView, at: int | None = None, samples: int = DEFAULT_SAMPLES,
+                   seed: int = 1, rollout: str = DEFAULT_ROLLOUT) -> Analysis:
+    """:func:`analyze_position` of a full record, or of a seat's view (a deal consistent with it
+    drawn from ``seed``; the search sees only the seat's own view, so the result is the full
+    record's); a view analyses its own seat's decisions only."""
+    if isinstance(record, SeatView):
+        spec = world(record, seed)
+        try:
+            _arr, st, _at = position(spec, at)
+        except RuleViolation as e:             # a view that cannot be: bad input, one line, exit 1
+            raise AnalysisError(f"the view cannot be: {e}") from None
+        if api.to_act(st) != record.seat:
+            moves = len(spec.moves) if at is None else at
+            raise AnalysisError(f"after {moves} moves seat {api.to_act(st)} is to act: a view of seat "
+                                f"{record.seat} analyses its own decisions (give --at a move before one of them)")
+        record = spec
+    return analyze_position(record, at, samples, seed, rollout)
 
 
 def analyze_file(path, at: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 1,
                  rollout: str = DEFAULT_ROLLOUT) -> Analysis:
-    """:func:`analyze_position` of the replay file at ``path`` (a prefix of a hand is enough)."""
-    return analyze_position(load_replay(path), at, samples, seed, rollout)
+    """:func:`analyze_record` of the record at ``path``: a replay file or a seat's view (a prefix
+    of a hand is enough)."""
+    return analyze_record(load_record(path), at, samples, seed, rollout)
 
 
-def format_analysis(a: Analysis) -> str:
-    """The analysis as a table, best action first."""
-    how = "exact" if a.exact else "95% intervals"
-    lines = [f"seat {a.seat} to act ({a.decision}) after {a.moves} moves; values in {a.unit} for "
-             f"seat {a.seat}, {how}", f"values: {a.method}",
-             f"{'action':<30} {'mean':>8} {'95% interval':>18} {'win':>6}  {'behind the best (paired)':>24}"]
+def format_analysis(a: Analysis, symbols: bool = True) -> str:
+    """The analysis as text: the position, every action in words with its value and how far it
+    is behind the best (the record's own move marked *), and whether the best can be told apart."""
+    how = "exact" if a.exact else "95 % intervals"
+    lines = [f"{a.position.variant} bézique, seat {a.seat} to act ({a.decision}) after {a.moves} moves"]
+    lines += [f"  {line}" for line in a.position.lines(symbols)] if a.position else []
+    lines += ["", f"values in {a.unit} for seat {a.seat}, {how}: {a.method}"]
+    width = max(len(r.words) for r in a.actions) + 2
+    lines.append(f"   {'action':<{width}} {'value':>22} {'wins':>8}  behind the best (paired)")
     for r in a.actions:
-        interval = "exact" if a.exact else f"[{r.lo:+.1f}, {r.hi:+.1f}]"
-        behind = f"{r.behind:.1f}" if a.exact else f"{r.behind:.1f} [{r.behind_lo:.1f}, {r.behind_hi:.1f}]"
-        lines.append(f"{r.action:<30} {r.mean:>+8.1f} {interval:>18} {r.win:>6.1%}  {behind:>24}")
+        mark = "*" if r.code == a.played else " "
+        value = points(r.mean) if a.exact else difference(r.mean, r.lo, r.hi)
+        behind = ("best" if r is a.actions[0] else points(r.behind) if a.exact
+                  else difference(r.behind, r.behind_lo, r.behind_hi))
+        lines.append(f" {mark} {r.words:<{width}} {value:>22} {share(r.win):>8}  {behind}")
+    if a.played is not None:
+        lines.append("   (* the move the record played)")
+    lines += ["", a.verdict]
     return "\n".join(lines)
