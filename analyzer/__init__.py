@@ -29,8 +29,10 @@ from .rules import RuleSet, preset
 from .run.backends import dask_backend
 
 if TYPE_CHECKING:
+    from .hands.view import load_record, parse_view_text, view_of
     from .run.checkpoint import keep_checkpoints
     from .studies.position.analysis import Analysis
+    from .studies.position.review import review_file as review
     from .studies.play.compare import Comparison, compare
     from .studies.hints.worth import ablate
     from .studies.odds.given_odds import odds
@@ -46,7 +48,9 @@ _LATER = {"keep_checkpoints": ("run.checkpoint", "keep_checkpoints"),
           "GamesResult": ("studies.play.games", "GamesResult"), "simulate_games": ("studies.play.games", "simulate_games"),
           "Study": ("studies.report.study", "Study"), "study": ("studies.report.study", "study"),
           "Result": ("studies.play.simulate", "Result"), "simulate": ("studies.play.simulate", "simulate"),
-          "tune": ("studies.hints.tune", "tune")}
+          "tune": ("studies.hints.tune", "tune"), "load_record": ("hands.view", "load_record"),
+          "review": ("studies.position.review", "review_file"),
+          "parse_view_text": ("hands.view", "parse_view_text"), "view_of": ("hands.view", "view_of")}
 
 
 def __getattr__(name: str):
@@ -61,20 +65,21 @@ def __getattr__(name: str):
 
 
 def analyze(replay, at: int | None = None, samples: int = 400, seed: int = 1,
-            rollout: str | None = None) -> "Analysis":
+            rollout: str | None = None, skip: int = 0) -> "Analysis":
     """Value every legal action of the seat to act in a position (``bezique analyze``):
     ``replay`` a replay file's path or a parsed HandSpec, ``at`` the moves played (default
     all), ``rollout`` the policy that plays each sample out (default the analysis's,
-    ``learned``). Returns an :class:`analyzer.studies.position.analysis.Analysis` (``.actions`` best first)."""
+    ``learned``), ``skip`` the declaration windows passed first as the record passed them.
+    Returns an :class:`analyzer.studies.position.analysis.Analysis` (``.actions`` best first)."""
     # keeps import analyzer light: the analysis loads the engine and the expert policy
     from .hands.replay_file import HandSpec
     from .studies.position.analysis import DEFAULT_ROLLOUT, analyze_file, analyze_position
     rollout = rollout or DEFAULT_ROLLOUT
     if isinstance(replay, HandSpec):
-        return analyze_position(replay, at, samples, seed, rollout)
-    return analyze_file(replay, at, samples, seed, rollout)
+        return analyze_position(replay, at, samples, seed, rollout, skip)
+    return analyze_file(replay, at, samples, seed, rollout, skip)
 
 
 __all__ = ["Comparison", "GamesResult", "GivenDeal", "Result", "RuleSet", "Study", "ablate", "analyze", "compare",
-           "dask_backend", "given_deal", "keep_checkpoints", "odds", "parse_given", "preset", "simulate",
-           "simulate_games", "study", "tune"]
+           "dask_backend", "given_deal", "keep_checkpoints", "load_record", "odds", "parse_given",
+           "parse_view_text", "preset", "review", "simulate", "simulate_games", "study", "tune", "view_of"]

@@ -45,7 +45,7 @@ def doc_examples() -> list[str]:
 def small(command: str, hands: int) -> list[str]:
     """The example's arguments with ``--hands`` set to ``hands`` (added where the default applies;
     a fifth of it where a search plays, a hundredth for the hints study; ``--games`` becomes a
-    tenth of it)."""
+    tenth of it; a search's ``--samples`` 8)."""
     args = shlex.split(command)[1:]
     if "--games" in args:
         args[args.index("--games") + 1] = str(max(hands // 10, 1))
@@ -61,6 +61,8 @@ def small(command: str, hands: int) -> list[str]:
             else:
                 args += [flag, value]
         return args
+    if args[0] in ("analyze", "review") and "--samples" in args:     # each sample is a hand played out
+        args[args.index("--samples") + 1] = "8"
     if any(a.startswith(("expert", "cheat")) for a in args):      # a search plays tens of hands/s, not thousands
         hands = max(hands // 5, 2)
     if args[0] == "hints":                    # strong pairings and a search at most decisions: a few hands/s

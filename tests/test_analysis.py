@@ -21,10 +21,10 @@ from analyzer.hands.replay_file import dealt_spec, parse_replay
 from analyzer.rules import preset
 
 
-def played(variant, seed, hand=0):
-    """A whole hand played by greedy, as a parsed replay file."""
+def played(variant, seed, hand=0, player="greedy"):
+    """A whole hand played by ``player`` at both seats, as a parsed replay file."""
     rules = preset(variant)
-    outcome = play_spec(dealt_spec(rules, seed, hand), ["greedy", "greedy"], seed=seed, hand=hand)
+    outcome = play_spec(dealt_spec(rules, seed, hand), [player, player], seed=seed, hand=hand)
     doc = replay_json(outcome)
     return parse_replay(doc), doc
 
@@ -92,7 +92,7 @@ def test_cli_and_api_agree_and_explain_bad_input(tmp_path):
     assert [a["code"] for a in out["actions"]] == [a.code for a in api_result.actions]
     assert out["moves_played"] == 20 and out["samples"] == 16
     text = CliRunner().invoke(main, ["analyze", str(path), "--at", "20", "--samples", "16"])
-    assert text.exit_code == 0 and "95% interval" in text.output
+    assert text.exit_code == 0 and "95 % intervals" in text.output and "behind the best" in text.output
     for args, message in ((["--at", "999"], "--at must be between 0 and"),
                           ([], "the hand is over"),
                           (["--samples", "1"], "--samples must be from 2"),
@@ -103,17 +103,46 @@ def test_cli_and_api_agree_and_explain_bad_input(tmp_path):
         analyze_position(spec, -1)
 
 
-def test_every_position_of_a_hand_gets_finite_values_forced_ones_included():
-    """Each of the first 40 positions of a hand (declaration windows with only 'stop' among
-    them) gets every sample and finite values for every legal action."""
+def test_every_position_of_a_hand_gets_finite_values_and_a_window_with_nothing_to_declare_is_passed():
+    """Each of the first 40 positions of a hand gets every sample and finite values for every
+    legal action; a declaration window whose only action is to stop is no decision (R2.6: the
+    winner may declare, need not): the position is the lead after it, so every trick's lead is
+    analysed."""
     spec, _ = played("ordinary", 5)
-    forced = 0
+    leads = 0
     for at in range(40):
         result = analyze_position(spec, at, samples=4)
         assert result.exact or result.samples == 4
         assert all(np.isfinite([a.mean, a.lo, a.hi, a.win]).all() for a in result.actions)
-        forced += len(result.actions) == 1
-    assert forced > 0
+        assert [a.code for a in result.actions] != [L.A_STOP]
+        leads += result.decision == "lead"
+    assert leads == sum(" plays " in t for t in spec.move_text[:40]) // 2       # every trick's lead
+
+
+def closed_window(spec):
+    """The first number of moves after which the record passes a declaration window that had a
+    choice (its next move is the lead), or None."""
+    for at in range(len(spec.moves) - 1):
+        arr, st, _ = position(spec, at)
+        if api.decision(st) == L.D_MELD and " plays " in spec.move_text[at]:
+            return at
+    return None
+
+
+def test_skip_passes_a_window_the_record_closed_and_refuses_one_it_did_not():
+    """--skip 1 is the lead after a window the record closed; more windows than the record passed,
+    or passing one the record decided by a declaration, is one clear error."""
+    spec, at = next((s, a) for s in (played("ordinary", seed, player="learned")[0] for seed in range(5, 40))
+                    if (a := closed_window(s)) is not None)
+    window = analyze_position(spec, at, samples=2)
+    assert window.decision == "declaration window" and window.played == L.A_STOP
+    lead = analyze_position(spec, at, samples=2, skip=1)
+    assert lead.decision == "lead" and lead.skip == 1 and lead.played is not None and lead.played < L.A_DECLARE
+    with pytest.raises(AnalysisError, match="--skip 2"):
+        analyze_position(spec, at, samples=2, skip=2)
+    declared = next(at for at in range(len(spec.moves)) if "declares" in spec.move_text[at])
+    with pytest.raises(AnalysisError, match="the record's next move decides it"):
+        analyze_position(spec, declared, samples=2, skip=1)
 
 
 def test_the_last_window_is_valued_by_exact_worlds_and_says_so():
@@ -128,6 +157,6 @@ def test_the_last_window_is_valued_by_exact_worlds_and_says_so():
     assert "solved exactly" in result.method and result.samples == 8
     early = analyze_position(spec, 3, samples=4)
     assert "played out by learned" in early.method
-    assert "values:" in format_analysis(early)
+    assert "values in points for seat" in format_analysis(early)
     with pytest.raises(AnalysisError, match="rollout must be one of"):
         analyze_position(spec, 3, samples=4, rollout="clever")

@@ -338,6 +338,8 @@ def trace_args(draw, out_dir: Path):
         args.append("--symbols")
     if draw(st.integers(0, 2)) == 0:
         args += ["--json", str(out_dir / (draw(out_names) + ".json"))]
+    if draw(st.integers(0, 2)) == 0:         # the learned player's values, or a one-line refusal
+        args += draw(st.sampled_from([["--explain"], ["--explain-seat", str(draw(st.integers(-1, 4)))]]))
     return draw(with_junk(args, []))
 
 

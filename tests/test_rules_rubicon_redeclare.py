@@ -97,7 +97,7 @@ def test_R3_6_married_king_with_a_new_queen(rules, first_queen_played, legal):
              + ["0 declares marriage_H KH QH"])
     if not legal:
         o = illegal(play(h0, LOW1, moves, rules=rules), "R3.6")
-        assert "marriage_H was scored before" in o.error and o.scores == [40, 0]
+        assert "the marriage in ♥ was scored before" in o.error and o.scores == [40, 0]
         return
     o = ok(play(h0, LOW1, moves, rules=rules))
     assert declared(o) == [(0, "marriage_H", 40), (0, "marriage_H", 40)] and o.scores == [80, 0]
@@ -381,7 +381,7 @@ def test_R3_7_claim_ends_when_one_of_its_cards_is_played():
     first = CLAIM_WINDOW + ["0 claims marriage_S"]
     again = ["0 plays QS from table", "1 plays 7C", "0 declares marriage_S KS QS"]
     o = illegal(play(H_CLAIM, LOW1, first + again), "R2.11")
-    assert "does not hold marriage_S" in o.error and o.scores == [40, 0]
+    assert "does not hold the marriage in ♠" in o.error and o.scores == [40, 0]
     assert table_cards(o) == ["KH", "KS", "QH"]
     o = ok(play("AS AD AC KH QH KS QS QS 9C", LOW1, first + again))
     assert declared(o)[-1] == (0, "marriage_S", 20) and o.scores == [60, 0]

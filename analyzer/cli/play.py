@@ -108,19 +108,31 @@ def _game_totals(text: str) -> list[int]:
 @click.option("--game-totals", "game_totals", default=None, metavar="A,B",
               help="The game scores before this hand, one per seat (e.g. 990,400): in a game limited "
                    "to a fixed point (V3) a player who reaches the target may claim the game.")
-def trace_command(variant, rule_items, policy_names, seed, hand_index, json_path, symbols, game_totals):
+@click.option("--explain", is_flag=True,
+              help="At each decision, the learned player's three best actions with their values (points "
+                   "of the hand's margin; Rubicon: game points of the game's score), the one played marked.")
+@click.option("--explain-seat", "explain_seats", type=int, multiple=True, metavar="S",
+              help="Explain only seat S's decisions (repeatable; default: every seat). Implies --explain.")
+def trace_command(variant, rule_items, policy_names, seed, hand_index, json_path, symbols, game_totals,
+                  explain, explain_seats):
     """Play one hand and print every event: deal, tricks, declarations, draws, scores.
+
+    Each seat is named by its policy and each combination in words. With --explain, each
+    decision shows the learned player's three best actions and their values, and marks the
+    one the seat's policy played (ordinary and Rubicon bezique: the games it has a model for).
 
     Example:
 
     \b
         bezique trace --seed 3 --policy greedy --policy random --json hand3.json
+        bezique trace --seed 3 --policy greedy --policy random --explain --explain-seat 1
     """
     check_seed(seed, "--seed")
     check_hand_number(hand_index, "--hand")
     rules = rules_from(variant, rule_items)
     totals = _game_totals(game_totals) if game_totals is not None else None
-    outcome = trace_hand(rules, policies_from(policy_names, rules), seed, hand_index, totals, json_path)
+    outcome = trace_hand(rules, policies_from(policy_names, rules), seed, hand_index, totals, json_path,
+                         explain=explain or bool(explain_seats), explain_seats=explain_seats or None)
     click.echo(format_log(outcome, symbols))
     if outcome.error:
         raise click.ClickException(outcome.error)

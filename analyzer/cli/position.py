@@ -25,9 +25,12 @@ from .console import notice, progress_bar
                                       "tuned hints of the game; learned, the default, is the strongest: "
                                       "docs/search.md). In the first stage's last window each sample is solved "
                                       "exactly instead.")
+@click.option("--skip", default=0, show_default=True, metavar="N",
+              help="Pass N declaration windows (or carte-blanche questions) first, as the record passed them: "
+                   "e.g. --skip 1 for the lead after a window the seat closed without declaring.")
 @click.option("--seed", default=1, show_default=True, help="Seed of the samples.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def analyze_command(file, at, samples, rollout, seed, as_json):
+def analyze_command(file, at, samples, rollout, skip, seed, as_json):
     """Value every legal action of the seat to act in the position of FILE.
 
     FILE is a replay file (docs/commands.md, "Replay file format"; a prefix of a hand is enough) or a
@@ -45,7 +48,7 @@ def analyze_command(file, at, samples, rollout, seed, as_json):
         bezique analyze tests/replays/example_hand.json --at 12 --samples 200
     """
     check_seed(seed, "--seed")
-    result = analyze_file(file, at, samples, seed, rollout)
+    result = analyze_file(file, at, samples, seed, rollout, skip)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
     else:

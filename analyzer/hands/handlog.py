@@ -18,12 +18,16 @@ from ..policies.spec import resolve_policy
 from ..run.backends import run_interruptibly
 from ..run.driver import SimulationError
 from ..run.records import policy_arrays, user_policies
+from ..words import combination_name
 from .replay_file import HandSpec
 
 
 @dataclass
 class HandOutcome:
-    """What happened: status, the events, the final scores and any rule violation."""
+    """What happened: status, the events, the final scores and any rule violation; a hand played
+    by policies (``trace``) also keeps them (``players``: a PolicySpec per seat), the seed and
+    the hand number that name their random streams, and with ``--explain`` the learned player's
+    values at its decisions (``explanation``, :mod:`analyzer.hands.explain`)."""
 
     spec: HandSpec
     status: int
@@ -32,6 +36,14 @@ class HandOutcome:
     error: str | None = None
     trump: int = -1
     tables: list = field(default_factory=list)    # each seat's table cards when play stopped
+    players: tuple = ()            # a PolicySpec per seat (a replay: none)
+    seed: int = 0
+    hand: int = 0
+    explanation: object = None     # explain.HandExplanation
+
+    def policy_names(self) -> list[str]:
+        """Each seat's policy by name (empty for a replayed hand)."""
+        return [p.name for p in self.players]
 
 
 RULE_DETAILS = {
@@ -60,12 +72,12 @@ RULE_DETAILS = {
                            "with cards from the hand that make the combination)",
     L.X_INFERIOR: "seat {s}: a card of {what} was already declared in a higher combination of its "
                   "class, and may never join an inferior one",
-    L.X_STILL_WHOLE: "seat {s}: {what} was scored before with a card of this one, and that {what} "
+    L.X_STILL_WHOLE: "seat {s}: {what} was scored before with a card of this one, and the earlier one "
                      "still lies whole on the table: one of its cards must be played first",
     L.X_NEW_AND_WHOLE: "seat {s}: {what} needs a card new to the table (or never yet scored), and "
-                       "the {what} scored before still lies whole on the table",
+                       "the one scored before still lies whole on the table",
     L.X_NO_RESTORATION: "seat {s}: {what} was scored before with a card of this one, and no card has "
-                        "been played from that {what} since: a card played from the earlier {what} "
+                        "been played from the earlier one since: a card played from it "
                         "(while it lay whole) is needed before the same combination scores again",
     L.X_SCORED_SET: "seat {s}: this set of cards has scored {what} already; a restored {what} "
                     "needs another card in place of one of them",
@@ -101,7 +113,7 @@ def violation_message(G, spec: HandSpec) -> str:
     what = card
     for base in (L.A_DECLARE, L.A_CLAIM):
         if base <= action < base + 16:
-            what = COMBO_NAMES[action - base]
+            what = combination_name(COMBO_NAMES[action - base])
     detail = int(G[L.G_ERR_DETAIL])
     if detail == L.X_AFTER_END:
         after = len(spec.moves) - move
@@ -111,6 +123,11 @@ def violation_message(G, spec: HandSpec) -> str:
     if detail == L.X_NO_NEW_CARD and int(G[L.G_ERR_RULE]) == 306:
         text += " or never yet part of a scored combination"
     return f"move {move + 1}: {text} ({rule_name(int(G[L.G_ERR_RULE]))})"
+
+
+def logged_events(st) -> list[dict]:
+    """The event log of the HandState ``st`` (one logging its events) as dicts."""
+    return _events(st.ev, int(st.G[L.G_NEV]))
 
 
 def _events(ev: np.ndarray, count: int) -> list[dict]:
@@ -183,7 +200,7 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
         raise SimulationError(f"{user_policies(policies or [])} stopped the hand: {type(e).__name__}: {e}") from None
     G, P = st.G, st.P
     status = int(G[L.G_STATUS])
-    events = _events(st.ev, int(G[L.G_NEV]))
+    events = logged_events(st)
     scores = [int(P[s, L.P_SCORE]) for s in range(spec.rules.players)]
     tables = [[card_str(t) for t in range(32) for _ in range(int(P[s, L.P_TABLE + t]))]
               for s in range(spec.rules.players)]
@@ -193,7 +210,8 @@ def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> Ha
     elif status == L.ST_ILLEGAL_POLICY:
         error = (f"seat {int(G[L.G_ERR_SEAT])}'s policy returned "
                  f"{illegal_return(int(G[L.G_ERR_ACTION]), int(G[L.G_ERR_DECISION]))}")
-    return HandOutcome(spec, int(status), events, scores, error, int(G[L.G_TRUMP]), tables)
+    players = () if policies is None else tuple(policies[s % len(policies)] for s in range(spec.rules.players))
+    return HandOutcome(spec, int(status), events, scores, error, int(G[L.G_TRUMP]), tables, players, seed, hand)
 
 
 def status_name(status: int) -> str:

@@ -30,6 +30,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import product
 
 import numpy as np
 
@@ -40,8 +41,8 @@ from ..engine.layout import G_ERR_MOVE, G_STATUS, G_TALON_POS, S_CARDS, S_CARTE,
 from ..engine.single import Deal, run_single
 from ..engine.tricks import beats
 from ..policies.spec import resolve_policy
-from ..run.records import policy_arrays
 from ..rules import RuleError, RuleSet, from_dict, preset, shown
+from ..run.records import policy_arrays
 from .replay_file import FORMAT as REPLAY_FORMAT
 from .replay_file import HandSpec, ReplayError, parse_move, parse_replay
 
@@ -233,13 +234,13 @@ def first_stage_tricks(rules: RuleSet) -> int:
 
 
 def walk(rules: RuleSet, dealer: int, turn_up: int | None, moves: list, carte: dict | None = None,
-         from_hand=()) -> Walk:
+         extra: dict | None = None) -> Walk:
     """:class:`Walk` of ``moves`` (script rows; ``carte``: the cards each seat showed with carte
     blanche). Trick winners follow R2.5 with the trumps of R2.1 (the turn-up), V1 (the first
     marriage) or R3.2 (the first marriage or sequence). A declaration takes from the table what
-    the table holds of its cards and the rest from the hand, unless its move (1-based) is in
-    ``from_hand``: then every card comes from the hand (a re-declaration the table could not
-    make, R3.6)."""
+    the table holds of its cards and the rest from the hand; ``extra`` (move, 1-based -> a Counter of
+    cards) names cards that came from the hand though the table held them (a re-declaration the
+    table alone could not make, R2.15, R3.6)."""
     out = Walk()
     trump = suit_of(turn_up) if rules.trump == "turn_up" and turn_up is not None else -1
     table = [Counter(), Counter()]
@@ -269,10 +270,12 @@ def walk(rules: RuleSet, dealer: int, turn_up: int | None, moves: list, carte: d
             if combo >= FIRST_FOUR and not cards:
                 raise ReplayError(f"move {i}: name the four cards declared (e.g. \"{seat} declares four_aces "
                                   "AS AH AD AC\"): the seat saw them")
+            more = (extra or {}).get(i, Counter())
             for card, need in Counter(cards).items():
-                for _ in range(need if i in from_hand else max(0, need - table[seat][card])):
+                new = min(need, max(0, need - table[seat][card]) + more[card])
+                for _ in range(new):
                     out.shown.append((seat, card, window, i))
-                table[seat][card] = table[seat][card] + need if i in from_hand else max(table[seat][card], need)
+                table[seat][card] += new
         elif kind == S_CLAIM:
             laid = [c for c in row[S_CARDS:] if c >= 0]
             for card in laid:
@@ -317,32 +320,55 @@ def world(view: SeatView, seed: int = 0) -> HandSpec:
     seat showed in its dealt hand or in a draw of its own that came before it was shown, the
     other cards of the packs dealt at random. ReplayError naming what cannot be so; what the
     engine finds on replaying the moves (a move out of turn, a declaration the table cannot
-    make) it says when the hand is played (RuleViolation). Where the engine refuses a
-    declaration of the other seat that its table could have served in part, the other seat is
-    dealt every card of it instead, and the deal drawn again."""
-    from_hand = set()
+    make) it says when the hand is played (RuleViolation).
+
+    A declaration takes from the other seat's table what the table holds of its cards; where the
+    engine refuses it (the same cards cannot score it again, R2.15, R3.6), the fewest of its
+    cards that make it new are dealt to that seat's hand instead, and the deal drawn again."""
+    extra: dict = {}
     while True:
-        spec = _deal(view, seed, from_hand)
+        spec = _deal(view, seed, extra)
         refused, drawn = _replayed(spec)
+        _check_draws(view, drawn, refused)   # (by the move refused, if one is: a draw left out shows there)
         if refused is None:
-            _check_draws(view, drawn)
             return spec
-        if refused in from_hand or not _others_declaration(view, refused):
+        if refused in extra or not _others_declaration(view, refused):
             return spec
-        from_hand.add(refused)
+        for cards in _fewest_first(view.moves[refused - 1]):
+            try:
+                trial = _deal(view, seed, {**extra, refused: cards})
+            except ReplayError:
+                continue
+            later, _ = _replayed(trial)
+            if later is None or later > refused:
+                extra[refused] = cards
+                break
+        else:
+            return spec
 
 
-def _check_draws(view: SeatView, drawn: int) -> None:
-    """ReplayError unless the view names every card its seat drew by the end of its moves (the
-    talon cards ``drawn`` by then tell how many)."""
+def _fewest_first(row) -> list:
+    """The sets of a declaration's cards that could have come new from the hand, fewest first."""
+    combo = row[2]
+    cards = [c for c in row[S_CARDS:] if c >= 0] if combo >= FIRST_FOUR else combo_cards(combo)
+    subsets = {tuple(sorted(c for c, keep in zip(cards, mask) if keep))
+               for mask in product((0, 1), repeat=len(cards))}
+    return [Counter(s) for s in sorted(subsets, key=lambda s: (len(s), s)) if s]
+
+
+def _check_draws(view: SeatView, drawn: int, refused: int | None = None) -> None:
+    """ReplayError unless the view names every card its seat drew by the end of its moves, or by
+    the move ``refused`` (1-based) where the engine stopped (the talon cards ``drawn`` by then
+    tell how many)."""
     w = walk(view.rules, view.dealer, view.turn_up, view.moves, view.shown)
     slots = draw_slots(view.rules, w.winners, view.turn_up)
     talon = view.rules.n_cards - 2 * view.rules.hand_size - (1 if view.turn_up is not None else 0)
     had = [k for (k, s) in slots if s == view.seat and (slots[k, s] < drawn if slots[k, s] != "turn-up"
                                                          else drawn > talon)]
     if len(view.draws) < len(had):
-        raise ReplayError(f"draws: by the end of the moves the seat has drawn {len(had)} cards (after trick "
-                          f"{max(had)} too), the view names {len(view.draws)}: name every card it drew")
+        when = f"move {refused}" if refused else "the end of the moves"
+        raise ReplayError(f"draws: by {when} the seat had drawn {len(had)} cards (one after each trick), the view "
+                          f"names {len(view.draws)}: name every card it drew")
 
 
 def _others_declaration(view: SeatView, move: int) -> bool:
@@ -365,11 +391,11 @@ def _replayed(spec: HandSpec) -> tuple[int | None, int]:
     return refused, int(st.G[G_TALON_POS])
 
 
-def _deal(view: SeatView, seed: int, from_hand: set) -> HandSpec:
-    """:func:`world`'s deal, the declarations of ``from_hand`` made of hand cards alone."""
+def _deal(view: SeatView, seed: int, extra: dict) -> HandSpec:
+    """:func:`world`'s deal, the cards of ``extra`` (see :func:`walk`) from the hand."""
     rules, me = view.rules, view.seat
     other = 1 - me
-    w = walk(rules, view.dealer, view.turn_up, view.moves, view.shown, from_hand)
+    w = walk(rules, view.dealer, view.turn_up, view.moves, view.shown, extra)
     slots = draw_slots(rules, w.winners, view.turn_up)
     end = last_card(rules, view.turn_up, w)
     talon = [None] * (rules.n_cards - 2 * rules.hand_size - (1 if view.turn_up is not None else 0))
@@ -457,3 +483,23 @@ def view_of(spec: HandSpec, seat: int) -> SeatView:
              for k in sorted(k for (k, s) in slots if s == seat)]
     return SeatView(spec.rules, seat, spec.dealer, list(spec.hands[seat]), spec.turn_up, draws, list(spec.moves),
                     list(spec.move_text), {}, spec.game_totals)
+
+
+def view_text(view: SeatView, per_line: int = 8) -> str:
+    """``view`` in the short text form :func:`parse_view_text` reads (the rules as a preset and
+    the options that differ from it; the draws ``per_line`` to a line)."""
+    base = preset(view.rules.name)
+    lines = [f"variant {view.rules.name}"]
+    lines += [f"rule {k}={str(v).lower() if isinstance(v, bool) else v}"
+              for k, v in view.rules.describe().items() if k != "name" and getattr(base, k) != v]
+    lines += [f"seat {view.seat}", f"dealer {view.dealer}", "hand " + " ".join(card_str(c) for c in view.hand)]
+    if view.turn_up is not None:
+        lines.append(f"turn-up {card_str(view.turn_up)}")
+    if view.game_totals and any(view.game_totals):
+        lines.append("game-totals " + ",".join(str(t) for t in view.game_totals))
+    for i in range(0, len(view.draws), per_line):
+        lines.append("draws " + " ".join(card_str(c) for c in view.draws[i:i + per_line]))
+    shown_by = {s: " " + " ".join(card_str(c) for c in cards) for s, cards in view.shown.items()}
+    for row, text in zip(view.moves, view.move_text):
+        lines.append(text + shown_by.get(row[1], "") if row[0] == S_CARTE else text)
+    return "\n".join(lines) + "\n"

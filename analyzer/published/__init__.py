@@ -21,6 +21,7 @@ STUDIES = {
     "tune": "results/tune: the tuned hints of both games, stored as the package's presets",
     "portland": "results/portland: Rubicon before and after the Portland Club's laws",
     "deal_value": "results/deal_value: what a dealt card is worth under strong play",
+    "review": "results/review: what the review says of the project's players, and its luck check",
     "site": "results/index.html and every study's report.html, from the committed pages (plays nothing)",
 }
 

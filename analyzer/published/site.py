@@ -41,6 +41,8 @@ STUDY_PAGES = (
     ("Rubicon by the Portland Club's laws, before and after", (("portland/README.md", "Rubicon"),),
      "bezique study portland"),
     ("The search player as it was", (("expert/README.md", "both games"),), "bezique study expert"),
+    ("What the review says of the players, and luck apart from skill", (("review/README.md", "both games"),),
+     "bezique study review"),
 )
 
 

@@ -6,8 +6,10 @@ its mean final value for the seat to act with a 95 % interval over the samples, 
 of winning the hand. By default the samples are played out by the learned player at both seats
 (the strongest roll-out, docs/search.md), and in the last window of the first stage (the last
 card to draw and the turn-up left) each sample is solved exactly instead. In a two-handed second
-stage every card is known and the values are exact (engine.endgame). Values are the final margin in points (ordinary) or net game points (Rubicon,
-R3.9), for the seat to act.
+stage every card is known and the values are exact (engine.endgame). Values are the final
+margin in points (ordinary) or net game points (Rubicon, R3.9), for the seat to act. How far an
+action is behind the best is paired over the samples; its ``cost`` is the same measured apart
+from the samples that choose the best (:func:`behind_the_choice`), the figure to add up.
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ DEFAULT_ROLLOUT = "learned"
 ROLLOUTS = (*ROLLOUT_NAMES, "tuned")      # tuned: the tuned hints of the position's game
 MAX_SAMPLES = 100_000     # per action: more is memory, not precision
 Z95 = 1.959963984540054
+FOLDS = 5                 # behind_the_choice: the samples that choose are never those that measure
 DECISIONS = {L.D_LEAD: "lead", L.D_FOLLOW: "follow", L.D_MELD: "declaration window",
              L.D_CARTE: "carte blanche", L.D_CLAIM: "claim of the game"}
 
@@ -60,7 +63,8 @@ class ActionValue:
     """One legal action: its mean value for the seat to act with a 95 % interval, its chance
     of winning (a value of 0, e.g. a drawn Rubicon game, R3.9, counts half), and how far it is
     behind the best action (paired over the same samples, so much tighter than the two
-    intervals suggest)."""
+    intervals suggest); and ``cost``, the same measured apart from the samples that choose the
+    best (:func:`behind_the_choice`), for sums over many decisions."""
 
     action: str
     code: int
@@ -72,6 +76,9 @@ class ActionValue:
     behind_lo: float = 0.0
     behind_hi: float = 0.0
     words: str = ""
+    cost: float = 0.0       # what choosing it costs against the search's choice, cross-checked
+    cost_lo: float = 0.0    # (behind_the_choice): unbiased where a sum over many decisions is wanted
+    cost_hi: float = 0.0
 
 
 @dataclass
@@ -141,23 +148,33 @@ class Analysis:
     verdict: str = ""
     values: np.ndarray | None = field(default=None, repr=False)   # [samples, actions] in ``codes``' order
     codes: list = field(default_factory=list, repr=False)
+    skip: int = 0           # decisions passed after the moves, as the record passed them (position)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (``bezique analyze --json``)."""
-        return {"seat": self.seat, "decision": self.decision, "moves_played": self.moves,
+        return {"seat": self.seat, "decision": self.decision, "moves_played": self.moves, "skip": self.skip,
                 "exact": self.exact, "samples": self.samples, "unit": self.unit, "method": self.method,
                 "position": self.position.to_dict() if self.position else None,
                 "played": action_words(self.played, False) if self.played is not None else None,
+                "played_code": self.played,
                 "verdict": self.verdict, "actions": [vars(a) for a in self.actions]}
 
 
-def position(spec: HandSpec, at: int | None = None):
+PASSED = (L.D_MELD, L.D_CARTE, L.D_CLAIM)     # decisions a record passes with no move (a stop)
+
+
+def position(spec: HandSpec, at: int | None = None, skip: int = 0):
     """The hand of ``spec`` after its first ``at`` moves (all of them when None), stopped at the
-    next decision: (rules array, HandState, moves played)."""
+    next decision with a choice, ``skip`` declaration windows (or carte-blanche or claim
+    questions) passed first as the record passed them, with no move of their own (a decision
+    whose only legal action is to stop is no decision, and is passed too): (rules array,
+    HandState, moves played)."""
     n_moves = len(spec.moves)
     at = n_moves if at is None else at
     if not 0 <= at <= n_moves:
         raise AnalysisError(f"--at must be between 0 and {n_moves} (the moves in the file), got {at}")
+    if skip < 0:
+        raise AnalysisError(f"--skip must be 0 or more, got {skip}")
     arr = spec.rules.to_array()
     hold = np.zeros((1, L.S_W), np.int32)
     hold[0, 0] = L.S_HOLD                    # stop at the next decision, even a declaration window
@@ -168,9 +185,31 @@ def position(spec: HandSpec, at: int | None = None):
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:
         raise RuleViolation(violation_message(st.G, spec))
-    if api.is_over(st):
-        raise AnalysisError(f"the hand is over after {at} moves: nothing to decide")
+    for k in range(skip + 1):
+        _pass_forced_stops(arr, st)
+        if api.is_over(st):
+            raise AnalysisError(f"the hand is over after {at} moves: nothing to decide")
+        if k == skip:
+            break
+        dec, seat = int(api.decision(st)), api.to_act(st)
+        played = played_action(spec, at, seat, dec)
+        if dec not in PASSED or played not in (None, L.A_STOP):
+            how = (f"and the record's next move decides it ({spec.move_text[at]})" if played is not None
+                   else "not a window to pass")
+            raise AnalysisError(f"--skip {skip}: after {at} moves the next decision is seat {seat}'s "
+                                f"{DECISIONS.get(dec, dec)}, {how}: --skip passes only windows the record "
+                                "closed without a move")
+        api.apply(arr, st, L.A_STOP)
     return arr, st, at
+
+
+def _pass_forced_stops(arr, st) -> None:
+    """Pass the decisions whose only legal action is to stop (a window with nothing to declare)."""
+    while not api.is_over(st):
+        n, _ = api.legal_actions(arr, st)
+        if n != 1 or st.legal[0] != L.A_STOP:
+            return
+        api.apply(arr, st, L.A_STOP)
 
 
 def search_spec(rollout: str, rules):
@@ -187,17 +226,18 @@ def search_spec(rollout: str, rules):
 
 
 def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAULT_SAMPLES,
-                     seed: int = 1, rollout: str = DEFAULT_ROLLOUT) -> Analysis:
+                     seed: int = 1, rollout: str = DEFAULT_ROLLOUT, skip: int = 0) -> Analysis:
     """Value every legal action of the seat to act after the first ``at`` moves of ``spec``
-    (see the module docstring); ``samples`` determinizations (first stage), drawn from
-    ``seed``; ``rollout`` the policy that plays each sample out (one of ROLLOUTS)."""
+    and ``skip`` decisions passed (:func:`position`; see the module docstring); ``samples``
+    determinizations (first stage), drawn from ``seed``; ``rollout`` the policy that plays each
+    sample out (one of ROLLOUTS)."""
     if not 2 <= samples <= MAX_SAMPLES:
         raise AnalysisError(f"--samples must be from 2 (an interval needs two) to {MAX_SAMPLES:,}, got {samples}")
     searcher = search_spec(rollout, spec.rules)
     if spec.rules.players != 2:
         raise AnalysisError(f"analyze values two-handed positions (its search and exact second stage are "
                             f"two-handed); this hand has {spec.rules.players} players")
-    arr, st, at = position(spec, at)
+    arr, st, at = position(spec, at, skip)
     me = api.to_act(st)
     n, _ = api.legal_actions(arr, st)
     legal = st.legal[:n].copy()
@@ -233,21 +273,25 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
                                     float(v.mean() + half), win))
     if not exact:
         best = int(np.argmax(vals.mean(axis=0)))
+        cost = behind_the_choice(vals)
         for i, r in enumerate(rows):
             d = vals[:, best] - vals[:, i]
             half = Z95 * d.std(ddof=1) / np.sqrt(used)
             r.behind, r.behind_lo, r.behind_hi = float(d.mean()), float(d.mean() - half), float(d.mean() + half)
-    elif exact:
+            r.cost, r.cost_lo, r.cost_hi = (float(x) for x in cost[:, i])
+    else:
         top = max(r.mean for r in rows)
         for r in rows:
-            r.behind = r.behind_lo = r.behind_hi = top - r.mean
+            r.behind = r.behind_lo = r.behind_hi = r.cost = r.cost_lo = r.cost_hi = top - r.mean
     rows.sort(key=lambda r: -r.mean)
     for r in rows:
         r.words = action_words(r.code, decision=dec)
     played = played_action(spec, at, me, dec)
+    if played is not None and played not in legal:
+        played = _same_effect(spec, at, arr, st, legal, played)
     return Analysis(me, DECISIONS.get(dec, str(dec)), at, bool(exact), used, unit, rows, method,
                     describe_position(spec, st, me), played, told_apart(rows, bool(exact), unit),
-                    None if exact else vals, [int(a) for a in legal])
+                    None if exact else vals, [int(a) for a in legal], skip)
 
 
 def played_action(spec: HandSpec, at: int, seat: int, decision: int) -> int | None:
@@ -284,6 +328,42 @@ def _claimed(cards) -> int:
     return L.A_CLAIM_CARDS - L.A_CLAIM
 
 
+def behind_the_choice(vals: np.ndarray, folds: int = FOLDS) -> np.ndarray:
+    """How far each action is behind the search's choice, [mean, lo, hi] x actions (95 %), from
+    ``vals`` [samples, actions]: the samples are cut into ``folds``; on each, the choice is the
+    action with the highest mean on the other folds, and each action's shortfall against it is
+    measured on this one (paired). So the samples that choose never measure: the best of several
+    close actions does not look better than it is (the winner's curse), and the shortfalls add
+    up without that bias over many decisions."""
+    n = len(vals)
+    k = max(2, min(folds, n))
+    fold = np.arange(n) % k
+    d = np.empty_like(vals, dtype=float)
+    for f in range(k):
+        mine = fold == f
+        choice = int(np.argmax(vals[~mine].mean(axis=0)))
+        d[mine] = vals[mine][:, [choice]] - vals[mine]
+    mean = d.mean(axis=0)
+    half = Z95 * d.std(axis=0, ddof=1) / np.sqrt(n)
+    return np.stack([mean, mean - half, mean + half])
+
+
+def _same_effect(spec: HandSpec, at: int, arr, st, legal, played: int) -> int:
+    """The legal action that leaves the hand as the record's move at ``at`` left it: a claim that
+    names only its cards (R3.7) lays those of one combination the engine's claim actions name."""
+    _arr, after, _ = position(spec, at + 1)
+    seat = api.to_act(st)
+    trial = api.new_state(False)
+    for a in legal:
+        api.copy_into(trial, st)
+        api.apply(arr, trial, a)
+        _pass_forced_stops(arr, trial)           # as position() passes them
+        if np.array_equal(trial.P[seat, :L.P_REC], after.P[seat, :L.P_REC]) and \
+                np.array_equal(trial.P[seat, L.P_NTABLE:L.P_NTABLE + 1], after.P[seat, L.P_NTABLE:L.P_NTABLE + 1]):
+            return int(a)
+    return played
+
+
 def told_apart(rows: list, exact: bool, unit: str) -> str:
     """Whether the best action can be told from the next, in words (the paired interval of how
     far each is behind the best: it holds 0 where the samples cannot tell them apart)."""
@@ -309,14 +389,14 @@ def _capital(text: str) -> str:
 
 
 def analyze_record(record: HandSpec | SeatView, at: int | None = None, samples: int = DEFAULT_SAMPLES,
-                   seed: int = 1, rollout: str = DEFAULT_ROLLOUT) -> Analysis:
+                   seed: int = 1, rollout: str = DEFAULT_ROLLOUT, skip: int = 0) -> Analysis:
     """:func:`analyze_position` of a full record, or of a seat's view (a deal consistent with it
     drawn from ``seed``; the search sees only the seat's own view, so the result is the full
     record's); a view analyses its own seat's decisions only."""
     if isinstance(record, SeatView):
         spec = world(record, seed)
         try:
-            _arr, st, _at = position(spec, at)
+            _arr, st, _at = position(spec, at, skip)
         except RuleViolation as e:             # a view that cannot be: bad input, one line, exit 1
             raise AnalysisError(f"the view cannot be: {e}") from None
         if api.to_act(st) != record.seat:
@@ -324,21 +404,22 @@ def analyze_record(record: HandSpec | SeatView, at: int | None = None, samples: 
             raise AnalysisError(f"after {moves} moves seat {api.to_act(st)} is to act: a view of seat "
                                 f"{record.seat} analyses its own decisions (give --at a move before one of them)")
         record = spec
-    return analyze_position(record, at, samples, seed, rollout)
+    return analyze_position(record, at, samples, seed, rollout, skip)
 
 
 def analyze_file(path, at: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 1,
-                 rollout: str = DEFAULT_ROLLOUT) -> Analysis:
+                 rollout: str = DEFAULT_ROLLOUT, skip: int = 0) -> Analysis:
     """:func:`analyze_record` of the record at ``path``: a replay file or a seat's view (a prefix
     of a hand is enough)."""
-    return analyze_record(load_record(path), at, samples, seed, rollout)
+    return analyze_record(load_record(path), at, samples, seed, rollout, skip)
 
 
 def format_analysis(a: Analysis, symbols: bool = True) -> str:
     """The analysis as text: the position, every action in words with its value and how far it
     is behind the best (the record's own move marked *), and whether the best can be told apart."""
     how = "exact" if a.exact else "95 % intervals"
-    lines = [f"{a.position.variant} bézique, seat {a.seat} to act ({a.decision}) after {a.moves} moves"]
+    passed = f" and {a.skip} decision{'s' if a.skip > 1 else ''} passed without a move" if a.skip else ""
+    lines = [f"{a.position.variant} bézique, seat {a.seat} to act ({a.decision}) after {a.moves} moves{passed}"]
     lines += [f"  {line}" for line in a.position.lines(symbols)] if a.position else []
     lines += ["", f"values in {a.unit} for seat {a.seat}, {how}: {a.method}"]
     width = max(len(r.words) for r in a.actions) + 2

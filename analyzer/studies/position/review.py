@@ -18,29 +18,46 @@ its decisions it moves by what it chose (minus the loss). So a hand's result is:
 gave (the value at the first decision), plus what came between the seat's decisions (the cards
 and the other's play), minus what its play cost, plus what is left (the result against the
 value of the move it played last). Luck has no skill in it and averages zero over many hands if
-the values are right (studies/position/luck_check.py measures that on learned self-play)."""
+the values are right (``bezique study review`` measures that on learned self-play).
+
+A loss is analyze's "behind the best" for the move played, paired over the same samples: what
+each line shows and grades. Where several moves are close, the best of them on these samples
+looks better than it is (the winner's curse), so the figures that add losses up — the loss per
+decision and per hand, the cost of the play among the parts, the players' baselines — take each
+decision's ``cost`` instead: the same shortfall measured apart from the samples that choose the
+best (analysis.behind_the_choice), without that bias. The best's value in the parts is the
+played move's plus that cost, so the parts of a result add up exactly."""
 from __future__ import annotations
 
+import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
 
 from ...cards import card_str
 from ...engine import api
 from ...engine import layout as L
 from ...hands.handlog import play_spec
 from ...hands.replay_file import HandSpec
-from ...hands.view import SeatView, draw_slots, last_card, walk, world
+from ...hands.view import SeatView, draw_slots, last_card, load_record, walk, world
 from ...numbers import count, difference, points
 from ...rubicon_score import rubicon_result
 from ...run.output import atomic_write, check_writable, write_json
 from ...tables.markdown import shown_table
 from ...tables.page import write_page
 from ...tables.stats import Z95
-from .analysis import DEFAULT_ROLLOUT, DEFAULT_SAMPLES, AnalysisError, analyze_position, position
+from .analysis import (
+    DEFAULT_ROLLOUT,
+    DEFAULT_SAMPLES,
+    PASSED,
+    AnalysisError,
+    analyze_position,
+    played_action,
+    position,
+)
 
 REVIEW_SAMPLES = DEFAULT_SAMPLES
+BASELINES = Path(__file__).with_name("baselines.json")      # the players' losses (bezique study review)
 GRADES = (("blunder", 50.0), ("mistake", 20.0), ("inaccuracy", 5.0))        # points of the margin (ordinary)
 RUBICON_SCALE = 10.0                                                         # Rubicon: net game points
 
@@ -49,8 +66,9 @@ RUBICON_SCALE = 10.0                                                         # R
 class Decision:
     """One decision of the reviewed seat with a choice: where it was (``move``: the moves played
     before it), what it was, the best action and its value, the action played and its value,
-    the loss (the best's value less the played one's, paired over the same samples) with its
-    interval, its grade, and the cards the seat received since its previous decision."""
+    the loss (analyze's "behind the best") with its interval, its grade, the cards the seat
+    received since its previous decision, and the ``cost``: the loss measured apart from the
+    samples that chose the best (the figure sums take; the best's value is played + cost)."""
 
     move: int
     decision: str
@@ -64,6 +82,14 @@ class Decision:
     grade: str
     exact: bool
     received: list = field(default_factory=list)
+    stage: int = 1
+    skip: int = 0           # decisions passed after ``move`` moves without a move (analysis.position)
+    cost: float = 0.0       # the loss measured apart from the samples that choose the best: to add up
+
+    @property
+    def kind(self) -> str:
+        """The kind of position, as the baselines are kept: the decision and the stage."""
+        return f"{self.decision}, stage {self.stage}"
 
     def to_dict(self) -> dict:
         """A JSON-ready dict."""
@@ -88,8 +114,8 @@ class Review:
 
     @property
     def per_decision(self) -> tuple[float, float, float]:
-        """The mean loss per decision with its 95 % interval (over the decisions)."""
-        losses = [d.loss for d in self.decisions]
+        """The mean cost per decision with its 95 % interval (over the decisions)."""
+        losses = [d.cost for d in self.decisions]
         if not losses:
             return 0.0, 0.0, 0.0
         mean = sum(losses) / len(losses)
@@ -136,44 +162,33 @@ def review_record(record: HandSpec | SeatView, seat: int | None = None, samples:
         spec = record
     rubicon = spec.rules.is_rubicon
     decisions, had = [], []
-    for at in range(len(spec.moves)):
-        _arr, st, _ = position(spec, at)
+    for at, skip, st in _decisions(spec):
         if api.to_act(st) != seat:
             continue
         drawn = _drawn(spec, seat, st)
         received, had = drawn[len(had):], drawn
-        a = analyze_position(spec, at, samples, seed, rollout)
+        a = analyze_position(spec, at, samples, seed, rollout, skip)
         if progress:
             progress(1)
         if len(a.actions) < 2 or a.played is None:
             continue
-        best, best_value, played_value, loss, lo, hi = split_values(a)
-        played = next(r for r in a.actions if r.code == a.played)
-        decisions.append(Decision(at, a.decision, best.words, best_value, played.words, played_value, loss, lo, hi,
-                                  grade(lo, loss, rubicon), a.exact, [int(c) for c in received]))
+        best, played = a.actions[0], next(r for r in a.actions if r.code == a.played)
+        decisions.append(Decision(at, a.decision, best.words, played.mean + played.cost, played.words, played.mean,
+                                  played.behind, played.behind_lo, played.behind_hi,
+                                  grade(played.behind_lo, played.behind, rubicon), a.exact,
+                                  [int(c) for c in received], a.position.stage, skip, played.cost))
     result = _result(spec, seat)
     return _parts(Review(spec.rules.name, seat, "net game points" if rubicon else "points", samples, seed,
                          decisions, result))
 
 
-def split_values(a) -> tuple:
-    """(the best action, its value, the played action's value, the loss and its 95 % interval) at
-    one analysed decision: exact in a second stage; else the best is the action the search would
-    choose on half of the samples, and both values and the loss (paired) are measured on the other
-    half, so that choosing the best on the same noise does not make the other moves look worse than
-    they are (the winner's curse) and the values are unbiased."""
-    played = next(r for r in a.actions if r.code == a.played)
-    if a.exact or a.values is None:
-        best = a.actions[0]
-        gap = best.mean - played.mean
-        return best, best.mean, played.mean, gap, gap, gap
-    half = len(a.values) // 2
-    choose, measure = a.values[:half], a.values[half:]
-    b, p = int(np.argmax(choose.mean(axis=0))), a.codes.index(a.played)
-    best = next(r for r in a.actions if r.code == a.codes[b])
-    d = measure[:, b] - measure[:, p]
-    mean, h = float(d.mean()), float(Z95 * d.std(ddof=1) / np.sqrt(len(d))) if b != p else 0.0
-    return best, float(measure[:, b].mean()), float(measure[:, p].mean()), mean, mean - h, mean + h
+def review_file(record, seat: int | None = None, samples: int = REVIEW_SAMPLES, seed: int = 1,
+                rollout: str = DEFAULT_ROLLOUT) -> Review:
+    """:func:`review_record` of ``record``: a replay file's or a seat's view's path, or a parsed
+    HandSpec or SeatView (``analyzer.review``)."""
+    if not isinstance(record, (HandSpec, SeatView)):
+        record = load_record(record)
+    return review_record(record, seat, samples, seed, rollout)
 
 
 def decisions_of(record: HandSpec | SeatView, seat: int | None = None) -> int:
@@ -204,13 +219,33 @@ def review_markdown(r: Review) -> str:
     return (f"# Review of seat {r.seat}: {r.variant} bézique\n\n"
             f"Every decision of seat {r.seat} with a choice, valued by the search ({r.samples} samples of the "
             f"unseen cards, seed {r.seed}); a move's loss is the best action's value less the played one's, paired "
-            f"over the same samples ({r.unit}); graded only where its interval is above zero.\n\n"
+            f"over the same samples ({r.unit}); graded only where its interval is above zero. The totals take "
+            f"each loss measured apart from the samples that chose the best, so that they add up without "
+            f"the winner's curse.\n\n"
             f"## Summary\n\nLost per decision: {difference(mean, lo, hi)} {r.unit}; per hand: {points(r.cost)} "
             f"{r.unit}.\n\n" + "".join(f"- {line}\n" for line in summary.splitlines()[1:]) +
             "\n## Every decision\n\n" + shown_table(rows, [
                 ("after move", lambda x: str(x[0])), ("decision", lambda x: x[1]), ("played", lambda x: x[2]),
                 ("best", lambda x: x[3]), (f"lost ({r.unit})", lambda x: x[4]), ("grade", lambda x: x[5]),
                 ("drawn since", lambda x: x[6] or "–")]))
+
+
+def _decisions(spec: HandSpec):
+    """Every decision of the record with a choice, in order: (moves played before it, decisions
+    passed after them without a move, the HandState there). Between two moves there may be
+    several: a declaration window the record closed, then the lead."""
+    for at in range(len(spec.moves)):
+        skip = 0
+        while True:
+            try:
+                _arr, st, _ = position(spec, at, skip)
+            except AnalysisError:             # the hand is over
+                return
+            yield at, skip, st
+            dec = int(api.decision(st))
+            if dec not in PASSED or played_action(spec, at, api.to_act(st), dec) != L.A_STOP:
+                break
+            skip += 1
 
 
 def _drawn(spec: HandSpec, seat: int, st) -> list:
@@ -255,10 +290,32 @@ def _parts(r: Review) -> Review:
         return r
     ds = r.decisions
     r.deal = ds[0].best_value
-    r.cost = sum(d.loss for d in ds)
+    r.cost = sum(d.cost for d in ds)
     r.between = sum(nxt.best_value - d.played_value for d, nxt in zip(ds, ds[1:]))
     r.left = (r.result - ds[-1].played_value) if r.result is not None else 0.0
     return r
+
+
+def baseline_losses(r: Review) -> dict:
+    """What each of the project's players loses per decision (results/review, shipped as
+    BASELINES) on positions of the review's kinds, in the review's mix of them: player -> (mean,
+    lo, hi). Empty where nothing is shipped for the game."""
+    try:
+        shipped = json.loads(BASELINES.read_text(encoding="utf-8"))
+    except OSError:
+        return {}
+    kinds = Counter(d.kind for d in r.decisions)
+    out = {}
+    for player in dict.fromkeys(k.split("|")[1] for k in shipped if k.startswith(r.variant + "|")):
+        parts = [(n, shipped.get(f"{r.variant}|{player}|{kind}") or shipped[f"{r.variant}|{player}|all"])
+                 for kind, n in kinds.items()]
+        total = sum(n for n, _ in parts)
+        if not total:
+            continue
+        mean = sum(n * v[1] for n, v in parts) / total
+        se = sum((n / total * (v[3] - v[2]) / (2 * Z95)) ** 2 for n, v in parts) ** 0.5
+        out[player] = (mean, mean - Z95 * se, mean + Z95 * se)
+    return out
 
 
 def format_review(r: Review) -> str:
@@ -275,7 +332,12 @@ def format_review(r: Review) -> str:
             loss = points(d.loss) if d.exact else difference(d.loss, d.loss_lo, d.loss_hi)
             verdict = f"best {d.best}; lost {loss}{mark}"
         lines.append(f"  after move {d.move}{got}, {d.decision}: {d.played}: {verdict}")
-    lines += ["", f"lost per decision: {difference(mean, lo, hi)} {r.unit}; per hand: {points(r.cost)} {r.unit}"]
+    lines += ["", f"lost per decision: {difference(mean, lo, hi)} {r.unit}; per hand: {points(r.cost)} {r.unit} "
+                  "(each loss measured apart from the samples that chose the best, so that they add up)"]
+    players = baseline_losses(r)
+    if players:
+        lines.append("on positions of the same kinds the project's players lose per decision: " + "; ".join(
+            f"{p} {difference(*v)}" for p, v in players.items()))
     worst = [d for d in r.costliest() if d.loss > 0]
     if worst:
         lines.append("the costliest: " + "; ".join(f"after move {d.move}, {d.played} (better: {d.best}, "
