@@ -131,9 +131,13 @@ def test_the_review_command_writes_its_pages_and_refuses_bad_input(tmp_path):
 
 
 def test_the_shipped_baselines_rank_the_players_as_head_to_head_play_does():
-    """greedy loses more per decision than the tuned hints, and they more than learned, each
-    interval apart (bezique study review, shipped with the package)."""
+    """The ordinary game: greedy loses more per decision than the tuned hints, and they more than
+    learned, each interval apart (bezique study review, shipped with the package). Rubicon: greedy
+    loses more than either, each interval apart; the tuned hints and learned are not told apart
+    there (40.7 [27.8, 53.6] and 40.1 [31.4, 48.8] net game points a decision, 12 hands each),
+    which results/review/README.md says."""
     shipped = json.loads(BASELINES.read_text(encoding="utf-8"))
-    for game in ("ordinary", "rubicon"):
-        greedy, hints, learned = (shipped[f"{game}|{p}|all"] for p in ("greedy", f"hints:tuned-{game}", "learned"))
-        assert greedy[2] > hints[3] and hints[2] > learned[3], (game, greedy, hints, learned)
+    greedy, hints, learned = (shipped[f"ordinary|{p}|all"] for p in ("greedy", "hints:tuned-ordinary", "learned"))
+    assert greedy[2] > hints[3] and hints[2] > learned[3], (greedy, hints, learned)
+    greedy, hints, learned = (shipped[f"rubicon|{p}|all"] for p in ("greedy", "hints:tuned-rubicon", "learned"))
+    assert greedy[2] > max(hints[3], learned[3]), (greedy, hints, learned)

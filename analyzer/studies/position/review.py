@@ -34,6 +34,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from ...cards import card_str
 from ...engine import api
 from ...engine import layout as L
@@ -45,7 +47,7 @@ from ...rubicon_score import rubicon_result
 from ...run.output import atomic_write, check_writable, write_json
 from ...tables.markdown import shown_table
 from ...tables.page import write_page
-from ...tables.stats import Z95
+from ...tables.stats import Z95, mean_ci
 from .analysis import (
     DEFAULT_ROLLOUT,
     DEFAULT_SAMPLES,
@@ -115,15 +117,11 @@ class Review:
     @property
     def per_decision(self) -> tuple[float, float, float]:
         """The mean cost per decision with its 95 % interval (over the decisions)."""
-        losses = [d.cost for d in self.decisions]
-        if not losses:
-            return 0.0, 0.0, 0.0
-        mean = sum(losses) / len(losses)
-        if len(losses) < 2:
+        costs = np.array([d.cost for d in self.decisions], dtype=float)
+        if len(costs) < 2:
+            mean = float(costs.mean()) if len(costs) else 0.0
             return mean, mean, mean
-        sd = (sum((x - mean) ** 2 for x in losses) / (len(losses) - 1)) ** 0.5
-        half = Z95 * sd / len(losses) ** 0.5
-        return mean, mean - half, mean + half
+        return tuple(float(x) for x in mean_ci(costs.sum(), (costs * costs).sum(), len(costs)))
 
     def costliest(self, n: int = 3) -> list:
         """The ``n`` decisions that lost the most."""
@@ -185,7 +183,7 @@ def review_record(record: HandSpec | SeatView, seat: int | None = None, samples:
 def review_file(record, seat: int | None = None, samples: int = REVIEW_SAMPLES, seed: int = 1,
                 rollout: str = DEFAULT_ROLLOUT) -> Review:
     """:func:`review_record` of ``record``: a replay file's or a seat's view's path, or a parsed
-    HandSpec or SeatView (``analyzer.review``)."""
+    HandSpec or SeatView (the package's ``review``)."""
     if not isinstance(record, (HandSpec, SeatView)):
         record = load_record(record)
     return review_record(record, seat, samples, seed, rollout)
