@@ -13,6 +13,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "analyzer.studies.odds", "analyzer.studies.position",   # the odds; what to play in a position;
      "analyzer.studies.strength"),                            # the learned player trained
     ("analyzer.studies.play", "analyzer.studies"),   # hands and games played, players compared
+    ("analyzer.field",),                           # the OpenSpiel game and PettingZoo environment (extra `field`)
     ("analyzer.hands",),                           # replay files, one hand's event log, as text or JSON
     ("analyzer.plots",),                           # matplotlib Figures
     ("analyzer.tables",),                          # pandas tables with intervals

@@ -8,6 +8,7 @@ Example:
     python scripts/bench.py --variant three_handed --policy hints --threads 1
     python scripts/bench.py --floor --threads 1      # greedy against the minimal hand loop, as a ratio
     python scripts/bench.py --scaling --policy learned --hands 20000   # 1, 2, 4 … threads, Amdahl
+    python scripts/bench.py --field        # moves/s through OpenSpiel, PettingZoo and the engine
 
 ``--floor`` also times scripts/minimal_hand.py (a minimal numba loop with the card flow of a
 two-pack hand and none of its rules beyond the tricks), on one thread, between the repeats of the
@@ -18,6 +19,10 @@ nothing declared; minimal_hand.floor_policy) at every seat.
 ``--scaling`` times 1, 2, 4 … threads up to the machine's cores, then measures the serial share
 of a chunk (the work that holds the interpreter's lock, scripts/scaling.py) and prints the
 speed-up Amdahl's law predicts on 16 and 64 cores.
+
+``--field`` times random hands of both games through the OpenSpiel game, the PettingZoo
+environment and the engine's own loop, in moves per second (scripts/field_speed.py; the
+``field`` extra).
 """
 from __future__ import annotations
 
@@ -26,8 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from analyzer.policies.spec import resolve_policy
-from analyzer.policies.spec import PolicySpec
+from analyzer.policies.spec import PolicySpec, resolve_policy
 from analyzer.rules import preset
 from analyzer.studies.play.simulate import simulate
 
@@ -51,7 +55,13 @@ def main() -> None:
                     help="1, 2, 4 … threads up to the cores, the serial share and Amdahl's prediction")
     ap.add_argument("--floor", action="store_true",
                     help="also time the minimal hand loop (scripts/minimal_hand.py) and print the ratio")
+    ap.add_argument("--field", action="store_true",
+                    help="moves per second through OpenSpiel, PettingZoo and the engine (random hands, one core)")
     args = ap.parse_args()
+    if args.field:
+        from field_speed import field_speed
+        field_speed(seed=args.seed)
+        return
     from analyzer.cli.options import parse_rule_options
     rules = preset(args.variant, **parse_rule_options(args.rule))
     names = args.policy or ["greedy"]

@@ -39,6 +39,9 @@ SECTIONS = [
     ("studies/position", "analyzer/studies/position/: a position analysed", ""),
     ("studies/strength", "analyzer/studies/strength/: the learned player trained", ""),
     ("studies/play", "analyzer/studies/play/: hands and games played, players compared", ""),
+    ("field", "analyzer/field/: bézique in OpenSpiel and PettingZoo",
+     "An OpenSpiel game and a PettingZoo environment over the engine ([field-tools.md](field-tools.md)); the\n"
+     "`field` extra, never imported by the main job."),
     ("hands", "analyzer/hands/: one hand at a time", ""),
     ("plots", "analyzer/plots/: charts (matplotlib Figures)", ""),
     ("tables", "analyzer/tables/: tables with 95 % intervals", ""),

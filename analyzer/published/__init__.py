@@ -22,6 +22,7 @@ STUDIES = {
     "portland": "results/portland: Rubicon before and after the Portland Club's laws",
     "deal_value": "results/deal_value: what a dealt card is worth under strong play",
     "review": "results/review: what the review says of the project's players, and its luck check",
+    "external": "results/external: OpenSpiel's IS-MCTS, a player written elsewhere, against the project's players",
     "site": "results/index.html and every study's report.html, from the committed pages (plays nothing)",
 }
 

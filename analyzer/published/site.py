@@ -43,6 +43,8 @@ STUDY_PAGES = (
     ("The search player as it was", (("expert/README.md", "both games"),), "bezique study expert"),
     ("What the review says of the players, and luck apart from skill", (("review/README.md", "both games"),),
      "bezique study review"),
+    ("A player written elsewhere: OpenSpiel's IS-MCTS against the project's players",
+     (("external/README.md", "both games"),), "bezique study external"),
 )
 
 
