@@ -18,6 +18,7 @@ import numpy as np
 from ..cards import N_TYPES, SEVEN, card_id, suit_of
 from ..engine import api
 from ..engine import layout as L
+from ..engine.codes import bezique_level, is_bezique
 from ..engine.deals import deal_cards
 from ..engine.game_score import game_value
 from ..engine.hand import deal_into
@@ -101,7 +102,8 @@ def points_bound(rules: RuleSet) -> int:
     after every draw, the last trick and every brisque. Not reached; it only bounds."""
     arr = packed(rules)
     values = [40, int(arr[R_ROYAL_POINTS]), int(arr[R_TRUMP_SEQ_POINTS])]
-    values += [int(arr[R_POINTS + c]) for c in range(L.N_COMBOS) if not 8 + rules.packs <= c < 12]
+    values += [int(arr[R_POINTS + c]) for c in range(L.N_COMBOS)
+               if not (is_bezique(c) and bezique_level(c) > rules.packs)]      # a level the packs cannot make
     per_window = L.N_COMBOS if rules.declare_all else 1
     tricks = first_stage_tricks(rules)
     bound = tricks * per_window * max(values) + rules.last_trick + 8 * rules.packs * rules.brisque_points

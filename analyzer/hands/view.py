@@ -112,7 +112,8 @@ def parse_view(obj) -> SeatView:
 
 
 def parse_view_text(text: str) -> SeatView:
-    """A view from its short text form (see the module docstring); ReplayError if malformed."""
+    """Returns the view its short text form ``text`` writes (see the module docstring); ReplayError
+    if malformed."""
     facts, moves, items = {}, [], []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
@@ -193,8 +194,9 @@ def _checked(rules, seat, dealer, hand, turn_up, draws, moves, totals) -> SeatVi
 
 
 def load_record(path) -> HandSpec | SeatView:
-    """A hand's record from ``path``: a replay file (every card given, a HandSpec), or a seat's
-    view in JSON or in the short text form (a SeatView). ReplayError if unreadable or malformed."""
+    """Returns a hand's record from ``path``: a replay file (every card given, a HandSpec), or a
+    seat's view in JSON or in the short text form (a SeatView). ReplayError if unreadable or
+    malformed."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -474,8 +476,8 @@ def _show_other(view: SeatView, w: Walk, slots: dict, end, places: list, pool: C
 
 
 def view_of(spec: HandSpec, seat: int) -> SeatView:
-    """What ``seat`` saw of the full record ``spec``: its dealt hand, the turn-up, its draws after
-    every trick the moves complete, and every move."""
+    """Returns what ``seat`` saw of the full record ``spec``: its dealt hand, the turn-up, its draws
+    after every trick the moves complete, and every move."""
     w = walk(spec.rules, spec.dealer, spec.turn_up, spec.moves)
     slots = draw_slots(spec.rules, w.winners, spec.turn_up)
     end = last_card(spec.rules, spec.turn_up, w)

@@ -182,8 +182,8 @@ def review_record(record: HandSpec | SeatView, seat: int | None = None, samples:
 
 def review_file(record, seat: int | None = None, samples: int = REVIEW_SAMPLES, seed: int = 1,
                 rollout: str = DEFAULT_ROLLOUT) -> Review:
-    """:func:`review_record` of ``record``: a replay file's or a seat's view's path, or a parsed
-    HandSpec or SeatView (the package's ``review``)."""
+    """Returns :func:`review_record` of ``record``: a replay file's or a seat's view's path, or a
+    parsed HandSpec or SeatView (the package's ``review``)."""
     if not isinstance(record, (HandSpec, SeatView)):
         record = load_record(record)
     return review_record(record, seat, samples, seed, rollout)
