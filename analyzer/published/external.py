@@ -126,13 +126,15 @@ def summary(hands: pd.DataFrame) -> pd.DataFrame:
 
 
 def chart(df: pd.DataFrame):
-    """IS-MCTS's margin against each opponent at each budget, a panel per game."""
+    """IS-MCTS's margin against each opponent at each budget, a panel per game, one above the other."""
     games = list(dict.fromkeys(df.game))
-    fig, axes = new_figure(9, 1.0 + 0.45 * max(len(df[df.game == g]) for g in games) * len(games) / 1.2,
-                           ncols=len(games), squeeze=False)
-    for ax, game in zip(axes[0], games):
+    rows = [len(df[df.game == g]) for g in games]
+    fig, _ax = new_figure(9, 1.4 + 0.42 * sum(rows) + 0.9 * len(games))
+    fig.clear()
+    axes = fig.subplots(len(games), 1, squeeze=False, gridspec_kw={"height_ratios": rows})[:, 0]
+    for ax, game in zip(axes, games):
         d = df[df.game == game]
-        labels = [f"against {o}, {s:,} simulations" for o, s in zip(d.opponent, d.sims)]
+        labels = [f"{s:,} simulations, against {o}" for o, s in zip(d.opponent, d.sims)]
         y = d["mean"].to_numpy()
         colours = ["tab:blue" if lo > 0 else "tab:red" if hi < 0 else "tab:grey"
                    for lo, hi in zip(d.mean_lo, d.mean_hi)]
@@ -142,7 +144,7 @@ def chart(df: pd.DataFrame):
         ax.set_xlabel(f"IS-MCTS's margin ({unit(game)}, 95 % interval)")
         ax.set_title(f"{'Rubicon' if game == 'rubicon' else 'Ordinary'} bézique", fontsize=10)
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle("OpenSpiel's IS-MCTS against the project's players (blue: IS-MCTS ahead, red: behind, "
+    fig.suptitle("OpenSpiel's IS-MCTS against the project's players\n(blue: IS-MCTS ahead, red: behind, "
                  "grey: not told apart)", fontsize=10)
     fig.tight_layout()
     return fig
@@ -176,9 +178,10 @@ def ladder_place(df: pd.DataFrame, game: str, ladder_csv: Path = RESULTS / "ladd
 def markdown(df: pd.DataFrame, hands: pd.DataFrame, made_by: str, seed: int) -> str:
     """The study's page section."""
     lines = [f"Made by `{made_by}` (seed {seed}; each deal played twice, IS-MCTS at each seat). "
-             f"{len(hands):,} hands, {hands.seconds.sum() / 60:.0f} minutes of IS-MCTS's search on one core each. "
-             "IS-MCTS's margin is its mean return per hand less nothing: the ordinary game, its points less "
-             "the opponent's; Rubicon, net game points (R3.9). 95 % intervals over the deals.", ""]
+             f"{len(hands):,} hands; IS-MCTS searched for {hands.seconds.sum() / 60:,.0f} minutes in all, a hand on "
+             "one core. IS-MCTS's margin is its mean return per hand: in the ordinary game its points less the "
+             "opponent's, in Rubicon net game points (R3.9); 95 % intervals over the deals, each deal's two hands "
+             "averaged.", ""]
     lines += table(df, [("game", lambda r: r.game), ("simulations a move", lambda r: f"{r.sims:,}"),
                         ("opponent", lambda r: f"`{r.opponent}`"), ("deals", lambda r: f"{r.deals:,}"),
                         ("IS-MCTS's margin", lambda r: difference(r["mean"], r.mean_lo, r.mean_hi)),
