@@ -23,7 +23,7 @@ the worlds drawn by the game's ``resample_from_infostate`` (the engine's sampler
   its 95 % interval, its seconds a move; ``external.png``: the same as a chart.
 
 Example:
-    bezique study external                       # ~1 h 10 min on 2 cores
+    bezique study external                       # ~80 min on 2 cores (2 h 20 min of search on one)
     bezique study external --scale 0.25 --out /tmp/external --no-readme
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ from ..numbers import difference
 from ..plots.figure import new_figure, save_chart
 from ..run.output import write_table
 from ..tables.stats import mean_ci
-from .common import RESULTS, publish, scaled_command, scaler, study_parser, table, unit
+from .common import GAMES, RESULTS, publish, scaled_command, scaler, study_parser, table, unit
 
 try:
     import pyspiel
@@ -56,7 +56,7 @@ except ImportError as missing:           # the field extra is not installed
 
 SEED = 20261258
 OPPONENTS = ("greedy", "hints:tuned-{game}", "learned")
-DEALS = {("ordinary", 100): 40, ("ordinary", 1000): 6, ("rubicon", 100): 8, ("rubicon", 300): 3}
+DEALS = {("ordinary", 100): 20, ("ordinary", 1000): 4, ("rubicon", 100): 6, ("rubicon", 300): 3}
 RANDOM_SD = {"ordinary": 72.4, "rubicon": 1514.3}    # a hand's return in random play (400 hands)
 MARK = "external"
 COLUMNS = ["game", "sims", "opponent", "seed", "deal", "seat", "result", "seconds", "moves"]
@@ -122,7 +122,11 @@ def summary(hands: pd.DataFrame) -> pd.DataFrame:
         out.append({"game": game, "sims": int(sims), "opponent": opponent, "deals": len(pairs),
                     "mean": mean, "mean_lo": lo, "mean_hi": hi,
                     "seconds_per_move": float(g.seconds.sum() / max(g.moves.sum(), 1))})
-    return pd.DataFrame(out)
+    order = {g: i for i, g in enumerate(GAMES)}
+    df = pd.DataFrame(out)
+    df["_order"] = [(order.get(g, 9), s, [o.format(game=g) for o in OPPONENTS].index(p) if p in
+                     [o.format(game=g) for o in OPPONENTS] else 9) for g, s, p in zip(df.game, df.sims, df.opponent)]
+    return df.sort_values("_order").drop(columns="_order").reset_index(drop=True)
 
 
 def chart(df: pd.DataFrame):
@@ -163,8 +167,8 @@ def ladder_place(df: pd.DataFrame, game: str, ladder_csv: Path = RESULTS / "ladd
         below = rungs[rungs.mean_diff_hi < r.mean_lo]
         above = rungs[rungs.mean_diff_lo > r.mean_hi]
         level = rungs[~rungs.index.isin(below.index) & ~rungs.index.isin(above.index)]
-        words = [f"below `{above.player.iloc[0]}` ({above.mean_diff.iloc[0]:+,.0f})" if len(above) else
-                 "above every player of the ladder"]
+        words = ([f"below `{above.player.iloc[0]}` ({above.mean_diff.iloc[0]:+,.0f})"] if len(above) else
+                 [] if len(level) else ["above every player of the ladder"])
         if len(below):
             words.insert(0, f"above `{below.player.iloc[-1]}` ({below.mean_diff.iloc[-1]:+,.0f})")
         if len(level):
