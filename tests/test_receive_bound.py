@@ -8,10 +8,15 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from analyzer.studies.odds.deal_odds import first_stage_tricks, p_receives_bezique, p_receives_bezique_by_trick
-from analyzer.hands.handlog import play_spec
-from analyzer.hands.replay_file import dealt_spec
+from analyzer.cards import DIAMONDS, KNAVE, QUEEN, SPADES, card_id
+from analyzer.engine import api
+from analyzer.engine import layout as L
+from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
+from analyzer.run.records import policy_arrays
+from analyzer.studies.odds.deal_odds import first_stage_tricks, p_receives_bezique, p_receives_bezique_by_trick
+
+QS, JD = card_id(SPADES, QUEEN), card_id(DIAMONDS, KNAVE)
 
 
 @pytest.mark.parametrize("packs,hand_size,others", [(2, 2, 8), (3, 2, 6)])
@@ -44,15 +49,18 @@ def received_by_trick(rules, hands: int, seed: int) -> np.ndarray:
     """[seat-hand, trick k, (Q♠, J♦)]: the cards received once k tricks are played, from the
     event logs of greedy against random."""
     tricks = first_stage_tricks(rules)
+    arr = rules.to_array()
+    players = policy_arrays([resolve_policy("greedy"), resolve_policy("random")], arr)
     out = np.zeros((hands, 2, tricks + 1, 2), np.int64)
     for i in range(hands):
-        spec = dealt_spec(rules, seed, i)
-        got = np.array([[h.count(3), h.count(20)] for h in spec.hands])   # Q♠ = 3, J♦ = 20
-        for e in play_spec(spec, ["greedy", "random"], seed=seed, hand=i).events:
-            if e["event"] == "trick" and e["trick"] <= tricks + 1:
-                out[i, :, e["trick"] - 1] = got
-            elif e["event"] == "draw":
-                got[e["seat"]] += [e["card"] == "QS", e["card"] == "JD"]
+        st = api.deal(arr, seed, i, log_events=True)       # as play_spec deals and plays it, without its text
+        got = np.stack([st.P[:2, L.P_HAND + QS], st.P[:2, L.P_HAND + JD]], axis=1).astype(np.int64)
+        api.play_out(arr, st, players)
+        for kind, seat, a, *_ in st.ev[:int(st.G[L.G_NEV])].tolist():
+            if kind == L.E_TRICK and a < tricks + 1:
+                out[i, :, a] = got
+            elif kind == L.E_DRAW:
+                got[seat] += [a == QS, a == JD]
     return out.reshape(-1, tricks + 1, 2)
 
 
