@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from analyzer.run import backends
 from analyzer.run.backends import active_dask, connect_dask, use_backend
 from analyzer.cli import main
 from analyzer.studies.play.compare import compare_pair
@@ -150,7 +151,8 @@ def test_the_command_line_takes_workers_and_writes_the_same_files(tmp_path):
     assert '"backend": "dask"' in (tmp_path / "d" / "run.json").read_text()
 
 
-def test_backend_choices_that_cannot_work_are_one_line():
+def test_backend_choices_that_cannot_work_are_one_line(monkeypatch):
+    monkeypatch.setattr(backends, "CONNECT_TIMEOUT", "1s")      # the unreachable scheduler: no 10 s wait
     for args, message in ((["--workers", "0"], "--workers must be from 1 to 1024"),
                           (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
                           (["--scheduler", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler")):

@@ -223,6 +223,9 @@ def describe_backend(threads: int | None = None) -> dict:
     return dask.describe() if dask else {"backend": "threads", "threads": thread_count(threads)}
 
 
+CONNECT_TIMEOUT = "10s"        # how long a scheduler given by address has to answer
+
+
 def connect_dask(workers: int | None = None, scheduler: str | None = None) -> DaskBackend:
     """A Dask backend on the running cluster at ``scheduler`` (e.g. ``"tcp://10.0.0.5:8786"``)
     or on a local cluster of ``workers`` worker processes (one thread each) started here;
@@ -238,7 +241,7 @@ def connect_dask(workers: int | None = None, scheduler: str | None = None) -> Da
     cluster = client = None
     try:
         if scheduler is not None:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
             label = scheduler
         else:
             with warnings.catch_warnings():     # its metrics server moves off a port in use: no matter
