@@ -93,8 +93,8 @@ def test_the_game_declares_its_utility_honestly():
 
 
 @pytest.mark.parametrize("variant, margin, games", [("ordinary", False, 100), ("rubicon", False, 100),
-                                                    ("ordinary", True, 10), ("no_trump", False, 10),
-                                                    ("panache", False, 10), ("fixed_point", False, 10)])
+                                                    ("ordinary", True, 100), ("no_trump", False, 100),
+                                                    ("panache", False, 100), ("fixed_point", False, 100)])
 def test_openspiels_random_simulation_test_passes(variant, margin, games):
     """pyspiel.random_sim_test: clones, serialization, legal actions sorted and masked, chance
     outcomes, returns within the declared utilities (and summing to 0 where zero-sum), tensors
