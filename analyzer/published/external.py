@@ -122,11 +122,13 @@ def summary(hands: pd.DataFrame) -> pd.DataFrame:
         out.append({"game": game, "sims": int(sims), "opponent": opponent, "deals": len(pairs),
                     "mean": mean, "mean_lo": lo, "mean_hi": hi,
                     "seconds_per_move": float(g.seconds.sum() / max(g.moves.sum(), 1))})
-    order = {g: i for i, g in enumerate(GAMES)}
-    df = pd.DataFrame(out)
-    df["_order"] = [(order.get(g, 9), s, [o.format(game=g) for o in OPPONENTS].index(p) if p in
-                     [o.format(game=g) for o in OPPONENTS] else 9) for g, s, p in zip(df.game, df.sims, df.opponent)]
-    return df.sort_values("_order").drop(columns="_order").reset_index(drop=True)
+    return pd.DataFrame(sorted(out, key=_table_order))
+
+
+def _table_order(row: dict) -> tuple:
+    """The games in GAMES's order, the budgets ascending, the opponents in OPPONENTS's order."""
+    names = [o.format(game=row["game"]) for o in OPPONENTS]
+    return (GAMES.index(row["game"]), row["sims"], names.index(row["opponent"]))
 
 
 def chart(df: pd.DataFrame):
@@ -215,7 +217,7 @@ def main(argv=None) -> int:
             hands = pd.concat([hands, pd.DataFrame(rows)], ignore_index=True)
             write_table(hands, out, "hands")            # every finished deal kept at once
             bar.update(1)
-    df = summary(hands)
+    df = summary(hands[hands.seed == args.seed])
     write_table(df, out, "external")
     save_chart(chart(df), out, "external")
     text = markdown(df, hands, scaled_command("external", args.scale), args.seed)
