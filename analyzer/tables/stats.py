@@ -33,6 +33,15 @@ def mean_ci(total, total_sq, n):
     return mean, mean - half, mean + half
 
 
+def sample_ci(values, axis: int = 0):
+    """Mean and 95 % normal interval of the samples ``values`` along ``axis`` (the standard error
+    from the samples' own spread, ddof 1), in the samples' own precision."""
+    values = np.asarray(values)
+    mean = values.mean(axis=axis)
+    half = Z95 * values.std(axis=axis, ddof=1) / np.sqrt(values.shape[axis])
+    return mean, mean - half, mean + half
+
+
 def wilson_ci(successes, n):
     """Share and 95 % Wilson interval. The bounds are exactly 0 when nothing happened and
     exactly 1 when everything did (the formula leaves rounding residue such as 2e-22)."""

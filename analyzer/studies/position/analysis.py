@@ -43,12 +43,12 @@ from ...policies.expert import in_last_window, search
 from ...policies.params import ROLLOUT_NAMES
 from ...policies.spec import PolicyError, resolve_policy
 from ...run.records import policy_arrays
+from ...tables.stats import sample_ci
 
 DEFAULT_SAMPLES = 400
 DEFAULT_ROLLOUT = "learned"
 ROLLOUTS = (*ROLLOUT_NAMES, "tuned")      # tuned: the tuned hints of the position's game
 MAX_SAMPLES = 100_000     # per action: more is memory, not precision
-Z95 = 1.959963984540054
 FOLDS = 5                 # behind_the_choice: the samples that choose are never those that measure
 DECISIONS = {L.D_LEAD: "lead", L.D_FOLLOW: "follow", L.D_MELD: "declaration window",
              L.D_CARTE: "carte blanche", L.D_CLAIM: "claim of the game"}
@@ -267,17 +267,14 @@ def analyze_position(spec: HandSpec, at: int | None = None, samples: int = DEFAU
         rows = []
         for i, a in enumerate(legal):
             v = vals[:, i]
-            half = Z95 * v.std(ddof=1) / np.sqrt(used)
+            mean, lo, hi = (float(x) for x in sample_ci(v))
             win = float(np.mean(np.where(v > 0, 1.0, np.where(v == 0, 0.5, 0.0))))
-            rows.append(ActionValue(action_str(a), int(a), float(v.mean()), float(v.mean() - half),
-                                    float(v.mean() + half), win))
+            rows.append(ActionValue(action_str(a), int(a), mean, lo, hi, win))
     if not exact:
         best = int(np.argmax(vals.mean(axis=0)))
         cost = behind_the_choice(vals)
         for i, r in enumerate(rows):
-            d = vals[:, best] - vals[:, i]
-            half = Z95 * d.std(ddof=1) / np.sqrt(used)
-            r.behind, r.behind_lo, r.behind_hi = float(d.mean()), float(d.mean() - half), float(d.mean() + half)
+            r.behind, r.behind_lo, r.behind_hi = (float(x) for x in sample_ci(vals[:, best] - vals[:, i]))
             r.cost, r.cost_lo, r.cost_hi = (float(x) for x in cost[:, i])
     else:
         top = max(r.mean for r in rows)
@@ -343,9 +340,7 @@ def behind_the_choice(vals: np.ndarray, folds: int = FOLDS) -> np.ndarray:
         mine = fold == f
         choice = int(np.argmax(vals[~mine].mean(axis=0)))
         d[mine] = vals[mine][:, [choice]] - vals[mine]
-    mean = d.mean(axis=0)
-    half = Z95 * d.std(axis=0, ddof=1) / np.sqrt(n)
-    return np.stack([mean, mean - half, mean + half])
+    return np.stack(sample_ci(d))
 
 
 def _same_effect(spec: HandSpec, at: int, arr, st, legal, played: int) -> int:
