@@ -16,7 +16,7 @@ import pyspiel
 from ..engine import api
 from ..engine import layout as L
 from ..policies.spec import resolve_policy
-from ..run.records import policy_arrays
+from ..run.records import policy_arrays, sight_bits
 from .core import FieldError, engine_deal, packed
 
 
@@ -33,9 +33,7 @@ class ProjectBot(pyspiel.Bot):
         self.arr = packed(game.rules)
         self.spec = resolve_policy(policy)
         self.policies, self.params, self.data, sees = policy_arrays([self.spec], self.arr)
-        see = int(sees[player_id])
-        self.full_obs = (int(see >= L.SEE_PUBLIC) << player_id | int(see >= L.SEE_HANDS) << (L.SEE_HANDS_BIT + player_id)
-                         | int(see >= L.SEE_TALON) << (L.SEE_TALON_BIT + player_id))
+        self.full_obs = sight_bits(int(sees[player_id]), player_id)
         self.scratch = api.new_state(True)            # with the event log: a search reads its public record from it
         self.streams = self.scratch.rngs.copy()
         api.seed_policies(self.streams, np.uint64(seed), hand)

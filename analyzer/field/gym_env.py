@@ -15,12 +15,10 @@ stream of that hand), each later ``reset()`` the run's next hand; ``render()`` i
 from __future__ import annotations
 
 import gymnasium
-import numpy as np
 
 from .bots import ProjectBot
 from .core import N_ACTIONS, FieldError, Hand, engine_deal, field_rules, utility_range
-from .pettingzoo_env import raw_env, trace_text
-from .views import OBS_WIDTH, observation_vector
+from .pettingzoo_env import observation_with_mask, raw_env, trace_text
 
 
 class BeziqueEnv(gymnasium.Env):
@@ -79,12 +77,7 @@ class BeziqueEnv(gymnasium.Env):
             self.hand.apply(self.bot.action_at(self.hand))
 
     def _observation(self) -> dict:
-        observation = np.zeros(OBS_WIDTH, np.float32)
-        observation_vector(self.hand, self.seat, observation)
-        mask = np.zeros(N_ACTIONS, np.int8)
-        if self.hand.current_player() == self.seat:
-            mask[self.hand.legal_actions()] = 1
-        return {"observation": observation, "action_mask": mask}
+        return observation_with_mask(self.hand, self.seat)
 
 
 class _GameRules:

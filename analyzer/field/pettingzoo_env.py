@@ -72,13 +72,7 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent):
         """The seat's observation and its action mask."""
-        seat = AGENTS.index(agent)
-        observation = np.zeros(OBS_WIDTH, np.float32)
-        observation_vector(self.hand, seat, observation)
-        mask = np.zeros(N_ACTIONS, np.int8)
-        if self.hand.current_player() == seat:
-            mask[self.hand.legal_actions()] = 1
-        return {"observation": observation, "action_mask": mask}
+        return observation_with_mask(self.hand, AGENTS.index(agent))
 
     def reset(self, seed=None, options=None):
         """Deal a hand (see the module docstring) and select the agent of its first decision."""
@@ -136,6 +130,17 @@ class raw_env(AECEnv, EzPickle):
 
     def close(self):
         """Nothing to release."""
+
+
+def observation_with_mask(hand: Hand, seat: int) -> dict:
+    """Seat ``seat``'s observation (float32) and its action mask (1 where legal; all 0 when
+    another seat acts), as the environments' observation spaces hold them."""
+    observation = np.zeros(OBS_WIDTH, np.float32)
+    observation_vector(hand, seat, observation)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    if hand.current_player() == seat:
+        mask[hand.legal_actions()] = 1
+    return {"observation": observation, "action_mask": mask}
 
 
 def trace_text(hand: Hand) -> str:

@@ -30,7 +30,7 @@ from ..policies.learned_net import F_Q, I_IDX, best_action
 from ..policies.network import value_unit
 from ..policies.spec import PolicyError, model_for, resolve_policy
 from ..run.driver import SimulationError
-from ..run.records import policy_arrays, user_policies
+from ..run.records import policy_arrays, sight_bits, user_policies
 from .handlog import HandOutcome, logged_events
 
 TOP = 3                  # the learned player's best actions shown at a decision
@@ -152,8 +152,7 @@ def _play(arr, st, specs, seats, weights, out: list) -> None:
     illegal action (the trace has said it)."""
     policies, params, data, sees = policy_arrays(list(specs), arr)
     for s, see in enumerate(sees[:int(st.G[L.G_NSEATS])]):      # what each seat sees, as play_out sets it
-        st.G[L.G_FULL_OBS] |= (int(see >= L.SEE_PUBLIC) << s | int(see >= L.SEE_HANDS) << (L.SEE_HANDS_BIT + s)
-                               | int(see >= L.SEE_TALON) << (L.SEE_TALON_BIT + s))
+        st.G[L.G_FULL_OBS] |= sight_bits(int(see), s)
     net = new_seat_data(weights)           # the network's own working memory
     while not api.is_over(st):
         n, _plays = api.legal_actions(arr, st)

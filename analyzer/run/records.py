@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import illegal_return
+from ..engine import layout as L
 from ..engine.batch import run_batch
 from ..engine.layout import (
     MAX_SEATS,
@@ -31,6 +32,13 @@ def policy_arrays(specs: list[PolicySpec], rules_arr) -> Players:
         params[s] = spec.params_for(rules_arr)
     sees = np.array([spec.sees for spec in seat_specs], np.int64)
     return Players(tuple(spec.function for spec in seat_specs), params, _seat_data(seat_specs, rules_arr), sees)
+
+
+def sight_bits(see: int, seat: int) -> int:
+    """The bits of ``G[G_FULL_OBS]`` that let seat ``seat`` see what ``see`` (a Players.sees value)
+    allows, as play_out sets them: its public record, and for a ceiling the other hands or the talon."""
+    return (int(see >= L.SEE_PUBLIC) << seat | int(see >= L.SEE_HANDS) << (L.SEE_HANDS_BIT + seat)
+            | int(see >= L.SEE_TALON) << (L.SEE_TALON_BIT + seat))
 
 
 def _seat_data(seat_specs, rules_arr) -> tuple:
