@@ -9,6 +9,7 @@ Example:
     python scripts/bench.py --floor --threads 1      # greedy against the minimal hand loop, as a ratio
     python scripts/bench.py --scaling --policy learned --hands 20000   # 1, 2, 4 … threads, Amdahl
     python scripts/bench.py --field        # moves/s through OpenSpiel, PettingZoo and the engine
+    python scripts/bench.py --report       # where the main job's time goes, part by part
 
 ``--floor`` also times scripts/minimal_hand.py (a minimal numba loop with the card flow of a
 two-pack hand and none of its rules beyond the tricks), on one thread, between the repeats of the
@@ -19,6 +20,11 @@ nothing declared; minimal_hand.floor_policy) at every seat.
 ``--scaling`` times 1, 2, 4 … threads up to the machine's cores, then measures the serial share
 of a chunk (the work that holds the interpreter's lock, scripts/scaling.py) and prints the
 speed-up Amdahl's law predicts on 16 and 64 cores.
+
+``--report`` prints where the main job's (``bezique report``'s) time goes: the start-up, each
+run of its study alone on one thread, the tables, the charts and the page
+(scripts/report_profile.py; ``--variant`` and ``--hands`` as the report takes them, default
+100,000).
 
 ``--field`` times random hands of both games through the OpenSpiel game, the PettingZoo
 environment and the engine's own loop, in moves per second (scripts/field_speed.py; the
@@ -48,13 +54,15 @@ def main() -> None:
                     help="seat 0, then seat 1 … (default greedy at every seat; one: every seat)")
     ap.add_argument("--threads", type=int, action="append", default=None,
                     help="thread counts to measure (repeatable; default 1 and 2)")
-    ap.add_argument("--hands", type=int, default=400_000)
+    ap.add_argument("--hands", type=int, default=None, help="default 400,000 (--report: 100,000, as the report)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     ap.add_argument("--scaling", action="store_true",
                     help="1, 2, 4 … threads up to the cores, the serial share and Amdahl's prediction")
     ap.add_argument("--floor", action="store_true",
                     help="also time the minimal hand loop (scripts/minimal_hand.py) and print the ratio")
+    ap.add_argument("--report", action="store_true",
+                    help="where the main job's time goes (bezique report's defaults, or --variant and --hands)")
     ap.add_argument("--field", action="store_true",
                     help="moves per second through OpenSpiel, PettingZoo and the engine (random hands, one core)")
     args = ap.parse_args()
@@ -64,6 +72,15 @@ def main() -> None:
         return
     from analyzer.cli.options import parse_rule_options
     rules = preset(args.variant, **parse_rule_options(args.rule))
+    if args.report:
+        from report_profile import report_profile
+
+        from analyzer.studies.report.study import StrongPlay as Strong
+        from analyzer.studies.report.study import strong_play
+        strong, _why = strong_play(rules, Strong.hands, Strong.deals, Strong.ablation_deals)
+        report_profile(rules, args.hands or 100_000, args.seed, strong)
+        return
+    args.hands = args.hands or 400_000
     names = args.policy or ["greedy"]
     names = names * rules.players if len(names) == 1 else names
     specs = [resolve_policy(n) for n in names]

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import main
-from analyzer.studies.play.compare import SPRT_CHUNK, compare_pair
+from analyzer.studies.play.compare import LOOK_CHUNK, compare_pair
 from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
 
@@ -67,6 +67,19 @@ def test_format_chooses_the_files(tmp_path):
     assert res.exit_code == 2 and "'gif' is not one of" in res.output
 
 
+def test_a_report_of_tables_only_says_its_charts_were_not_drawn(tmp_path):
+    """report --format csv writes no picture; its page says so where each chart would be (it
+    crashed on the first missing chart)."""
+    res = CliRunner().invoke(main, ["report", "--hands", "400", "--learned-hands", "200", "--learned-deals", "50",
+                                    "--ablation-deals", "0", "--no-band", "--format", "csv", "-q",
+                                    "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert not list(tmp_path.glob("*.png")) and not list(tmp_path.glob("*.svg"))
+    page = (tmp_path / "report.md").read_text()
+    assert "![" not in page and "the chart of head to head was not drawn" in page
+    assert (tmp_path / "report.html").exists()
+
+
 def test_odds_takes_threads_and_gives_the_same_table():
     one = CliRunner().invoke(main, ["odds", "--hands", "150000", "--threads", "1", "--json"])
     two = CliRunner().invoke(main, ["odds", "--hands", "150000", "--threads", "2", "--json"])
@@ -114,6 +127,6 @@ def test_the_sprt_looks_every_1024_deals():
     a, b = resolve_policy("hints"), resolve_policy("hints:no=H3")
     stopped = compare_pair(rules, a, b, 60_000, seed=6, threads=2, sprt=(-5, 5))
     deals = stopped.tally.deals
-    assert SPRT_CHUNK == 1024 and deals % 1024 == 0 and deals < 60_000
+    assert LOOK_CHUNK == 1024 and deals % 1024 == 0 and deals < 60_000
     earlier = compare_pair(rules, a, b, deals - 1024, seed=6, threads=2, sprt=(-5, 5))
     assert earlier.sprt["sprt_result"] == "undecided"

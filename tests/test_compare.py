@@ -90,6 +90,25 @@ def test_sprt_stops_early():
     assert res.tally.deals < 400_000
 
 
+def test_a_pair_stops_once_its_difference_is_settled():
+    """compare_pair(settle=…) stops after the first look (every 1,024 deals) at which the
+    difference's interval lies within ±settle of it, the same on one thread and two; a pair
+    whose difference does not settle plays to its cap."""
+    rules, a, b = preset("ordinary"), resolve_policy("greedy"), resolve_policy("random")
+    res = compare_pair(rules, a, b, 40_000, seed=5, threads=1, settle=0.025)
+    t = res.tally
+    assert res.row()["settled"] and t.deals % 1024 == 0 and t.deals < 40_000
+    m, lo, hi = t.mean_diff()
+    assert lo > 0 and (hi - lo) / 2 <= 0.025 * m
+    shorter = compare_pair(rules, a, b, t.deals - 1024, seed=5, threads=1).tally     # the look before
+    m, lo, hi = shorter.mean_diff()
+    assert (hi - lo) / 2 > 0.025 * m
+    assert compare_pair(rules, a, b, 40_000, seed=5, threads=2, settle=0.025).tally == t
+    seen = []
+    same = compare_pair(rules, a, a, 3_000, seed=5, threads=1, settle=0.025, progress=seen.append)
+    assert same.tally.deals == 3_000 and not same.row()["settled"] and sum(seen) == 3_000
+
+
 def test_compare_cli_writes_tables_and_heatmap(tmp_path):
     out = tmp_path / "cmp"
     res = CliRunner().invoke(main, ["compare", "greedy", "random", "greedy", "--hands", "1500",

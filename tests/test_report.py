@@ -142,8 +142,14 @@ def test_small_report_writes_every_file(tmp_path, args):
     assert (odds["sample"] > 0).all() and odds.simulated.notna().all()      # receive rows from the play
     pairs = pd.read_csv(out / "pairwise.csv")
     strong = pairs.policy_a == "learned"
-    assert strong.sum() == 3 and (pairs[strong].deals == 300).all() and (pairs[strong].games == 600).all()
-    assert len(pairs) == 6 and (pairs[~strong].deals == 1500).all() and (pairs[~strong].games == 3000).all()
+    assert strong.sum() == 3 and len(pairs) == 6 and (pairs.games == 2 * pairs.deals).all()
+    # each pair plays to its cap (300 deals against the strong player, 1,500 among the
+    # heuristics) unless its difference settled sooner (interval within ±2.5 % of it)
+    cap = np.where(strong, 300, 1500)
+    assert ((pairs.deals == cap) | pairs.settled).all() and (pairs.deals <= cap).all()
+    half = (pairs.mean_diff_hi - pairs.mean_diff_lo) / 2
+    assert (half[pairs.settled] <= 0.025 * pairs.mean_diff[pairs.settled].abs()).all()
+    assert "until its difference was known to within ±2.5 %" in report
     summary = pd.read_csv(out / "summary.csv")
     players = ["learned"] + [f"learned:player={p}" for p in shipped_players(variant) if p > 1]
     assert len(players) >= 3                                          # the package's strong players

@@ -15,7 +15,8 @@ from .options import command_text, deal_options, given_options, rule_options, ru
 @rule_options
 @deal_options
 @run_options(hands=100_000, hands_help="Hands per policy pairing (hints, greedy, random self-play and hints vs "
-                                       "greedy), and deals per pair head to head (each played twice).",
+                                       "greedy), and at most as many deals per pair head to head (each played twice; a pair "
+                                       "stops once its difference is known to within ±2.5 %).",
              out=None, out_help="Output directory (default: results/report-VARIANT).",
              seed_help="Master seed: every pairing plays the same deals.",
              default_out=lambda kw: f"results/report-{rules_from(kw['variant'], kw['rule_items']).name}")
@@ -26,8 +27,8 @@ from .options import command_text, deal_options, given_options, rule_options, ru
               help="Hands of self-play of the learned player, the study's headline pairing (strong play); "
                    "0 leaves the learned player out (so does a game it has no model for).")
 @click.option("--learned-deals", default=StrongPlay.deals, show_default=True, metavar="N",
-              help="Deals on which the learned player plays each heuristic head to head (each twice, seats "
-                   "swapped).")
+              help="Deals, at most, on which the learned player plays each heuristic head to head (each twice, "
+                   "seats swapped; a pair stops once its difference is known to within ±2.5 %).")
 @click.option("--ablation-deals", default=StrongPlay.ablation_deals, show_default=True, metavar="N",
               help="Deals on which hints, and hints without each hint in turn, play the learned player: "
                    "each hint's worth against strong play (0: not measured).")

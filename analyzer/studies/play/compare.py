@@ -28,7 +28,8 @@ from ..files import write_files
 from .ratings import bradley_terry, elo_from_score, sprt_bounds, sprt_llr
 
 Progress = Callable[[int], object]
-SPRT_CHUNK = 1024   # deals between two looks of the SPRT (a finer look stops closer to its bound)
+LOOK_CHUNK = 1024   # deals between two looks of a run that may stop early (a finer look stops closer to its bound)
+SETTLED = 0.025     # a difference is settled once its 95 % interval lies within ±2.5 % of it and leaves out 0
 
 
 @dataclass
@@ -58,6 +59,12 @@ class PairTally:
         """A's mean advantage per deal with its 95 % normal interval."""
         m, lo, hi = mean_ci(self.twice_diff / self.scale, self.twice_diff_sq / self.scale ** 2, self.deals)
         return float(m), float(lo), float(hi)
+
+    def settled(self, within: float) -> bool:
+        """Whether A's mean advantage is known to within ``within`` of itself: its 95 % interval
+        leaves out 0 and is no wider either side than ``within`` times the advantage."""
+        m, lo, hi = self.mean_diff()
+        return (lo > 0 or hi < 0) and (hi - lo) / 2 <= within * abs(m)
 
 
 def points_unit(rules: RuleSet) -> str:
@@ -141,8 +148,9 @@ def pair_tally(scaled: np.ndarray, scale: int) -> PairTally:
 
 @dataclass
 class PairTotals:
-    """The merged chunks of a comparison, and the SPRT's state when one runs
-    (``sprt=(elo0, elo1)``, checked after each chunk in deal order)."""
+    """The merged chunks of a comparison, and what stops it early, checked after each chunk in
+    deal order: the SPRT's state when one runs (``sprt=(elo0, elo1)``), or ``settle``, the
+    precision at which the difference is settled (:meth:`PairTally.settled`; verdict "settled")."""
 
     sprt: tuple[float, float] | None
     lower: float
@@ -150,13 +158,16 @@ class PairTotals:
     total: PairTally = field(default_factory=PairTally)
     llr: float = 0.0
     verdict: str | None = None
+    settle: float | None = None
 
     def merge(self, t: PairTally) -> bool:
-        """Add one chunk; True once the SPRT has decided."""
+        """Add one chunk; True once the SPRT has decided or the difference is settled."""
         self.total.add(t)
         if self.sprt:
             self.llr = sprt_llr(self.total.wins, self.total.draws, self.total.losses, *self.sprt)
             self.verdict = "H1" if self.llr >= self.upper else "H0" if self.llr <= self.lower else None
+        elif self.settle and self.total.settled(self.settle):
+            self.verdict = "settled"
         return self.verdict is not None
 
 
@@ -193,23 +204,31 @@ class PairResult:
 
 def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed: int,
                  threads: int | None = None, sprt: tuple[float, float] | None = None,
-                 progress: Progress | None = None) -> PairResult:
+                 progress: Progress | None = None, settle: float | None = None) -> PairResult:
     """Compare A with B on ``hands`` deals (each played twice, seats swapped); ``threads``
     defaults to one per core, ``progress`` is called with the deals just finished. The rules,
     policies and seed are taken as checked where the run entered (:func:`compare`,
     :func:`ablate`, tune).
 
     With ``sprt=(elo0, elo1)`` the run stops as soon as the SPRT, checked after each chunk
-    of deals in deal order, accepts H0 or H1; ``hands`` is then the maximum.
+    of deals in deal order, accepts H0 or H1; with ``settle`` (a fraction, :data:`SETTLED`) it
+    stops as soon as A's mean advantage is known to within that fraction of itself
+    (:meth:`PairTally.settled`); ``hands`` is then the maximum, and the deals not played are
+    passed to ``progress`` at the end, so that a bar ends full. The row then says
+    ``settled_within`` and whether the difference ``settled``.
     """
     lower, upper = sprt_bounds()
     chunk = chunk_for([a, b], CHUNK) // len(seatings(rules.players)) or 1
-    if sprt:
-        chunk = min(chunk, SPRT_CHUNK)
-    acc = run_chunks(RunTask(pair_chunk, rules, seed, (a, b)), hands, chunk, PairTotals(sprt, lower, upper),
-                     threads, progress)
+    if sprt or settle:
+        chunk = min(chunk, LOOK_CHUNK)
+    acc = run_chunks(RunTask(pair_chunk, rules, seed, (a, b)), hands, chunk,
+                     PairTotals(sprt, lower, upper, settle=None if sprt else settle), threads, progress)
     total, llr, verdict = acc.total, acc.llr, acc.verdict
+    if progress and total.deals < hands:
+        progress(hands - total.deals)
     info = None
+    if settle and not sprt:
+        info = {"settled_within": settle, "settled": verdict == "settled"}
     if sprt:
         info = {"sprt_elo0": sprt[0], "sprt_elo1": sprt[1], "sprt_llr": llr,
                 "sprt_lower": lower, "sprt_upper": upper,
@@ -246,10 +265,10 @@ def compare(rules: RuleSet, policies: Sequence[str | PolicySpec], hands: int, se
 
 def compare_checked(rules: RuleSet, specs: Sequence[PolicySpec], hands: int, seed: int,
                     threads: int | None = None, sprt: tuple[float, float] | None = None,
-                    progress: Progress | None = None) -> Comparison:
+                    progress: Progress | None = None, settle: float | None = None) -> Comparison:
     """:func:`compare` of PolicySpecs checked where the run entered (compare, the report's
-    study)."""
-    results = [compare_pair(rules, a, b, hands, seed, threads, sprt, progress)
+    study); ``settle``: each pair stops once its difference is settled (:func:`compare_pair`)."""
+    results = [compare_pair(rules, a, b, hands, seed, threads, sprt, progress, settle)
                for a, b in combinations(specs, 2)]
     pairs = pd.DataFrame([r.row() for r in results])
     ranking = bradley_terry([s.name for s in specs], results) if len(specs) >= 3 else None

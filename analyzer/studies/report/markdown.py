@@ -13,13 +13,16 @@ from ...plots import rules_title
 from ...run.output import atomic_write
 from ...tables.markdown import shown_table
 from ...words import combination_name, event_name, hint_name
-from ..play.compare import points_unit, seatings
+from ..play.compare import SETTLED, points_unit, seatings
 from .findings import findings, policy_lines, rules_command, rules_rows, sample_text
 from .takeaways import takeaways
 
 
 def _image(alt: str, chart_paths: dict, name: str) -> str:
-    """The Markdown image of chart ``name`` (its PNG, beside report.md)."""
+    """The Markdown image of chart ``name`` (its PNG, or its SVG, beside report.md); where no
+    picture was written (``--format`` chose tables only), a line that says so."""
+    if not chart_paths.get(name):
+        return f"*(the chart of {alt} was not drawn: `--format` asked for no picture format)*"
     return f"![{alt}]({Path(chart_paths[name][0]).name})"
 
 
@@ -76,11 +79,15 @@ def _head_to_head(st, chart_paths: dict) -> list[str]:
     seating_text = {2: "the seats swapped", 3: "one against two and two against one",
                     4: "one partnership against the other, then swapped"}[st.rules.players]
     lines = ["## Head to head", "", _image("head to head", chart_paths, "pairwise"), "",
-             f"Each pair plays the first deals of the study's seed {st.seed} (as many as the line says) "
-             f"in every seating ({plays}: {seating_text}); the share counts wins and half the "
-             f"draws of the {'games' if rubicon else 'hands'}, the difference is in {points_unit(st.rules)}.", ""]
+             f"Each pair plays the first deals of the study's seed {st.seed} in every seating ({plays}: "
+             f"{seating_text}), until its difference was known to within ±{100 * SETTLED:g} % (its 95 % interval "
+             f"within {100 * SETTLED:g} % of it either side: more deals would not change what is said of it) or at "
+             "most as many deals as the study gives each pair; the line says how many it took. The share counts "
+             f"wins and half the draws of the {'games' if rubicon else 'hands'}, the difference is in "
+             f"{points_unit(st.rules)}.", ""]
     return lines + _rows(st.tables["pairwise"], lambda r: (
-        f"- **{r.policy_a} against {r.policy_b}** ({count(r.deals)} deals): {_ci(r, 'mean_diff', difference)} "
+        f"- **{r.policy_a} against {r.policy_b}** ({count(r.deals)} deals"
+        f"{', settled' if getattr(r, 'settled', False) else ''}): {_ci(r, 'mean_diff', difference)} "
         f"{points_unit(st.rules)}, {_ci(r, 'score_a', share)} of the {'games' if rubicon else 'hands'}, "
         f"Elo {_ci(r, 'elo_a', difference)}")) + [""]
 

@@ -29,12 +29,12 @@ from ...tables.stats import wilson_ci
 from ..hints.worth import ablate
 from ..odds.deal_odds import bezique_levels, first_stage_tricks, p_receives_bezique, p_receives_bezique_by_trick
 from ..odds.given_odds import odds
-from ..play.compare import compare_checked, points_unit, seatings
+from ..play.compare import SETTLED, compare_checked, points_unit, seatings
 from ..play.simulate import Result, play_hands, simulate_chunk
 from .findings import findings, policy_lines, rules_command, rules_rows, sample_text
 from .markdown import band_value, write_markdown
-from .takeaways import takeaways
 from .strong import StrongPlay
+from .takeaways import takeaways
 
 PAIRINGS = (("hints", "hints"), ("greedy", "greedy"), ("random", "random"), ("hints", "greedy"))
 HEAD_TO_HEAD = ("hints", "greedy", "random")     # compared pair by pair, seats swapped
@@ -77,9 +77,10 @@ def strong_play(rules: RuleSet, hands: int, deals: int, ablation_deals: int, ban
 
 def hands_played(hands: int, extra=(), players: int = 2, pairings=PAIRINGS, head_to_head=HEAD_TO_HEAD,
                  strong: StrongPlay | None = None) -> int:
-    """Hands a report of ``hands`` hands per pairing plays: the pairings, then each pair of
-    ``head_to_head`` on ``hands`` deals played in each seating (two with two players), then the
-    ``extra`` (a, b, hands) pairings, then the strong player's (:class:`StrongPlay`)."""
+    """Hands a report of ``hands`` hands per pairing plays at most: the pairings, then each pair of
+    ``head_to_head`` on ``hands`` deals played in each seating (two with two players; a pair
+    stops sooner once its difference is settled), then the ``extra`` (a, b, hands) pairings,
+    then the strong player's (:class:`StrongPlay`)."""
     n = len(head_to_head)
     plays = len(seatings(players))
     total = hands * len(pairings) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
@@ -134,8 +135,10 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     """Simulate ``hands`` hands of each pairing (same seed, so the same deals), the deal-time
     odds on ``hands`` deals, and compare the ``head_to_head`` policies pair by pair on the
     same ``hands`` deals, each played twice with the seats swapped; return the
-    :class:`Study`. ``progress`` is called with the hands just played
-    (:func:`hands_played` in all). ``extra``: (a, b, hands) pairings with their own number of
+    :class:`Study`. Each head-to-head pair stops once its difference is settled (its interval
+    within ±2.5 % of it, :data:`analyzer.studies.play.compare.SETTLED`), ``hands`` deals at most.
+    ``progress`` is called with the hands just played (:func:`hands_played` in all, the deals a
+    pair did not need counted when it stops). ``extra``: (a, b, hands) pairings with their own number of
     hands (a costly policy such as ``expert``), on the first of the same deals. ``strong``: the
     headline player (:class:`StrongPlay`): its self-play first (then its band's, each), it
     against each head-to-head policy, the hints' worth against it. The rules, seed and every
@@ -155,7 +158,8 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
         return lambda: play_hands(RunTask(simulate_chunk, rules, seed, seats), n, threads, progress)
 
     def pairs(policies, n):
-        return lambda: compare_checked(rules, [spec[p] for p in policies], n, seed, threads, progress=deals).pairs
+        return lambda: compare_checked(rules, [spec[p] for p in policies], n, seed, threads, progress=deals,
+                                       settle=SETTLED).pairs
 
     calls = [pairing(a, b, n) for a, b, n in runs]
     if len(head_to_head) >= 2:
