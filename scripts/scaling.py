@@ -17,7 +17,7 @@ from contextlib import contextmanager
 import analyzer.run.records as records
 import analyzer.run.tallies as tallies
 from analyzer.run.task import RunTask
-from analyzer.studies import simulate as sim
+from analyzer.studies.play import simulate as sim
 
 # the kernels a chunk calls that release the GIL, by the module that calls them
 NOGIL_KERNELS = ((records, "run_batch"), (tallies, "tally_hands"), (tallies, "compact_hands"),

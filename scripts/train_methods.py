@@ -30,14 +30,20 @@ from analyzer.engine.batch import deal_hand
 from analyzer.engine.hand import apply_once, to_act
 from analyzer.engine.layout import MAX_TALON, OBS_SCORE
 from analyzer.engine.policy_data import SeatData, seat_work
-from analyzer.engine.rng import below
+from analyzer.engine.rng import below, uniform
 from analyzer.engine.state import new_state
 from analyzer.learning.rollouts import LabelRun, Samples
-from analyzer.learning.train import label_task, talon_at_deal, teacher_name
 from analyzer.learning.selfplay import BOTH_SEATS, match_chunk
 from analyzer.learning.sgd import fit_epoch
-from analyzer.learning.steps import hand_result, next_choice, uniform
-from analyzer.learning.train import DEFAULT_HINT_BONUS, EVAL_SEED_OFFSET, value_scale
+from analyzer.learning.steps import hand_result, next_choice
+from analyzer.learning.train import (
+    DEFAULT_HINT_BONUS,
+    EVAL_SEED_OFFSET,
+    label_task,
+    talon_at_deal,
+    teacher_name,
+    value_scale,
+)
 from analyzer.policies.features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from analyzer.policies.hints import hints_policy
 from analyzer.policies.learned_net import best_action

@@ -2,7 +2,6 @@
 progress bar's rate and time left are measured after the compile, never across it."""
 from __future__ import annotations
 
-
 from analyzer.cli import console
 from analyzer.run.compiling import CompileWatch
 
@@ -143,6 +142,7 @@ def test_compile_beside_imports_one_set_here_and_the_other_in_a_second_process(t
     in another one that has ended when it returns; a helper that fails costs nothing."""
     import os
     import sys
+
     from analyzer.run.compiling import compile_beside
 
     (tmp_path / "mod_here.py").write_text("import os\nPID = os.getpid()\n")
@@ -165,6 +165,7 @@ def test_the_policies_compiled_beside_compile_at_import_and_leave_the_batch_kern
     meanwhile (else both would compile it)."""
     import subprocess
     import sys
+
     from analyzer.policies import spec
     mods = console.POLICY_KERNEL_MODULES
     assert all(m in spec.POLICY_MODULES or f"{m}_names" in spec.POLICY_MODULES for m in mods)
@@ -176,3 +177,66 @@ def test_the_policies_compiled_beside_compile_at_import_and_leave_the_batch_kern
     assert out == ["False", "True"]
     import importlib
     assert hasattr(importlib.import_module(console.BATCH_MODULE), "run_batch")
+
+
+def test_a_detached_compile_runs_each_group_in_its_own_process_and_is_waited_for(tmp_path, monkeypatch):
+    """run/compiling.compile_detached: each group is imported in a process of its own, the marker
+    names the running process from the moment it starts and goes when it ends; wait_for_detached
+    waits for it (and returns at once when none runs)."""
+    import os
+    import time
+
+    from analyzer.run.compiling import compile_detached, detached_running, wait_for_detached
+
+    for name in ("slow_a", "slow_b"):
+        (tmp_path / f"{name}.py").write_text(
+            f"import os, pathlib, time\ntime.sleep(0.5)\npathlib.Path({str(tmp_path / name)!r}).write_text(str(os.getpid()))\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    marker = tmp_path / "compiling.pid"
+    t0 = time.monotonic()
+    proc = compile_detached([["slow_a"], ["slow_b"]], marker)
+    assert detached_running(marker) and int(marker.read_text()) == proc.pid
+    assert wait_for_detached(marker) > 0.3 and not marker.exists() and not detached_running(marker)
+    assert time.monotonic() - t0 < 5                      # side by side, not one after the other
+    pids = {int((tmp_path / n).read_text()) for n in ("slow_a", "slow_b")}
+    assert len(pids) == 2 and os.getpid() not in pids and proc.pid not in pids
+    proc.wait()
+    assert wait_for_detached(marker) == 0
+
+
+def test_the_first_run_compiles_the_later_kernels_after_it_and_their_commands_wait(tmp_path, monkeypatch, capsys):
+    """cli/console: a run that found the cache cold starts the detached compile of the kernels of
+    trace, replay, analyze and review once it is done (and says so); a warm run, or one whose
+    later kernels are cached, starts none; those commands wait while it runs, saying so."""
+    import subprocess
+    import sys
+    import time
+
+    from analyzer.cli import LATER_COMMANDS
+    from analyzer.engine import kernel_cached
+
+    started = []
+    monkeypatch.setattr(console, "compile_detached", lambda groups, marker: started.append((groups, marker)))
+    monkeypatch.setattr(console, "later_marker", lambda: tmp_path / "later.pid")
+    monkeypatch.setattr(console, "COLD", [])
+    assert console.compile_later() is False and not started             # a warm run
+    console.COLD.append(True)
+    monkeypatch.setattr("analyzer.engine.kernel_cached", lambda source, function: True)
+    assert console.compile_later() is False and not started             # cached already
+    monkeypatch.setattr("analyzer.engine.kernel_cached", lambda source, function: False)
+    assert console.compile_later() is True and started == [(console.LATER_GROUPS, tmp_path / "later.pid")]
+    assert "now compile in the background" in capsys.readouterr().err
+    # the kernels named are those the groups' modules compile when imported
+    package = console.Path(console.__file__).resolve().parent.parent
+    for (module,), (source, function) in zip(console.LATER_GROUPS, console.LATER_KERNELS):
+        assert module.replace(".", "/").removeprefix("analyzer/") + ".py" == source
+        assert kernel_cached(package / source, function) in (True, False)
+        assert getattr(__import__(module, fromlist=[function]), function).signatures
+    assert set(LATER_COMMANDS) == {"trace", "replay", "analyze", "review"}
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1)"])
+    (tmp_path / "later.pid").write_text(str(sleeper.pid))
+    monkeypatch.setattr("analyzer.engine.kernels_cached", lambda: True)
+    t0 = time.monotonic()
+    console.watch_compiles(later=True)
+    sleeper.wait()
+    assert time.monotonic() - t0 > 0.5 and "waiting for them" in capsys.readouterr().err

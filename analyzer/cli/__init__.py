@@ -18,7 +18,7 @@ import click
 
 from ..errors import BeziqueError
 from ..stop import STOP
-from .console import stop_on_sigterm, watch_compiles
+from .console import compile_later, stop_on_sigterm, watch_compiles
 
 # command -> (its module in this package, where it is NAME_command; its line in `bezique --help`;
 # whether its module compiles kernels when imported)
@@ -51,6 +51,10 @@ COMMANDS = {
 }
 
 
+# the commands that need the kernels a first run compiles after it ends (console.LATER_GROUPS)
+LATER_COMMANDS = ("trace", "replay", "analyze", "review")
+
+
 class LibraryError(click.ClickException):
     """A :class:`BeziqueError` from the library, said in one line with its exit code."""
 
@@ -70,8 +74,8 @@ class Bezique(click.Group):
         if name not in COMMANDS:
             return None
         module, _line, compiles = COMMANDS[name]
-        if compiles:
-            watch_compiles()          # the module compiles its kernels when imported (a cold cache)
+        if compiles:                  # the module compiles its kernels when imported (a cold cache)
+            watch_compiles(later=name in LATER_COMMANDS)
         return getattr(importlib.import_module(f"{__name__}.{module}"), f"{name}_command")
 
     def format_commands(self, ctx, formatter) -> None:
@@ -82,9 +86,11 @@ class Bezique(click.Group):
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
         except BeziqueError as e:
             raise LibraryError(e) from None
+        compile_later()               # after a first run: the other commands' kernels, in the background
+        return result
 
 
 @click.group(cls=Bezique, context_settings={"help_option_names": ["-h", "--help"]})

@@ -8,11 +8,19 @@ import signal
 import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
 from ..run.checkpoint import active_checkpoints
-from ..run.compiling import CompileWatch, compile_beside, duration_text
+from ..run.compiling import (
+    CompileWatch,
+    compile_beside,
+    compile_detached,
+    detached_running,
+    duration_text,
+    wait_for_detached,
+)
 from ..stop import STOP
 
 QUIET = {"on": False}       # --quiet: no progress, notices or compile line (errors still print)
@@ -52,28 +60,44 @@ def stop_on_sigterm() -> None:
         pass
 
 
-# the main job's first compile (bezique report), measured on 2 cores (2026-12-04): 51 s and 60 s in this
-# process, the policies compiling beside it in a second one; the whole job 72.5 s and 79.4 s
+# the main job's first compile (bezique report), measured on 2 cores (2026-12-06): the batch kernel 29 s
+# here, the policies 17 s beside it in a second process; the whole job 47 s
 COLD_COMPILE = "the main job compiles in about a minute on 2 cores"
 WATCH: list = []                           # this process's CompileWatch, once started
+COLD: list = []                            # True once this process found the batch kernel not cached
 BATCH_MODULE = "analyzer.engine.batch"     # the batch kernel: every command that plays hands compiles it
 # The policy modules whose kernels compile when imported and which do not import the batch kernel
 # (policies/user.py does, through engine/api.py): compiled beside it on a cold start. Not imported
 # from policies/: importing that package compiles them here (tests/test_compiling.py checks both).
 POLICY_KERNEL_MODULES = ("analyzer.policies.builtin", "analyzer.policies.hints", "analyzer.policies.learned")
+# The kernels of one hand played or replayed (trace, replay, and the worlds of analyze and review:
+# 65 s alone from an empty cache on one core) and of the search (analyze, review, expert: 65 s
+# more). The first run compiles them after it ends, in a detached process, two at once; a command
+# that needs them waits for it rather than compiling them again (LATER_COMMANDS).
+LATER_GROUPS = (("analyzer.engine.single",), ("analyzer.policies.expert",))
+LATER_KERNELS = (("engine/single.py", "run_single"), ("policies/expert.py", "expert_policy"))
 
 
-def watch_compiles() -> None:
+def watch_compiles(later: bool = False) -> None:
     """Before a command runs the engine: when its kernels are not cached yet, one line saying
     that they compile now and about how long it takes, and the batch kernel compiled here while
     a second process compiles the policies (run/compiling.compile_beside); and, once per process,
     the watch (run/compiling.py) that says every PROGRESS_EVERY seconds while numba compiles how
     long it has taken and what it is on, and lets the progress bar leave that time out of its
-    rate."""
+    rate. ``later``: the command needs the kernels the first run compiles after it ends
+    (:func:`compile_later`); while that runs, it waits for it, saying so."""
     # keeps the CLI's start-up light: the engine package loads numba
     from ..engine import kernels_cached
     cold = not kernels_cached()
+    if later and not cold:
+        marker = later_marker()
+        if detached_running(marker):
+            since = duration_text(time.time() - marker.stat().st_mtime)
+            notice(f"the kernels of trace, replay, analyze and review have been compiling in the background "
+                   f"for {since}, since the first run: waiting for them (about a minute in all on 2 cores)")
+            wait_for_detached(marker)
     if cold:
+        COLD.append(True)
         notice("compiling the simulator's numba kernels (first run after installing or changing the "
                f"engine; cached afterwards): {COLD_COMPILE}; a line every {min(progress_every(), PROGRESS_EVERY):g} s "
                "says how far it is")
@@ -81,6 +105,29 @@ def watch_compiles() -> None:
         WATCH.append(CompileWatch(notice, every=min(progress_every(), PROGRESS_EVERY)).start())
     if cold:
         compile_beside([BATCH_MODULE], POLICY_KERNEL_MODULES)
+
+
+def later_marker() -> Path:
+    """The file that names the detached compile of the LATER_GROUPS while it runs (beside the
+    engine's kernels in numba's cache)."""
+    from ..engine import numba_cache_dir
+    engine = Path(__file__).resolve().parent.parent / "engine"
+    return (numba_cache_dir(engine / "batch.py") or engine) / "compiling-later.pid"
+
+
+def compile_later() -> bool:
+    """After a command that found the kernels not cached (a first run) has done its work: unless
+    they are cached already or compiling, start the detached compile of the LATER_GROUPS (two
+    processes, about a minute on 2 cores) and say so. Whether it started one."""
+    from ..engine import kernel_cached
+    package = Path(__file__).resolve().parent.parent
+    marker = later_marker()
+    if not COLD or all(kernel_cached(package / f, k) for f, k in LATER_KERNELS) or detached_running(marker):
+        return False
+    compile_detached(LATER_GROUPS, marker)
+    notice("the kernels of trace, replay, analyze and review now compile in the background (about a minute "
+           "on 2 cores), so that those commands start at once; one started sooner waits for them")
+    return True
 
 
 @contextmanager

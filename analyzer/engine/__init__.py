@@ -94,8 +94,13 @@ def _drop_unless_marked(digest: str, marker: Path, caches) -> None:
 def kernels_cached() -> bool:
     """Whether the batch kernel is compiled and cached (else the next run compiles the engine
     first: a minute or two)."""
-    cache = numba_cache_dir(Path(__file__).resolve().parent / "batch.py")
-    return cache is not None and any(cache.glob("batch.run_batch-*.nbi"))
+    return kernel_cached(Path(__file__).resolve().parent / "batch.py", "run_batch")
+
+
+def kernel_cached(source: Path, function: str) -> bool:
+    """Whether the kernel ``function`` of the module file ``source`` is in numba's cache."""
+    cache = numba_cache_dir(source)
+    return cache is not None and any(cache.glob(f"{source.stem}.{function}-*.nbi"))
 
 
 cache_lock.install()

@@ -4,16 +4,23 @@ that says, every so often while a compile goes on, how long it has taken and wha
 The first run after installing (or after an engine source changed) compiles the kernels before
 it plays a hand, which takes minutes; without this the wait is silent. A kernel loaded from
 numba's cache fires no compile event, so a warm run prints nothing.
+
+A cold start compiles two sets at once on two cores (:func:`compile_beside`: numba has one
+compiler lock per process), and the kernels only some commands need can compile afterwards in a
+detached process (:func:`compile_detached`) that a later command waits for
+(:func:`wait_for_detached`) rather than compiling them a second time.
 """
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 
 def _short(name: str) -> str:
@@ -91,7 +98,7 @@ class CompileWatch:
 
     def start(self) -> CompileWatch:
         """Listen to numba's compile events and start the thread that speaks."""
-        from numba.core import event   # keeps the CLI's start-up light: loads numba when a command runs
+        from numba.core import event  # keeps the CLI's start-up light: loads numba when a command runs
 
         watch = self
 
@@ -137,7 +144,7 @@ class CompileProfile:
         self._listener = None
 
     def __enter__(self) -> CompileProfile:
-        from numba.core import event   # keeps the CLI's start-up light: loads numba when profiled
+        from numba.core import event  # keeps the CLI's start-up light: loads numba when profiled
         profile = self
 
         class Listener(event.Listener):
@@ -194,3 +201,65 @@ def compile_beside(here: Sequence[str], beside: Sequence[str], timeout: float = 
         if helper.poll() is None:
             helper.kill()
             helper.wait()
+
+
+def compile_detached(groups: Sequence[Sequence[str]], marker: Path) -> subprocess.Popen:
+    """Start, in a session of its own (it outlives this process and its terminal's Ctrl-C), a
+    process that compiles each of ``groups`` (modules whose kernels compile when imported) in a
+    process of its own, side by side, at a lower priority; ``marker`` holds its process id while
+    it runs and goes when it ends (:func:`wait_for_detached` waits for it). Returns the process.
+    It runs this file as a script, so that it loads nothing of the package but what it compiles."""
+    proc = subprocess.Popen([sys.executable, __file__, str(marker), *(",".join(g) for g in groups)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    marker.write_text(str(proc.pid))
+    return proc
+
+
+def compile_side_by_side(groups: Sequence[Sequence[str]], nice: int = 0) -> bool:
+    """Compile each of ``groups`` (modules whose kernels compile when imported) in a process of
+    its own, all at once (``nice``: their lower priority), and wait for them; whether all ended well."""
+    helpers = [subprocess.Popen([sys.executable, "-c", "import " + ", ".join(group)],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                preexec_fn=(lambda: os.nice(nice)) if nice else None)
+               for group in groups]
+    return all([helper.wait() == 0 for helper in helpers])
+
+
+def _compile_groups(marker: Path, groups: Sequence[str]) -> None:
+    """The detached process of :func:`compile_detached`: each group (modules joined by commas)
+    compiled side by side at a lower priority, then the marker removed."""
+    try:
+        compile_side_by_side([g.split(",") for g in groups], nice=5)
+    finally:
+        marker.unlink(missing_ok=True)
+
+
+def detached_running(marker: Path) -> bool:
+    """Whether the process named in ``marker`` (:func:`compile_detached`) is still running (an
+    ended one that its parent has not reaped yet, a zombie, is not)."""
+    try:
+        pid = int(marker.read_text())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):      # no /proc (macOS): the signal's answer stands
+        return True
+
+
+def wait_for_detached(marker: Path, timeout: float = 900.0) -> float:
+    """Wait while the detached compile of ``marker`` runs (at most ``timeout`` seconds), so that a
+    command loads its kernels from the cache instead of compiling them a second time beside it;
+    returns the seconds waited (0: none was running)."""
+    if not detached_running(marker):
+        return 0.0
+    start = time.monotonic()
+    while detached_running(marker) and time.monotonic() - start < timeout:
+        time.sleep(0.2)
+    return time.monotonic() - start
+
+
+if __name__ == "__main__":       # the detached process of compile_detached (this file run as a script)
+    _compile_groups(Path(sys.argv[1]), sys.argv[2:])

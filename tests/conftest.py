@@ -1,0 +1,23 @@
+"""The suite's session. On a cold kernel cache (a fresh clone), the kernels most tests need are
+compiled once, before the workers start, each set in a process of its own side by side
+(run/compiling.compile_side_by_side), instead of by every pytest-xdist worker at once, each
+compiling the same kernels as the other; a warm cache is only looked at."""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):          # a pytest-xdist worker: the controller did it
+        return
+    import analyzer
+    from analyzer.cli.console import BATCH_MODULE, LATER_GROUPS, LATER_KERNELS, POLICY_KERNEL_MODULES
+    from analyzer.engine import kernel_cached, kernels_cached
+    from analyzer.run.compiling import compile_side_by_side
+
+    package = Path(analyzer.__file__).parent
+    groups = [] if kernels_cached() else [(BATCH_MODULE,), POLICY_KERNEL_MODULES]
+    groups += [group for group, (source, function) in zip(LATER_GROUPS, LATER_KERNELS)
+               if not kernel_cached(package / source, function)]
+    if groups:
+        compile_side_by_side(groups)
