@@ -123,9 +123,10 @@ def outputs(directory: Path) -> dict:
 
 def test_a_run_killed_with_sigkill_then_resumed_writes_the_same_files(tmp_path):
     """The issue's test: SIGKILL part-way (no chance to save anything more), then --resume."""
-    args = ["simulate", "--hands", "600000", "--policy", "greedy", "--policy", "greedy", "--seed", "4"]
-    whole = bezique(*args, "--out", str(tmp_path / "whole"))
-    assert whole.wait(timeout=300) == 0, whole.stderr.read()
+    # 400,000 hands: a one-thread run of them lasts a few seconds, past its first save (SAVE_EVERY)
+    args = ["simulate", "--hands", "400000", "--policy", "greedy", "--policy", "greedy", "--seed", "4"]
+    whole = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "whole")])
+    assert whole.exit_code == 0, whole.output
     killed = tmp_path / "killed"
     proc = bezique(*args, "--threads", "1", "--out", str(killed))
     deadline = time.monotonic() + 300

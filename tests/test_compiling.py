@@ -217,21 +217,21 @@ def test_the_first_run_compiles_the_later_kernels_after_it_and_their_commands_wa
 
     started = []
     monkeypatch.setattr(console, "compile_detached", lambda groups, marker: started.append((groups, marker)))
-    monkeypatch.setattr(console, "later_marker", lambda: tmp_path / "later.pid")
+    cached = [True]
+    monkeypatch.setattr(console, "later_kernels", lambda: (tmp_path / "later.pid", cached[0]))
     monkeypatch.setattr(console, "COLD", [])
     assert console.compile_later() is False and not started             # a warm run
     console.COLD.append(True)
-    monkeypatch.setattr("analyzer.engine.kernel_cached", lambda source, function: True)
     assert console.compile_later() is False and not started             # cached already
-    monkeypatch.setattr("analyzer.engine.kernel_cached", lambda source, function: False)
+    cached[0] = False
     assert console.compile_later() is True and started == [(console.LATER_GROUPS, tmp_path / "later.pid")]
     assert "now compile in the background" in capsys.readouterr().err
     # the kernels named are those the groups' modules compile when imported
     package = console.Path(console.__file__).resolve().parent.parent
     for (module,), (source, function) in zip(console.LATER_GROUPS, console.LATER_KERNELS):
         assert module.replace(".", "/").removeprefix("analyzer/") + ".py" == source
-        assert kernel_cached(package / source, function) in (True, False)
         assert getattr(__import__(module, fromlist=[function]), function).signatures
+        assert kernel_cached(package / source, function)         # imported: compiled, or loaded, and cached
     assert set(LATER_COMMANDS) == {"trace", "replay", "analyze", "review"}
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1)"])
     (tmp_path / "later.pid").write_text(str(sleeper.pid))

@@ -48,9 +48,8 @@ def cluster():
         client.close()
         yield address
     finally:
-        for p in procs:
-            p.terminate()
-        for p in procs:
+        for p in reversed(procs):       # the workers first: a worker whose scheduler has gone tries to reach it
+            p.terminate()               # again for seconds before it ends
             p.wait(timeout=30)
 
 

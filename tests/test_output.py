@@ -91,12 +91,20 @@ def test_a_compile_notice_before_the_first_run(monkeypatch, capsys):
     import analyzer.engine
     from analyzer.cli import console as cli_options
     monkeypatch.setattr(cli_options, "WATCH", [object()])          # a watch already running
+    monkeypatch.setattr(cli_options, "WARM", [])                   # nothing found cached yet in this process
+    monkeypatch.setattr(cli_options, "COLD", [])
+    beside = []
+    monkeypatch.setattr(cli_options, "compile_beside", lambda here, there: beside.append((here, there)))
     monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: False)
     cli_options.watch_compiles()
     assert "compiling" in capsys.readouterr().err
+    assert beside == [([cli_options.BATCH_MODULE], cli_options.POLICY_KERNEL_MODULES)] and cli_options.COLD
     monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: True)
     cli_options.watch_compiles()
-    assert capsys.readouterr().err == ""
+    assert capsys.readouterr().err == "" and cli_options.WARM
+    monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: False)
+    cli_options.watch_compiles()                                   # found cached once: not asked again
+    assert capsys.readouterr().err == "" and len(beside) == 1
 
 
 def test_run_json_records_versions_and_backend(tmp_path):

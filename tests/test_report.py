@@ -109,12 +109,16 @@ EXTRA_FILES = {"ordinary": ["sevens", "game_length"], "rubicon": ["rubicon", "ga
 @pytest.mark.slow
 @pytest.mark.parametrize("args", REPORT_EXAMPLES, ids=" ".join)
 def test_small_report_writes_every_file(tmp_path, args):
-    """Each report example of the help, the README and docs/, at 1,500 hands, writes every file."""
+    """Each report example of the help, the README and docs/, at 1,500 hands (Rubicon: 600 games,
+    each four times an ordinary hand's work), writes every file."""
     out = tmp_path / "report"
     args = args[:args.index("--out")] + args[args.index("--out") + 2:] if "--out" in args else list(args)
     variant = args[args.index("--variant") + 1] if "--variant" in args else "ordinary"
     extra = EXTRA_FILES[variant]
-    small = ["--learned-hands", "600", "--learned-deals", "300", "--ablation-deals", "100"]   # strong play, small
+    hands, deals = (600, 120) if variant == "rubicon" else (1500, 300)
+    args[args.index("--hands") + 1] = str(hands)
+    small = ["--learned-hands", str(2 * deals), "--learned-deals", str(deals),
+             "--ablation-deals", str(deals // 3)]   # strong play, small
     res = CliRunner().invoke(main, args + small + ["--out", str(out)])
     assert res.exit_code == 0, res.output
     tables = ["odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
@@ -136,16 +140,16 @@ def test_small_report_writes_every_file(tmp_path, args):
                 assert abs(im.size[0] - size[0]) < 80 and abs(im.size[1] - size[1]) < 80
             assert len(np.unique(np.asarray(im.convert("L")))) > 20      # not a blank image
         assert f"({name}.png)" in report
-    assert "bezique report --variant" in report and "1,500 hands" in report
+    assert "bezique report --variant" in report and f"{hands:,} hands" in report
     import pandas as pd
     odds = pd.read_csv(out / "odds.csv")
     assert (odds["sample"] > 0).all() and odds.simulated.notna().all()      # receive rows from the play
     pairs = pd.read_csv(out / "pairwise.csv")
     strong = pairs.policy_a == "learned"
     assert strong.sum() == 3 and len(pairs) == 6 and (pairs.games == 2 * pairs.deals).all()
-    # each pair plays to its cap (300 deals against the strong player, 1,500 among the
+    # each pair plays to its cap (``deals`` against the strong player, ``hands`` among the
     # heuristics) unless its difference settled sooner (interval within ±2.5 % of it)
-    cap = np.where(strong, 300, 1500)
+    cap = np.where(strong, deals, hands)
     assert ((pairs.deals == cap) | pairs.settled).all() and (pairs.deals <= cap).all()
     half = (pairs.mean_diff_hi - pairs.mean_diff_lo) / 2
     assert (half[pairs.settled] <= 0.025 * pairs.mean_diff[pairs.settled].abs()).all()

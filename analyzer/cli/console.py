@@ -65,6 +65,7 @@ def stop_on_sigterm() -> None:
 COLD_COMPILE = "the main job compiles in about a minute on 2 cores"
 WATCH: list = []                           # this process's CompileWatch, once started
 COLD: list = []                            # True once this process found the batch kernel not cached
+WARM: list = []                            # True once it found it cached (the test suite's commands ask often)
 BATCH_MODULE = "analyzer.engine.batch"     # the batch kernel: every command that plays hands compiles it
 # The policy modules whose kernels compile when imported and which do not import the batch kernel
 # (policies/user.py does, through engine/api.py): compiled beside it on a cold start. Not imported
@@ -88,9 +89,11 @@ def watch_compiles(later: bool = False) -> None:
     (:func:`compile_later`); while that runs, it waits for it, saying so."""
     # keeps the CLI's start-up light: the engine package loads numba
     from ..engine import kernels_cached
-    cold = not kernels_cached()
+    cold = not (WARM or kernels_cached())      # once found cached, cached for the rest of this process
+    if not cold and not WARM:
+        WARM.append(True)
     if later and not cold:
-        marker = later_marker()
+        marker, _cached = later_kernels()
         if detached_running(marker):
             since = duration_text(time.time() - marker.stat().st_mtime)
             notice(f"the kernels of trace, replay, analyze and review have been compiling in the background "
@@ -107,22 +110,23 @@ def watch_compiles(later: bool = False) -> None:
         compile_beside([BATCH_MODULE], POLICY_KERNEL_MODULES)
 
 
-def later_marker() -> Path:
+def later_kernels() -> tuple[Path, bool]:
     """The file that names the detached compile of the LATER_GROUPS while it runs (beside the
-    engine's kernels in numba's cache)."""
-    from ..engine import numba_cache_dir
-    engine = Path(__file__).resolve().parent.parent / "engine"
-    return (numba_cache_dir(engine / "batch.py") or engine) / "compiling-later.pid"
+    engine's kernels in numba's cache), and whether all their kernels are cached."""
+    from ..engine import kernel_cached, numba_cache_dir
+    package = Path(__file__).resolve().parent.parent
+    marker = (numba_cache_dir(package / "engine" / "batch.py") or package / "engine") / "compiling-later.pid"
+    return marker, all(kernel_cached(package / source, function) for source, function in LATER_KERNELS)
 
 
 def compile_later() -> bool:
     """After a command that found the kernels not cached (a first run) has done its work: unless
     they are cached already or compiling, start the detached compile of the LATER_GROUPS (two
     processes, about a minute on 2 cores) and say so. Whether it started one."""
-    from ..engine import kernel_cached
-    package = Path(__file__).resolve().parent.parent
-    marker = later_marker()
-    if not COLD or all(kernel_cached(package / f, k) for f, k in LATER_KERNELS) or detached_running(marker):
+    if not COLD:
+        return False
+    marker, cached = later_kernels()
+    if cached or detached_running(marker):
         return False
     compile_detached(LATER_GROUPS, marker)
     notice("the kernels of trace, replay, analyze and review now compile in the background (about a minute "
