@@ -92,6 +92,7 @@ def test_a_compile_notice_before_the_first_run(monkeypatch, capsys):
     from analyzer.cli import console as cli_options
     monkeypatch.setattr(cli_options, "WATCH", [object()])          # a watch already running
     monkeypatch.setattr(cli_options, "WARM", [])                   # nothing found cached yet in this process
+    monkeypatch.setattr(cli_options, "QUIET", {"on": False})       # an earlier command's -q left behind
     monkeypatch.setattr(cli_options, "COLD", [])
     beside = []
     monkeypatch.setattr(cli_options, "compile_beside", lambda here, there: beside.append((here, there)))
