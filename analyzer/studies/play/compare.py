@@ -222,7 +222,7 @@ def compare_pair(rules: RuleSet, a: PolicySpec, b: PolicySpec, hands: int, seed:
     if sprt or settle:
         chunk = min(chunk, LOOK_CHUNK)
     acc = run_chunks(RunTask(pair_chunk, rules, seed, (a, b)), hands, chunk,
-                     PairTotals(sprt, lower, upper, settle=None if sprt else settle), threads, progress)
+                     PairTotals(sprt, lower, upper, settle=settle), threads, progress)
     total, llr, verdict = acc.total, acc.llr, acc.verdict
     if progress and total.deals < hands:
         progress(hands - total.deals)
