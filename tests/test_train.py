@@ -219,3 +219,24 @@ def test_a_best_response_labels_only_the_learners_seat(reference):
     both = label_task(trainer.rules_arr, run, w, w, None, trainer.teacher)
     one = label_task(trainer.rules_arr, run, w, w, w, trainer.teacher)
     assert 0.35 < len(one[0]) / len(both[0]) < 0.65, (len(one[0]), len(both[0]))
+
+
+def test_another_teacher_is_kept_by_a_new_network_and_the_curve_keeps_its_yardstick(tmp_path):
+    """``--teacher HINTS``: a new network keeps that teacher's settings (its AF_HINT input and the
+    roll-outs of round 1 play it), the learning curve still plays hints:tuned-GAME-h8; a model
+    keeps its own teacher, so --teacher with a start model is refused, as is a teacher that is not
+    hints."""
+    from analyzer.learning.train import teacher_name
+    from analyzer.policies.network import O_TEACHER, TEACHER_W, teacher_vector
+    rules = preset("rubicon")
+    other = Trainer(rules, TrainConfig(**{**TINY, "teacher": "hints:tuned-rubicon"}), tmp_path / "t")
+    w = other.new_state().w
+    tuned = resolve_policy("hints:tuned-rubicon").params_for(rules.to_array())
+    h8 = resolve_policy(teacher_name("rubicon")).params_for(rules.to_array())
+    assert np.array_equal(w[O_TEACHER:O_TEACHER + TEACHER_W], teacher_vector(tuned))
+    assert not np.array_equal(teacher_vector(tuned), teacher_vector(h8))    # the two teachers differ
+    assert np.array_equal(other.yardstick["hint"], Trainer(rules, TrainConfig(**TINY), tmp_path / "d").teacher["hint"])
+    with pytest.raises(TrainError, match="not a hints policy"):
+        Trainer(rules, TrainConfig(**{**TINY, "teacher": "greedy"}), tmp_path / "g")
+    with pytest.raises(TrainError, match="keeps the teacher"):
+        TrainConfig(**{**TINY, "teacher": "hints", "start": "x.npz"}).check()

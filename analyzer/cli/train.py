@@ -55,14 +55,17 @@ from .options import rule_options, rules_from, run_options
                    "gets one if it has none (docs/learned.md, \"The late network\").")
 @click.option("--no-teacher-input", is_flag=True,
               help="The network never sees the teacher's choice (no such input, no bonus).")
+@click.option("--teacher", default=None, metavar="HINTS",
+              help="The hints policy a new network is taught from (default: hints:tuned-GAME-h8), e.g. "
+                   "hints:tuned-rubicon; the model keeps it. The learning curve still plays hints:tuned-GAME-h8.")
 @click.option("--eval-every", default=5, show_default=True, help="Steps between two learning-curve points.")
 @click.option("--eval-deals", default=2000, show_default=True,
               help="Held-out deals per learning-curve point (each played twice, seats swapped; 0: none).")
 @click.option("--install", is_flag=True,
               help="At the end, copy model.npz into the package as the `learned` model of this game.")
 def train_command(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_rows, window, lr,
-                  net_rollouts, hint_bonus, round_of, start, opponent, search, late_net, no_teacher_input, eval_every,
-                  eval_deals, install):
+                  net_rollouts, hint_bonus, round_of, start, opponent, search, late_net, no_teacher_input, teacher,
+                  eval_every, eval_deals, install):
     """Train the learned player by self-play (one model per game: ordinary, Rubicon).
 
     Each step plays hands with the network at both seats (at first the tuned
@@ -88,7 +91,8 @@ def train_command(variant, rule_items, steps, seed, threads, out, hands, keep, e
     config = TrainConfig(steps=steps, hands=hands, keep=keep, eps=eps, fit_rows=fit_rows, window=window, lr=lr,
                          net_rollouts=net_rollouts, hint_bonus=hint_bonus, eval_every=eval_every,
                          eval_deals=eval_deals, seed=seed, rollout_start=bool(round_of), search=search,
-                         late_net=late_net, teacher_input=not no_teacher_input, **models)
+                         late_net=late_net, teacher_input=not no_teacher_input, teacher=teacher,
+                         **models)
     with progress_bar(steps, "step", "train") as advance:
         state, written = train_player(rules, config, out, threads, resume, notice=notice, advance=advance)
     click.echo(f"trained {model_for(rules)}: {state.step} steps, {state.hands_played:,} self-play hands, "

@@ -36,6 +36,7 @@ from ..engine.policy_data import NO_WEIGHTS, SeatData, new_params, seat_work
 from ..errors import BeziqueError
 from ..policies.expert_names import EXPERT_KERNEL
 from ..policies.features import AF_HINT, MAX_ACTION_NZ, N_STATE
+from ..policies.hints import hints_policy
 from ..policies.learned import ModelError, load_model, save_model
 from ..policies.network import (
     N_H1,
@@ -95,6 +96,8 @@ class TrainConfig:
     late_net: int = 0            # > 0: fit only a late network, for the decisions with at most this many
     #                              cards left to draw, to the search's labels of them (added if the start has none)
     teacher_input: bool = True   # the network sees the teacher's choice (AF_HINT) and its bonus
+    teacher: str | None = None   # a hints policy taught from (None: teacher_name(game)); a new network
+    #                              keeps it; the learning curve still measures against teacher_name(game)
     eval_every: int = 5          # learning-curve points: every this many steps, and the last
     eval_deals: int = 2000       # held-out deals per point (each played twice, seats swapped)
     seed: int = 1
@@ -122,6 +125,8 @@ class TrainConfig:
             raise TrainError("the search's labels need a round over a model (--round-of MODEL): its network")
         if self.search and self.opponent:
             raise TrainError("the search labels self-play; a best response (--opponent) is labelled by roll-outs")
+        if self.teacher and self.start:
+            raise TrainError("a model keeps the teacher it was trained from: --teacher is for a new network")
         if self.late_net and not self.search:
             raise TrainError("a late network learns from the search's labels: give --search")
         if not 0 <= self.late_net <= MAX_LATE_CARDS:
@@ -180,7 +185,8 @@ class Trainer:
         self.dealt = talon_at_deal(rules)
         self.scale = value_scale(rules)
         # float32 as the model file keeps it: the teacher's choice is the same in training and play
-        self.teacher = stored_teacher(resolve_policy(teacher_name(self.game)).params)
+        self.yardstick = stored_teacher(resolve_policy(teacher_name(self.game)).params)
+        self.teacher = self._teacher(config.teacher) if config.teacher else self.yardstick
         self.start_w = self._model(config.start, "start")
         self.opponent_w = self._model(config.opponent, "opponent")
         self.search = self._search(config.search)
@@ -196,6 +202,17 @@ class Trainer:
             return load_model(path, self.game)[0]
         except ModelError as e:
             raise TrainError(f"{role} model: {e}") from None
+
+    def _teacher(self, name: str) -> np.void:
+        """The settings of the hints policy ``name`` as a model keeps its teacher's; TrainError
+        for another policy."""
+        try:
+            spec = resolve_policy(name)
+        except PolicyError as e:
+            raise TrainError(f"teacher: {e}") from None
+        if spec.kernel is not hints_policy:
+            raise TrainError(f"teacher: {name!r} is not a hints policy; give hints or hints:SETTINGS")
+        return stored_teacher(spec.params_for(self.rules_arr))
 
     def _search(self, name: str | None) -> tuple[np.ndarray, np.ndarray] | None:
         """The labelling search's (parameters, seat weights): ``name``, an ``expert``, whose
@@ -221,7 +238,8 @@ class Trainer:
     def identity(self) -> dict:
         """What must match for a checkpoint to be resumed: everything but the number of steps
         (a finished run can be resumed with more)."""
-        config = {k: v for k, v in asdict(self.config).items() if k != "steps"}
+        config = {k: v for k, v in asdict(self.config).items()
+                  if k != "steps" and not (k == "teacher" and v is None)}   # runs from before --teacher resume
         return {"version": STATE_VERSION, "game": self.game, "rules": self.rules.describe(), "config": config}
 
     def new_state(self) -> TrainState:
@@ -282,14 +300,14 @@ class Trainer:
         return float(loss)
 
     def evaluate(self, w: np.ndarray) -> tuple[float, float, float]:
-        """The network against the teacher on held-out deals, seats swapped: mean result per
-        deal (points per hand; Rubicon net game points) with its 95 % interval."""
+        """The network against the yardstick (teacher_name(game)) on held-out deals, seats
+        swapped: mean result per deal (points per hand; Rubicon net game points) with its 95 % interval."""
         c = self.config
         chunks = _chunks(0, c.eval_deals, 100)
         backend = open_backend(self.threads)
         try:
             futures = [backend.submit(_match_task, self.rules_arr, self.rules.is_rubicon,
-                                      c.seed + EVAL_SEED_OFFSET, s, n, w, self.teacher) for s, n in chunks]
+                                      c.seed + EVAL_SEED_OFFSET, s, n, w, self.yardstick) for s, n in chunks]
             diffs = np.concatenate([wait_for(f) for f in futures])
         finally:
             backend.close()
@@ -418,6 +436,7 @@ class Trainer:
                else f"from {start}, " if c.start else "")
         how += f"best response to {Path(c.opponent).parent.name}/{Path(c.opponent).name}, " if c.opponent else ""
         how += "no teacher input, " if not c.teacher_input else ""
+        how += f"taught by {c.teacher}, " if c.teacher else ""
         summary = (f"{how}seed {c.seed}, {state.step} steps, {state.hands_played:,} hands"
                    + (f", {last['vs_teacher']:+.1f} vs {teacher_name(self.game)} at step {last['step']}" if last else ""))
         return {"summary": summary, "rules": self.rules.describe(), "config": asdict(c), "steps": state.step,
