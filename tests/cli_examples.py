@@ -84,3 +84,50 @@ def examples(hands: int) -> list[list[str]]:
         key = (args[0], tuple(sorted((k, str(v)) for k, v in ctx.params.items() if k != "out")))
         runs.setdefault(key, args)
     return list(runs.values())
+
+
+SMALL_REPORT = {"ordinary": (1500, 300), "rubicon": (600, 120)}
+"""A report's small size per game: its hands (Rubicon: games, each four times an ordinary hand's
+work) and the deals against the strong player."""
+
+
+def report_examples() -> list[list[str]]:
+    """The report examples of the help, the README and docs/ at the suite's small size, each
+    without its --out (``bezique report --out results/quickstart`` is the ordinary one)."""
+    found = []
+    for args in examples(SMALL_REPORT["ordinary"][0]):
+        if args[0] != "report":
+            continue
+        args = args[:args.index("--out")] + args[args.index("--out") + 2:] if "--out" in args else list(args)
+        hands, deals = SMALL_REPORT[report_variant(args)]
+        args[args.index("--hands") + 1] = str(hands)
+        found.append(args + ["--learned-hands", str(2 * deals), "--learned-deals", str(deals),
+                             "--ablation-deals", str(deals // 3)])        # strong play, small
+    return found
+
+
+def report_variant(args: list[str]) -> str:
+    """The game a report's arguments play."""
+    return args[args.index("--variant") + 1] if "--variant" in args else "ordinary"
+
+
+def run_once(tmp_path_factory, args: list[str]) -> tuple[Path, int, str]:
+    """``bezique ARGS --out DIR -q`` run once for the whole suite, by whichever pytest-xdist
+    worker asks first (the others wait on a lock for it): DIR, the exit code and what it printed.
+    The tests that read one small report (its files, its page) then pay for it once."""
+    import fcntl
+    import hashlib
+    import json
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base     # shared by the workers
+    key = hashlib.sha1(" ".join(args).encode()).hexdigest()[:12]
+    out, done = root / f"run-{key}", root / f"run-{key}.json"
+    with open(root / f"run-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            res = CliRunner().invoke(main, [*args, "--out", str(out), "-q"])
+            done.write_text(json.dumps({"exit_code": res.exit_code, "output": res.output}))
+    ran = json.loads(done.read_text())
+    return out, ran["exit_code"], ran["output"]

@@ -1,10 +1,18 @@
 """The suite's session. On a cold kernel cache (a fresh clone), the kernels most tests need are
 compiled once, before the workers start, each set in a process of its own side by side
 (run/compiling.compile_side_by_side), instead of by every pytest-xdist worker at once, each
-compiling the same kernels as the other; a warm cache is only looked at."""
+compiling the same kernels as the other; a warm cache is only looked at.
+
+Each process of the suite keeps its compiled test modules (pytest's assertion rewriting) and the
+package's modules in __pycache__ even where PYTHONDONTWRITEBYTECODE is set, as on this project's
+CI machines: otherwise the controller and every worker rewrite and compile them all again on every
+run (collection 6.6 s instead of 3.4 s on 2 cores)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+sys.dont_write_bytecode = False
 
 
 def pytest_configure(config):

@@ -93,12 +93,13 @@ def test_the_game_declares_its_utility_honestly():
 
 
 @pytest.mark.parametrize("variant, margin, games", [("ordinary", False, 100), ("rubicon", False, 100),
-                                                    ("ordinary", True, 100), ("no_trump", False, 100),
+                                                    ("ordinary", True, 20), ("no_trump", False, 100),
                                                     ("panache", False, 100), ("fixed_point", False, 100)])
 def test_openspiels_random_simulation_test_passes(variant, margin, games):
     """pyspiel.random_sim_test: clones, serialization, legal actions sorted and masked, chance
     outcomes, returns within the declared utilities (and summing to 0 where zero-sum), tensors
-    of the declared shapes."""
+    of the declared shapes. The margin game differs from the ordinary one only in its returns
+    (its random games are the ordinary test's first 20, its seed being fixed), so 20 games."""
     pyspiel.random_sim_test(og.load(variant, margin), num_sims=games, serialize=True, verbose=False)
 
 

@@ -9,7 +9,7 @@ from analyzer.tables import study_tables
 from analyzer.tables.band_table import verdict
 from analyzer.cli import main
 from analyzer.policies.learned import shipped_players
-from cli_examples import examples
+from cli_examples import SMALL_REPORT, report_examples, report_variant, run_once
 from analyzer.run.tallies import Tallies
 
 
@@ -102,25 +102,21 @@ def test_game_length_known():
     assert r.median_hands == 5 and r.p90_hands == 6
 
 
-REPORT_EXAMPLES = [args for args in examples(1500) if args[0] == "report"]     # the help's, the README's and docs/'s
+REPORT_EXAMPLES = report_examples()     # the help's, the README's and docs/'s, small
 EXTRA_FILES = {"ordinary": ["sevens", "game_length"], "rubicon": ["rubicon", "game_scores", "loser_totals"]}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("args", REPORT_EXAMPLES, ids=" ".join)
-def test_small_report_writes_every_file(tmp_path, args):
+def test_small_report_writes_every_file(tmp_path_factory, args):
     """Each report example of the help, the README and docs/, at 1,500 hands (Rubicon: 600 games,
-    each four times an ordinary hand's work), writes every file."""
-    out = tmp_path / "report"
-    args = args[:args.index("--out")] + args[args.index("--out") + 2:] if "--out" in args else list(args)
-    variant = args[args.index("--variant") + 1] if "--variant" in args else "ordinary"
+    each four times an ordinary hand's work), writes every file. The same run is the one whose
+    page tests/test_report_page.py reads (cli_examples.run_once)."""
+    out, exit_code, output = run_once(tmp_path_factory, args)
+    assert exit_code == 0, output
+    variant = report_variant(args)
     extra = EXTRA_FILES[variant]
-    hands, deals = (600, 120) if variant == "rubicon" else (1500, 300)
-    args[args.index("--hands") + 1] = str(hands)
-    small = ["--learned-hands", str(2 * deals), "--learned-deals", str(deals),
-             "--ablation-deals", str(deals // 3)]   # strong play, small
-    res = CliRunner().invoke(main, args + small + ["--out", str(out)])
-    assert res.exit_code == 0, res.output
+    hands, deals = SMALL_REPORT[variant]
     tables = ["odds", "summary", "combinations", "double_bezique", "double_bezique_by_trick", "brisques",
               "score_distribution", "seat_advantage", "pairwise", "hint_worth"] + extra
     for name in tables:
@@ -173,7 +169,7 @@ def test_small_report_writes_every_file(tmp_path, args):
 
 
 def test_report_examples_cover_both_variants():
-    variants = [a[a.index("--variant") + 1] if "--variant" in a else "ordinary" for a in REPORT_EXAMPLES]
+    variants = [report_variant(a) for a in REPORT_EXAMPLES]
     assert sorted(variants) == ["ordinary", "rubicon"]
 
 

@@ -17,25 +17,22 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from click.testing import CliRunner
+from cli_examples import report_examples, report_variant, run_once
 
-from analyzer.cli import main
-
-SMALL = {"ordinary": ["--hands", "1500", "--learned-hands", "300", "--learned-deals", "100", "--ablation-deals", "40"],
-         "rubicon": ["--hands", "600", "--learned-hands", "120", "--learned-deals", "60", "--ablation-deals", "20"]}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
 TERMINAL_CHARS = 2000
 
 
-@pytest.fixture(scope="module", params=list(SMALL))
+@pytest.fixture(scope="module", params=["ordinary", "rubicon"])
 def report(request, tmp_path_factory):
-    """(the report's directory, what `bezique report` printed) of a small report of the game."""
-    out = tmp_path_factory.mktemp(f"report-{request.param}")
-    res = CliRunner().invoke(main, ["report", "--variant", request.param, *SMALL[request.param], "--seed", "3",
-                                    "--out", str(out), "-q"])
-    assert res.exit_code == 0, res.output
-    return out, res.output
+    """(the report's directory, what `bezique report` printed) of the small report of the game's
+    example (the README's quickstart; the Rubicon one), the run tests/test_report.py checks the
+    files of (cli_examples.run_once: made once for the suite)."""
+    args = next(a for a in report_examples() if report_variant(a) == request.param)
+    out, exit_code, output = run_once(tmp_path_factory, args)
+    assert exit_code == 0, output
+    return out, output
 
 
 class PageParser(HTMLParser):
