@@ -16,6 +16,7 @@ STUDIES = {
     "strong": "results/strong: strong play by name, the players at the top, what is the game's",
     "learned": "results/learned: the learned player against every player, in self-play, on other rules",
     "generations": "results/learned: the learned player's generations and the name that means the best",
+    "strongest": "results/strongest: the strongest player's (expert's) figures beside the fast players' band",
     "expert": "results/expert: the search player as it was, against the heuristics",
     "variants": "results/variants: the rulebook's games side by side",
     "tune": "results/tune: the tuned hints of both games, stored as the package's presets",

@@ -1,0 +1,204 @@
+"""The strongest player's figures beside the band (issue 60): writes results/strongest/ and its
+page (results/strongest/README.md).
+
+- ``figures.csv``: per game, each headline figure of the report's band (tables.band_table.FIGURES:
+  the mean total, a double bézique received and scored, the margin per brisque, the hands to reach
+  1,000 or the rubicon rate and the winner's game score) in the self-play of each of the package's
+  fast strong players (``learned``, ``learned:player=2``, ``learned:player=3``: the report's band)
+  and of ``expert`` (the search over ``learned``, the strongest player), each with its 95 %
+  interval; the band (the lowest to the highest fast player); where ``expert``'s figure lies
+  (inside the band, above or below it, "clear of it" where its whole interval is outside); and
+  whether the four players agree within 5 % (band_table.verdict: the same verdict as the band's);
+- ``figures_GAME.png``: a panel per figure, each player's value with its interval and the band
+  shaded.
+
+Every self-play is on the same deals (the same seed), of a seed no training or tuning played.
+The search plays a few dozen hands a second on a core, so the committed run takes hours: it is
+checkpointed in ``--out`` and ``--resume`` continues it after a stop (docs/long-runs.md), to the
+same tables as a run never stopped.
+
+Example:
+    bezique study strongest                                   # the committed figures (hours on one core)
+    bezique study strongest --resume                          # continue it after a stop
+    bezique study strongest --scale 0.002 --no-readme --out /tmp/strongest
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from tqdm import tqdm
+
+from ..numbers import count, points, points_decimals, share, share_decimals
+from ..plots.figure import save_chart
+from ..policies.learned import shipped_players
+from ..rules import preset
+from ..run.checkpoint import keep_checkpoints
+from ..run.output import write_table
+from ..studies.report.study import hands_played, study
+from ..tables.band_table import VERDICTS, band_figures, is_share, player_figures, verdict
+from .common import RESULTS, publish, read_tables, scaled_command, scaler, study_parser, table, with_other_games
+from .common import command as command_line
+
+SEED = 20261260
+MARK = "strongest"
+SELF_PLAY = {"ordinary": (100_000, 100_000), "rubicon": (20_000, 20_000)}   # hands: each fast player, expert
+STRONGEST = "expert"
+
+
+def fast_players(game: str) -> list[str]:
+    """The report's band: the package's fast strong players of ``game``."""
+    return ["learned" if p == 1 else f"learned:player={p}" for p in shipped_players(game)]
+
+
+def where(value: float, lo: float, hi: float, band_lo: float, band_hi: float) -> str:
+    """Where the strongest player's figure ``value`` [``lo``, ``hi``] lies against the band
+    [``band_lo``, ``band_hi``] (the fast players' lowest and highest values): "inside",
+    "above" or "below", and "clear of it" where its whole interval is outside the band."""
+    if band_lo <= value <= band_hi:
+        return "inside"
+    above = value > band_hi
+    clear = lo > band_hi if above else hi < band_lo
+    return ("above" if above else "below") + (", clear of it" if clear else "")
+
+
+def measure(args, argv: list[str], out: Path) -> None:
+    """Every player's self-play of each game, checkpointed in ``out`` (``args.resume``
+    continues a stopped run, ``argv`` its command line); written as figures.csv."""
+    size = scaler(args.scale)
+    jobs = {game: (preset(game), fast_players(game), *(size(n) for n in SELF_PLAY[game])) for game in args.games}
+    line = command_line("strongest", *(a for a in argv if a != "--resume"), "--resume")     # what continues it
+    command = {"name": "study strongest", "line": line,
+               "args": {"games": args.games, "seed": args.seed, "scale": args.scale,
+                        "players": {g: j[1] for g, j in jobs.items()}}}
+    total = sum(hands_played(fast, ((STRONGEST, STRONGEST, slow),), pairings=[(p, p) for p in players],
+                             head_to_head=()) for _rules, players, fast, slow in jobs.values())
+    rows = []
+    out.mkdir(parents=True, exist_ok=True)
+    with keep_checkpoints(out, command, resume=args.resume), \
+            tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr) as bar:
+        for game, (rules, players, fast, slow) in jobs.items():
+            st = study(rules, fast, args.seed, args.threads, pairings=[(p, p) for p in players], head_to_head=(),
+                       extra=((STRONGEST, STRONGEST, slow),), progress=bar.update)
+            rows += figure_rows(game, st, players)
+    df = with_other_games(pd.DataFrame(rows), out / "figures.csv", args.games)
+    write_table(df, out, "figures")
+
+
+def figure_rows(game: str, st, players: list[str]) -> list[dict]:
+    """The rows of figures.csv for one game's study ``st``: each figure per player, the band
+    over ``players`` and where the strongest player's figure lies."""
+    rubicon = game == "rubicon"
+    est = {p: player_figures(st.tables, p, rubicon) for p in [*players, STRONGEST]}
+    rows = []
+    for key, what, unit in band_figures(rubicon):
+        band = [est[p][key][0] for p in players]
+        band_lo, band_hi = min(band), max(band)
+        agree = verdict([est[p][key] for p in [*players, STRONGEST]])
+        for p in [*players, STRONGEST]:
+            value, lo, hi = est[p][key]
+            rows.append({"game": game, "figure": key, "what": what, "unit": unit, "player": p, "value": value,
+                         "value_lo": lo, "value_hi": hi, "hands": st.results[f"{p} vs {p}"].hands,
+                         "band_lo": band_lo, "band_hi": band_hi,
+                         "strongest_is": where(*est[STRONGEST][key], band_lo, band_hi),
+                         "all_agree": agree, "seed": st.seed})
+    return rows
+
+
+def shown(row) -> str:
+    """A figure's value with its interval, in its unit's format."""
+    return (share if is_share(row.unit) else points)(row.value, row.value_lo, row.value_hi)
+
+
+def band_text(row) -> str:
+    """The band of a figure, lowest to highest, both in the same format: "5.50 % to 8.00 %"."""
+    if is_share(row.unit):
+        d = share_decimals(max(abs(row.band_lo), abs(row.band_hi)))
+        return f"{100 * row.band_lo:.{d}f} % to {100 * row.band_hi:.{d}f} %"
+    d = points_decimals(max(abs(row.band_lo), abs(row.band_hi)))
+    return f"{row.band_lo:,.{d}f} to {row.band_hi:,.{d}f}"
+
+
+def figure(df: pd.DataFrame, game: str) -> Figure:
+    """A panel per headline figure: each player's self-play value with its 95 % interval, the
+    fast players' band shaded, the strongest player in black."""
+    d = df[df.game == game]
+    keys = list(dict.fromkeys(d.figure))
+    players = list(dict.fromkeys(d.player))
+    fig = Figure(figsize=(13, 1.6 + 1.5 * ((len(keys) + 2) // 3)), layout="constrained")
+    axes = fig.subplots((len(keys) + 2) // 3, 3).ravel()
+    for ax, key in zip(axes, keys):
+        f = d[d.figure == key].set_index("player").loc[players]
+        scale = 100.0 if is_share(f.unit.iloc[0]) else 1.0
+        y = np.arange(len(players))
+        ax.axvspan(scale * f.band_lo.iloc[0], scale * f.band_hi.iloc[0], color="C0", alpha=0.15, label="the band")
+        colors = ["k" if p == STRONGEST else "C0" for p in players]
+        for i, p in enumerate(players):
+            r = f.loc[p]
+            ax.errorbar(scale * r.value, i, xerr=[[scale * (r.value - r.value_lo)], [scale * (r.value_hi - r.value)]],
+                        fmt="s" if p == STRONGEST else "o", color=colors[i], capsize=3)
+        ax.set_yticks(y, players, fontsize=8)
+        ax.set_ylim(len(players) - 0.5, -0.5)
+        ax.set_title(f"{f.what.iloc[0]}\n(strongest: {f.strongest_is.iloc[0]})", fontsize=9)
+        ax.set_xlabel("%" if scale == 100 else f.unit.iloc[0], fontsize=8)
+        ax.tick_params(labelsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    for ax in axes[len(keys):]:
+        ax.set_visible(False)
+    hands = d.groupby("player").hands.first()
+    unit = "games" if game == "rubicon" else "hands"
+    fig.suptitle(f"{game}: the headline figures in self-play, the fast strong players' band (shaded) and "
+                 f"{STRONGEST}, the strongest (95 % intervals; {count(int(hands[players[0]]))} {unit} each, "
+                 f"{STRONGEST} {count(int(hands[STRONGEST]))})", fontsize=10)
+    return fig
+
+
+def markdown(df: pd.DataFrame, command: str) -> str:
+    """The page's section: per game, each figure per player, the band and the verdicts."""
+    lines = [f"Made by `{command}`: each player's self-play on the same deals (seed {int(df.seed.iloc[0])}, "
+             "which no training or tuning played); 95 % intervals. The band is the fast strong players' "
+             f"(the report's); `{STRONGEST}` is the search over `learned`, the strongest player.", ""]
+    for game in dict.fromkeys(df.game):
+        d = df[df.game == game]
+        players = list(dict.fromkeys(d.player))
+        hands = d.groupby("player").hands.first()
+        rows = [g.set_index("player") for _k, g in d.groupby("figure", sort=False)]
+        unit = "games" if game == "rubicon" else "hands"
+        lines += [f"**{game}** ({count(int(hands[players[0]]))} {unit} of each fast player's self-play, "
+                  f"{count(int(hands[STRONGEST]))} of `{STRONGEST}`'s):", ""]
+        columns = [("figure", lambda r: r.what.iloc[0])]
+        columns += [(f"`{p}`", lambda r, p=p: shown(r.loc[p])) for p in players]
+        columns += [("the band", lambda r: band_text(r.iloc[0])),
+                    (f"`{STRONGEST}` is", lambda r: r.strongest_is.iloc[0]),
+                    ("every player", lambda r: VERDICTS[r.all_agree.iloc[0]])]
+        lines += table(rows, columns) + [""]
+        outside = [r.what.iloc[0] for r in rows if r.strongest_is.iloc[0].endswith("clear of it")]
+        lines += [(f"The strongest player's figure lies clear of the band for: {', '.join(outside)}; there "
+                   "the band is not yet the game's." if outside else
+                   "No figure of the strongest player lies clear of the band."), "",
+                  f"![{game}](figures_{game}.png)", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main(argv=None) -> int:
+    """Run the study (see the module docstring)."""
+    ap = study_parser("strongest", __doc__, SEED, str(RESULTS / "strongest"),
+                      tables="only write the charts and markdown from the tables in --out")
+    ap.add_argument("--resume", action="store_true", help="continue the run stopped in --out (same arguments)")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = ap.parse_args(argv)
+    out = Path(args.out).resolve()
+    if not args.tables:
+        measure(args, argv, out)
+    (df,) = read_tables(out, "figures")
+    for game in df.game.unique():
+        save_chart(figure(df, game), out, f"figures_{game}")
+    return publish(args, MARK, markdown(df, scaled_command("strongest", args.scale)),
+                   "The strongest player's figures beside the band")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

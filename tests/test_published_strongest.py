@@ -1,0 +1,71 @@
+"""The strongest player's figures beside the band (analyzer/published/strongest.py, issue 60):
+where a figure lies against the band, the tables of a tiny run, and a run stopped part-way and
+resumed, which writes what a run never stopped writes."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from analyzer.published import strongest
+from analyzer.run.checkpoint import CheckpointError
+from analyzer.tables.band_table import band_figures
+
+TINY = ["--scale", "0.0005", "--games", "rubicon", "--threads", "1", "--no-readme"]   # 10 games each
+
+
+def test_where_the_strongest_figure_lies_against_the_band():
+    assert strongest.where(5.0, 4.0, 6.0, 4.5, 5.5) == "inside"
+    assert strongest.where(4.5, 4.0, 5.0, 4.5, 5.5) == "inside"              # on the band's edge
+    assert strongest.where(6.0, 5.0, 7.0, 4.5, 5.5) == "above"               # its interval reaches the band
+    assert strongest.where(6.0, 5.6, 6.4, 4.5, 5.5) == "above, clear of it"
+    assert strongest.where(3.0, 2.0, 4.6, 4.5, 5.5) == "below"
+    assert strongest.where(3.0, 2.0, 4.4, 4.5, 5.5) == "below, clear of it"
+
+
+class StopAfter:
+    """A progress bar that stops the run (as Ctrl-C does) once ``limit`` hands are counted."""
+
+    limit = None
+
+    def __init__(self, total, **_kw):
+        self.n = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n):
+        self.n += n
+        if StopAfter.limit is not None and self.n >= StopAfter.limit:
+            raise KeyboardInterrupt
+
+
+def test_a_tiny_run_writes_the_band_and_a_stopped_run_resumes_to_the_same_tables(tmp_path, monkeypatch):
+    whole = tmp_path / "whole"
+    assert strongest.main([*TINY, "--out", str(whole)]) == 0
+    df = pd.read_csv(whole / "figures.csv", index_col=0)
+    players = strongest.fast_players("rubicon")
+    assert len(players) >= 3 and list(dict.fromkeys(df.player)) == [*players, "expert"]
+    assert list(dict.fromkeys(df.figure)) == [k for k, _w, _u in band_figures(True)]
+    for _key, f in df.groupby("figure"):
+        fast = f[f.player != "expert"]
+        best = f[f.player == "expert"].iloc[0]
+        assert (f.band_lo == fast.value.min()).all() and (f.band_hi == fast.value.max()).all()
+        assert (f.strongest_is == strongest.where(best.value, best.value_lo, best.value_hi,
+                                                  fast.value.min(), fast.value.max())).all()
+    assert (df.hands == 10).all() and (whole / "figures_rubicon.png").exists()
+    assert not (whole / ".checkpoint").exists()                     # a finished run keeps none
+
+    part = tmp_path / "part"
+    with pytest.raises(CheckpointError, match="nothing to resume"):
+        strongest.main([*TINY, "--out", str(part), "--resume"])
+    monkeypatch.setattr(strongest, "tqdm", StopAfter)
+    StopAfter.limit = 20
+    with pytest.raises(KeyboardInterrupt):
+        strongest.main([*TINY, "--out", str(part)])
+    assert (part / ".checkpoint").is_dir() and not (part / "figures.csv").exists()
+    StopAfter.limit = None
+    assert strongest.main([*TINY, "--out", str(part), "--resume"]) == 0
+    assert (part / "figures.csv").read_text() == (whole / "figures.csv").read_text()
