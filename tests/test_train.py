@@ -240,3 +240,24 @@ def test_another_teacher_is_kept_by_a_new_network_and_the_curve_keeps_its_yardst
         Trainer(rules, TrainConfig(**{**TINY, "teacher": "greedy"}), tmp_path / "g")
     with pytest.raises(TrainError, match="keeps the teacher"):
         TrainConfig(**{**TINY, "teacher": "hints", "start": "x.npz"}).check()
+
+
+def test_a_start_model_may_take_another_models_late_network(reference, tmp_path):
+    """``--late-from MODEL``: the start model keeps its main network, teacher and bonus and takes
+    MODEL's late network (the search then labels over the two together); a MODEL without a late
+    network, or no start model, is refused."""
+    from analyzer.policies.learned import save_model
+    from analyzer.policies.network import N_WEIGHTS, late_block, with_late_net
+    out, _ = reference
+    main, _meta = load_model(out / MODEL, "ordinary")
+    other = with_late_net(main, 6, np.random.default_rng(1))
+    other[:N_WEIGHTS] += 1.0                             # another main network beside that late one
+    save_model(tmp_path / "late.npz", other, "ordinary", {})
+    config = {**TINY, "start": str(out / MODEL), "rollout_start": True, "late_from": str(tmp_path / "late.npz")}
+    w = Trainer(preset("ordinary"), TrainConfig(**config), tmp_path / "r").start_w
+    assert np.array_equal(w[:N_WEIGHTS], main[:N_WEIGHTS]) and np.array_equal(w[N_WEIGHTS:], other[N_WEIGHTS:])
+    assert late_block(w)[1] == 6
+    with pytest.raises(TrainError, match="no late network"):
+        Trainer(preset("ordinary"), TrainConfig(**{**config, "late_from": str(out / MODEL)}), tmp_path / "n")
+    with pytest.raises(TrainError, match="needs a start model"):
+        TrainConfig(**{**TINY, "late_from": str(tmp_path / "late.npz")}).check()

@@ -53,6 +53,9 @@ from .options import rule_options, rules_from, run_options
               help="With --search: fit only a late network (a larger network of the same inputs) for the "
                    "decisions with at most CARDS cards left to draw, to the search's labels of them; the model "
                    "gets one if it has none (docs/learned.md, \"The late network\").")
+@click.option("--late-from", "late_from", default=None, metavar="MODEL",
+              help="With --round-of or --start: the start model takes MODEL's late network (its own main "
+                   "network kept), e.g. to go on from a late network trained over another main network.")
 @click.option("--no-teacher-input", is_flag=True,
               help="The network never sees the teacher's choice (no such input, no bonus).")
 @click.option("--teacher", default=None, metavar="HINTS",
@@ -64,8 +67,8 @@ from .options import rule_options, rules_from, run_options
 @click.option("--install", is_flag=True,
               help="At the end, copy model.npz into the package as the `learned` model of this game.")
 def train_command(variant, rule_items, steps, seed, threads, out, hands, keep, eps, fit_rows, window, lr,
-                  net_rollouts, hint_bonus, round_of, start, opponent, search, late_net, no_teacher_input, teacher,
-                  eval_every, eval_deals, install):
+                  net_rollouts, hint_bonus, round_of, start, opponent, search, late_net, late_from, no_teacher_input,
+                  teacher, eval_every, eval_deals, install):
     """Train the learned player by self-play (one model per game: ordinary, Rubicon).
 
     Each step plays hands with the network at both seats (at first the tuned
@@ -87,7 +90,7 @@ def train_command(variant, rule_items, steps, seed, threads, out, hands, keep, e
     if round_of and start:
         raise click.ClickException("--round-of already starts from its model: give --round-of or --start")
     models = {k: str(Path(v).resolve()) if v else None for k, v in
-              (("start", round_of or start), ("opponent", opponent))}
+              (("start", round_of or start), ("opponent", opponent), ("late_from", late_from))}
     config = TrainConfig(steps=steps, hands=hands, keep=keep, eps=eps, fit_rows=fit_rows, window=window, lr=lr,
                          net_rollouts=net_rollouts, hint_bonus=hint_bonus, eval_every=eval_every,
                          eval_deals=eval_deals, seed=seed, rollout_start=bool(round_of), search=search,

@@ -96,6 +96,8 @@ class TrainConfig:
     late_net: int = 0            # > 0: fit only a late network, for the decisions with at most this many
     #                              cards left to draw, to the search's labels of them (added if the start has none)
     teacher_input: bool = True   # the network sees the teacher's choice (AF_HINT) and its bonus
+    late_from: str | None = None  # a model file: the start model takes its late network (a model made of
+    #                              two runs' networks: one's main network, the other's late network)
     teacher: str | None = None   # a hints policy taught from (None: teacher_name(game)); a new network
     #                              keeps it; the learning curve still measures against teacher_name(game)
     eval_every: int = 5          # learning-curve points: every this many steps, and the last
@@ -125,6 +127,8 @@ class TrainConfig:
             raise TrainError("the search's labels need a round over a model (--round-of MODEL): its network")
         if self.search and self.opponent:
             raise TrainError("the search labels self-play; a best response (--opponent) is labelled by roll-outs")
+        if self.late_from and not self.start:
+            raise TrainError("--late-from gives the start model another late network: it needs a start model")
         if self.teacher and self.start:
             raise TrainError("a model keeps the teacher it was trained from: --teacher is for a new network")
         if self.late_net and not self.search:
@@ -188,6 +192,8 @@ class Trainer:
         self.yardstick = stored_teacher(resolve_policy(teacher_name(self.game)).params)
         self.teacher = self._teacher(config.teacher) if config.teacher else self.yardstick
         self.start_w = self._model(config.start, "start")
+        if config.late_from:
+            self.start_w = with_late_of(self.start_w, self._model(config.late_from, "late-from"))
         self.opponent_w = self._model(config.opponent, "opponent")
         self.search = self._search(config.search)
         self.held = None             # the search's labels of held-out decisions (the curve's regret)
@@ -239,7 +245,7 @@ class Trainer:
         """What must match for a checkpoint to be resumed: everything but the number of steps
         (a finished run can be resumed with more)."""
         config = {k: v for k, v in asdict(self.config).items()
-                  if k != "steps" and not (k == "teacher" and v is None)}   # runs from before --teacher resume
+                  if k != "steps" and not (k in ("teacher", "late_from") and v is None)}   # older runs resume
         return {"version": STATE_VERSION, "game": self.game, "rules": self.rules.describe(), "config": config}
 
     def new_state(self) -> TrainState:
@@ -437,10 +443,19 @@ class Trainer:
         how += f"best response to {Path(c.opponent).parent.name}/{Path(c.opponent).name}, " if c.opponent else ""
         how += "no teacher input, " if not c.teacher_input else ""
         how += f"taught by {c.teacher}, " if c.teacher else ""
+        how += f"the late network of {Path(c.late_from).parent.name}/{Path(c.late_from).name}, " if c.late_from else ""
         summary = (f"{how}seed {c.seed}, {state.step} steps, {state.hands_played:,} hands"
                    + (f", {last['vs_teacher']:+.1f} vs {teacher_name(self.game)} at step {last['step']}" if last else ""))
         return {"summary": summary, "rules": self.rules.describe(), "config": asdict(c), "steps": state.step,
                 "hands": state.hands_played, "samples": state.samples, "seconds": round(state.seconds, 1)}
+
+
+def with_late_of(main: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The model ``main`` with the late network of the model ``other`` (its main network, teacher
+    and bonus kept); TrainError if ``other`` has none."""
+    if late_block(other)[0] < 0:
+        raise TrainError("late-from model: it has no late network")
+    return np.concatenate([main[:N_WEIGHTS], other[N_WEIGHTS:]])
 
 
 def teacher_name(game: str) -> str:
