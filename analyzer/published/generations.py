@@ -60,6 +60,8 @@ TRAIN = RESULTS / "train"
 MARK = "generations"
 SEED = 20261230            # deals no training, tuning or choice of settings played
 APART = "trained apart:"   # the label of a run of the lineage trained apart (its own line in the chart)
+THIRD = "third lineage:"   # Rubicon's third, taught by the H1-H13 tuned hints (its own line too)
+LINEAGES = ((APART, "C1", "the lineage trained apart"), (THIRD, "C2", "the third lineage"))
 # (label, run directory under results/train, the run it was trained from), oldest first
 GENERATIONS = {
     "ordinary": [("round 1 (roll-outs by the tuned hints)", "ordinary", None),
@@ -77,7 +79,12 @@ GENERATIONS = {
                 ("generation 1 + late network", "rubicon-gen1-late", "rubicon-gen1"),
                 (f"{APART} round 1", "rubicon-independent", None),
                 (f"{APART} round 2", "rubicon-independent-round2", "rubicon-independent"),
-                (f"{APART} round 2 + late network", "rubicon-independent-late", "rubicon-independent-round2")],
+                (f"{APART} round 2 + late network", "rubicon-independent-late", "rubicon-independent-round2"),
+                (f"{APART} generation 1 (the search's labels)", "rubicon-gen1-main", "rubicon-independent-late"),
+                (f"{APART} generation 1 + late network of 8 cards", "rubicon-gen1-late8", "rubicon-gen1-main"),
+                (f"{THIRD} round 1", "rubicon-third", None),
+                (f"{THIRD} round 2", "rubicon-third-round2", "rubicon-third"),
+                (f"{THIRD} round 2 + late network", "rubicon-third-late", "rubicon-third-round2")],
 }
 # deals: against the hints, head to head, expert against the hints, expert against its prior
 DEALS = {"ordinary": (20_000, 5_000, 1_000, 4_000), "rubicon": (10_000, 10_000, 1_000, 2_000)}
@@ -188,11 +195,14 @@ def strength_figure(figs: pd.DataFrame, gens: pd.DataFrame, game: str) -> Figure
     for ax, key in zip(axes, what):
         d = f[(f.figure == key) & f.player.isin(strength)]
         scale = 100.0 if is_share(what[key][1]) else 1.0
+        prefixes = tuple(p for p, _c, _l in LINEAGES)
         for rows, color, fmt, label in ((d.player == tuned, "grey", "D", "the tuned hints"),
-                                        (~d.player.str.startswith((APART, "expert", tuned)), "C0", "o-",
+                                        (~d.player.str.startswith((*prefixes, "expert", tuned)), "C0", "o-",
                                          "the first lineage"),
-                                        (d.player.str.startswith(APART), "C1", "o-", "the lineage trained apart"),
+                                        *((d.player.str.startswith(p), c, "o-", text) for p, c, text in LINEAGES),
                                         (d.player.str.startswith("expert"), "k", "s", "expert over learned")):
+            if not rows.any():
+                continue
             e = d[rows].sort_values("player", key=lambda names: names.map(row))
             ax.errorbar(scale * e.value, e.player.map(row), color=color, fmt=fmt, capsize=3, label=label,
                         xerr=[scale * (e.value - e.value_lo), scale * (e.value_hi - e.value)])
@@ -226,8 +236,9 @@ def chart(df: pd.DataFrame, game: str, out: Path) -> None:
     gens = g[~g.player.isin(["learned (shipped)", "expert (the search over learned)"])]
     fig, ax = new_figure(11, 5)
     x = np.arange(len(gens))
-    apart = gens.player.str.startswith(APART).to_numpy()
-    for rows, label in ((~apart, "each generation"), (apart, "the lineage trained apart")):
+    of = {p: gens.player.str.startswith(p).to_numpy() for p, _c, _l in LINEAGES}
+    first = ~np.logical_or.reduce(list(of.values()))
+    for rows, label in ((first, "each generation"), *((of[p], text) for p, _c, text in LINEAGES)):
         d = gens[rows]
         if len(d):
             ax.errorbar(x[rows], d.mean_diff, yerr=[d.mean_diff - d.mean_diff_lo, d.mean_diff_hi - d.mean_diff],
