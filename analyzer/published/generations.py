@@ -3,8 +3,9 @@ results/learned/generations.csv, best_by_name.csv, generations_GAME.png and the 
 section of the learned player's page (results/learned/README.md).
 
 - ``generations.csv``: each network of a game's lineages (GENERATIONS: policy iteration's rounds,
-  then expert iteration's generations; and the lineage trained apart) against the tuned hints on
-  deals no training played, and against the run it was trained from, head to head; both seats
+  then expert iteration's generations; and the lineages trained apart) against the tuned hints on
+  deals no training played (the tuned H1-H8, ``hints:tuned-GAME-h8``: the networks' teacher and
+  their learning curves' yardstick, so that every generation is measured alike), and against the run it was trained from, head to head; both seats
   swapped, 95 % intervals; and ``expert`` against the tuned hints and against its prior;
 - ``best_by_name.csv``: ``learned`` (the shipped model) against every network the project has
   trained for the game (every ``results/train/*/model.npz``), head to head: the name means the
@@ -32,6 +33,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from tqdm import tqdm
 
+from ..learning.train import teacher_name
 from ..numbers import count, difference
 from ..plots.figure import drawn_handles, new_figure, note_cut_axis, save_chart
 from ..policies.learned import load_model, shipped_model
@@ -136,11 +138,11 @@ def measure(args, out: Path) -> None:
         vs_hints, h2h, expert, expert_prior = DEALS[game]
         gens = lineage(game)
         for label, p, before in gens:
-            jobs.append((game, label, p, f"hints:tuned-{game}", scaled(vs_hints), args.seed))
+            jobs.append((game, label, p, teacher_name(game), scaled(vs_hints), args.seed))
             if before:
                 jobs.append((game, label, p, before, scaled(h2h), args.seed + 1))
-        jobs.append((game, "learned (shipped)", "learned", f"hints:tuned-{game}", scaled(vs_hints), args.seed))
-        jobs.append((game, "expert (the search over learned)", "expert", f"hints:tuned-{game}", scaled(expert),
+        jobs.append((game, "learned (shipped)", "learned", teacher_name(game), scaled(vs_hints), args.seed))
+        jobs.append((game, "expert (the search over learned)", "expert", teacher_name(game), scaled(expert),
                      args.seed))
         jobs.append((game, "expert (the search over learned)", "expert", "learned", scaled(expert_prior), args.seed))
         best += [(game, run, "learned", p, scaled(h2h), args.seed + 2) for run, p in trained(game)]
@@ -162,7 +164,7 @@ def figures_by_strength(args, out: Path) -> None:
     for game in args.games:
         rules = preset(game)
         hands, expert_hands = (max(2, int(n * args.scale)) for n in SELF_PLAY[game])
-        players = [(f"hints:tuned-{game}", f"hints:tuned-{game}")] + [(label, p) for label, p, _b in lineage(game)]
+        players = [(teacher_name(game), teacher_name(game))] + [(label, p) for label, p, _b in lineage(game)]
         st = study(rules, hands, args.seed + 3, args.threads, pairings=[(p, p) for _l, p in players],
                    head_to_head=(), extra=(("expert", "expert", expert_hands),))
         tables = st.tables
@@ -182,7 +184,7 @@ def strength_figure(figs: pd.DataFrame, gens: pd.DataFrame, game: str) -> Figure
     hints (generations.csv; the tuned hints at 0) and its own hands; the lineages told apart by
     colour, each drawn through its players."""
     f = figs[figs.game == game]
-    tuned = f"hints:tuned-{game}"
+    tuned = teacher_name(game)
     strength = {tuned: 0.0}
     g = gens[(gens.game == game) & (gens.policy_b == tuned)]
     strength.update({r.player: r.mean_diff for _, r in g.iterrows()})
@@ -232,7 +234,7 @@ def strength_chart(figs: pd.DataFrame, gens: pd.DataFrame, game: str, out: Path)
 def chart(df: pd.DataFrame, game: str, out: Path) -> None:
     """The lineage's strength against the tuned hints, generation by generation (the shipped
     player and the search drawn as lines)."""
-    g = df[(df.game == game) & (df.policy_b == f"hints:tuned-{game}")]
+    g = df[(df.game == game) & (df.policy_b == teacher_name(game))]
     gens = g[~g.player.isin(["learned (shipped)", "expert (the search over learned)"])]
     fig, ax = new_figure(11, 5)
     x = np.arange(len(gens))
@@ -248,7 +250,7 @@ def chart(df: pd.DataFrame, game: str, out: Path) -> None:
         if len(r):
             ax.axhline(float(r.mean_diff.iloc[0]), ls=style, color="grey", label=f"{label}: {r.mean_diff.iloc[0]:+,.0f}")
     ax.set_xticks(list(x), [textwrap.fill(p, 16) for p in gens.player], fontsize=7)
-    ax.set_ylabel(f"against hints:tuned-{game}\n({unit(game)}, 95 % interval)")
+    ax.set_ylabel(f"against {teacher_name(game)}\n({unit(game)}, 95 % interval)")
     ax.set_title(f"{game}: the learned player, generation by generation (deals of seed {int(g.seed.iloc[0])}, "
                  "seats swapped)", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
