@@ -209,7 +209,7 @@ def test_suits_rotate_so_that_trumps_are_suit_0():
 
 # the model each shipped player replaced (the shipped model before expert iteration), and fixed
 # deals of a seed no training or choice played
-REPLACED = {"ordinary": "results/train/ordinary-round2/model.npz", "rubicon": "results/train/rubicon-round2/model.npz"}
+REPLACED = {"ordinary": "results/train/ordinary-round2/model.npz", "rubicon": "results/train/rubicon-independent-late/model.npz"}
 
 
 @pytest.mark.parametrize("game, deals", [("ordinary", 3000), ("rubicon", 3000)])

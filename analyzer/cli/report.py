@@ -75,7 +75,7 @@ def report_command(variant, rule_items, hands, seed, threads, out, expert_hands,
         st = study(rules, hands, seed, threads=threads, progress=progress, extra=extra, strong=strong)
     files = write_report(st, out, command, threads=threads)
     click.echo(format_study(st, verbose))
-    click.echo(f"wrote {len(files)} files; open {out}/report.html (or report.md)")
+    click.echo(f"wrote {len(files)} files; open {out}/report.html")
 
 
 STUDY_HELP = (

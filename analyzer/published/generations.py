@@ -86,7 +86,8 @@ GENERATIONS = {
                 (f"{APART} generation 1 + late network of 8 cards", "rubicon-gen1-late8", "rubicon-gen1-main"),
                 (f"{THIRD} round 1", "rubicon-third", None),
                 (f"{THIRD} round 2", "rubicon-third-round2", "rubicon-third"),
-                (f"{THIRD} round 2 + late network", "rubicon-third-late", "rubicon-third-round2")],
+                (f"{THIRD} round 2 + late network", "rubicon-third-late", "rubicon-third-round2"),
+                (f"{THIRD} generation 1 (the search's labels)", "rubicon-third-gen1", "rubicon-third-late")],
 }
 # deals: against the hints, head to head, expert against the hints, expert against its prior
 DEALS = {"ordinary": (20_000, 5_000, 1_000, 4_000), "rubicon": (10_000, 10_000, 1_000, 2_000)}

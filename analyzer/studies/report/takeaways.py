@@ -93,7 +93,7 @@ def strength_takeaway(st) -> Takeaway | None:
     things = "games" if st.rules.is_rubicon else "hands"
     return Takeaway(f"{who} {verb} {what} by {difference(r.mean_diff, r.mean_diff_lo, r.mean_diff_hi)} "
                     f"{points_unit(st.rules)}, taking {share(r.score_a, r.score_a_lo, r.score_a_hi)} of the "
-                    f"{things} (wins and half the draws).", HEAD_TO_HEAD)
+                    f"{things}, draws counted half.", HEAD_TO_HEAD)
 
 
 def double_bezique_takeaway(st) -> Takeaway | None:
