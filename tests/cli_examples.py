@@ -3,6 +3,10 @@ pages under docs/, ready to run small (the examples show real sizes; the tests o
 they run)."""
 from __future__ import annotations
 
+import fcntl
+import hashlib
+import json
+import os
 import re
 import shlex
 from pathlib import Path
@@ -115,11 +119,6 @@ def run_once(tmp_path_factory, args: list[str]) -> tuple[Path, int, str]:
     """``bezique ARGS --out DIR -q`` run once for the whole suite, by whichever pytest-xdist
     worker asks first (the others wait on a lock for it): DIR, the exit code and what it printed.
     The tests that read one small report (its files, its page) then pay for it once."""
-    import fcntl
-    import hashlib
-    import json
-    import os
-
     base = tmp_path_factory.getbasetemp()
     root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base     # shared by the workers
     key = hashlib.sha1(" ".join(args).encode()).hexdigest()[:12]

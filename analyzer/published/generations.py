@@ -5,8 +5,8 @@ section of the learned player's page (results/learned/README.md).
 - ``generations.csv``: each network of a game's lineages (GENERATIONS: policy iteration's rounds,
   then expert iteration's generations; and the lineages trained apart) against the tuned hints on
   deals no training played (the tuned H1-H8, ``hints:tuned-GAME-h8``: the networks' teacher and
-  their learning curves' yardstick, so that every generation is measured alike), and against the run it was trained from, head to head; both seats
-  swapped, 95 % intervals; and ``expert`` against the tuned hints and against its prior;
+  their learning curves' yardstick, so that every generation is measured alike), and against the
+  run it was trained from, head to head; both seats swapped, 95 % intervals; and ``expert`` against the tuned hints and against its prior;
 - ``best_by_name.csv``: ``learned`` (the shipped model) against every network the project has
   trained for the game (every ``results/train/*/model.npz``), head to head: the name means the
   best when each interval is clear of zero or a tie is said as such;

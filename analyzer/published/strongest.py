@@ -54,6 +54,11 @@ def fast_players(game: str) -> list[str]:
     return ["learned" if p == 1 else f"learned:player={p}" for p in shipped_players(game)]
 
 
+def deals_word(game: str) -> str:
+    """What a game's self-play is counted in: Rubicon games, ordinary hands."""
+    return "games" if game == "rubicon" else "hands"
+
+
 def where(value: float, lo: float, hi: float, band_lo: float, band_hi: float) -> str:
     """Where the strongest player's figure ``value`` [``lo``, ``hi``] lies against the band
     [``band_lo``, ``band_hi``] (the fast players' lowest and highest values): "inside",
@@ -149,7 +154,7 @@ def figure(df: pd.DataFrame, game: str) -> Figure:
     for ax in axes[len(keys):]:
         ax.set_visible(False)
     hands = d.groupby("player").hands.first()
-    unit = "games" if game == "rubicon" else "hands"
+    unit = deals_word(game)
     fig.suptitle(f"{game}: the headline figures in self-play, the fast strong players' band (shaded) and "
                  f"{STRONGEST}, the strongest (95 % intervals; {count(int(hands[players[0]]))} {unit} each, "
                  f"{STRONGEST} {count(int(hands[STRONGEST]))})", fontsize=10)
@@ -166,7 +171,7 @@ def markdown(df: pd.DataFrame, command: str) -> str:
         players = list(dict.fromkeys(d.player))
         hands = d.groupby("player").hands.first()
         rows = [g.set_index("player") for _k, g in d.groupby("figure", sort=False)]
-        unit = "games" if game == "rubicon" else "hands"
+        unit = deals_word(game)
         lines += [f"**{game}** ({count(int(hands[players[0]]))} {unit} of each fast player's self-play, "
                   f"{count(int(hands[STRONGEST]))} of `{STRONGEST}`'s):", ""]
         columns = [("figure", lambda r: r.what.iloc[0])]
