@@ -69,3 +69,10 @@ def test_a_tiny_run_writes_the_band_and_a_stopped_run_resumes_to_the_same_tables
     StopAfter.limit = None
     assert strongest.main([*TINY, "--out", str(part), "--resume"]) == 0
     assert (part / "figures.csv").read_text() == (whole / "figures.csv").read_text()
+
+
+def test_tables_only_without_the_tables_is_one_message(tmp_path):
+    """``--tables`` where no run wrote figures.csv: one line naming the file, not a traceback."""
+    from analyzer.published import StudyError
+    with pytest.raises(StudyError, match="no figures.csv to read"):
+        strongest.main(["--tables", "--no-readme", "--out", str(tmp_path)])

@@ -19,6 +19,7 @@ from ..studies.play.compare import compare_pair
 from ..tables.markdown import shown_table
 from ..tables.page import write_page
 from ..tables.stats import interval_text
+from . import StudyError
 
 ROOT = Path(__file__).resolve().parents[2]        # the repository: its results/ are the studies'
 RESULTS = ROOT / "results"
@@ -90,6 +91,10 @@ def publish(args, mark: str, text: str, heading: str) -> int:
 
 def read_tables(out, *names: str) -> list[pd.DataFrame]:
     """The tables ``names`` a study wrote into ``out`` (their CSV files)."""
+    missing = [name for name in names if not (Path(out) / f"{name}.csv").is_file()]
+    if missing:
+        raise StudyError(f"{out}: no {', '.join(f'{n}.csv' for n in missing)} to read (run the study without "
+                         "--tables first)")
     return [pd.read_csv(Path(out) / f"{name}.csv", index_col=0) for name in names]
 
 
