@@ -111,8 +111,8 @@ def test_a_tuning_search_on_dask_is_the_threaded_search(cluster):
 def test_a_worker_killed_mid_run_costs_only_its_chunks(cluster):
     """A worker is killed once the scheduler says it is processing a chunk of the run (the event
     waited for, at the progress calls after each chunk merged; never a moment on a clock). The
-    scheduler's record of its removal names the chunks it was running or held; each of them
-    finished again on another worker, and the tables are the threaded run's."""
+    scheduler's record of its removal names the chunks it was running or held; each one it was
+    running finished again on another worker, and the tables are the threaded run's."""
     rules = preset("ordinary")
     threaded = simulate(rules, ["hints", "greedy"], 120_000, seed=8, threads=2)
     pids = cluster.client.run(os.getpid)
@@ -134,9 +134,12 @@ def test_a_worker_killed_mid_run_costs_only_its_chunks(cluster):
     assert killed, "no worker was seen processing a chunk of the run"
     removal = [msg for _, msg in cluster.client.get_events(killed[0]) if msg.get("action") == "remove-worker"]
     assert len(removal) == 1
-    lost = (set(removal[0]["processing-tasks"]) | set(removal[0]["lost-computed-tasks"])) & set(seen["sent"])
-    assert lost, "the killed worker had no chunk of the run"
-    assert all(seen["finished"][k] != killed[0] for k in lost)      # played again elsewhere
+    running = set(removal[0]["processing-tasks"]) & set(seen["sent"])
+    held = set(removal[0]["lost-computed-tasks"]) & set(seen["sent"])
+    assert running | held, "the killed worker had no chunk of the run"
+    # a chunk it was running is played again elsewhere; one it had finished may already have
+    # been merged before the kill (the scheduler still lists its result as lost), so it is not
+    assert all(seen["finished"][k] != killed[0] for k in running)
     assert set(seen["sent"]) <= set(seen["finished"])
     assert same_tables(on_dask, threaded)
 
