@@ -102,7 +102,7 @@ def pooled_event(name: str, rows, copies):
     import numpy as np
     from math import comb
     copies = np.asarray(copies)
-    h = np.asarray(rows).astype(np.int64)
+    h = np.asarray(rows)            # small counts (int8): comparisons need no wider copy
     base = name.split("_", 1)[1] if name.startswith(("dealt_", "partners_")) else name
 
     def alike(types):           # the types with as many copies as those of ``types``

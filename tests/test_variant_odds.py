@@ -44,7 +44,7 @@ def wilson99(hits: int, n: int):
 def reference_hits(name: str, dealt: np.ndarray, turnups: np.ndarray) -> np.ndarray:
     """Hits of event ``name``, written out here independently of analyzer.studies.odds.deal_odds, from the
     dealt hands [n, players, 32]: per hand (every seat), per partnership or per deal."""
-    h = dealt.astype(int)
+    h = dealt                   # int8 counts: a partnership holds at most 8 of a type
     if name.startswith("partners_"):
         h, name = h[:, :2] + h[:, 2:], "dealt_" + name[len("partners_"):]     # seats 0+2, 1+3
     level = {"dealt_bezique": 1, "dealt_double_bezique": 2, "dealt_treble_bezique": 3,
