@@ -28,6 +28,20 @@ def test_wilson_known_interval():
     assert p == 0.8 and lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
 
 
+def test_wilson_is_statsmodels_to_the_last_bit():
+    """wilson_ci writes out statsmodels' Wilson interval (to spare every command scipy.stats'
+    import): every count of every size up to 60, and large ones, give its very bounds (bar
+    the exact 0 and 1 at the ends, which wilson_ci sets)."""
+    from statsmodels.stats.proportion import proportion_confint
+    n = np.array([n for n in range(1, 61) for _ in range(n + 1)] + [10**6] * 4 + [123_457] * 3, float)
+    k = np.array([k for n in range(1, 61) for k in range(n + 1)] + [0, 1, 40_000, 10**6, 7, 61_728, 123_450], float)
+    share, lo, hi = wilson_ci(k, n)
+    slo, shi = proportion_confint(k, n, alpha=0.05, method="wilson")
+    inside = (k > 0) & (k < n)
+    assert np.array_equal(lo[inside], slo[inside]) and np.array_equal(hi[inside], shi[inside])
+    assert (lo[k == 0] == 0).all() and (hi[k == n] == 1).all() and np.array_equal(share, k / n)
+
+
 def test_mean_ci_known_values():
     x = np.array([1.0, 2.0, 3.0, 4.0])
     m, lo, hi = mean_ci(x.sum(), (x ** 2).sum(), len(x))
