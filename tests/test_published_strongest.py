@@ -76,3 +76,20 @@ def test_tables_only_without_the_tables_is_one_message(tmp_path):
     from analyzer.published import StudyError
     with pytest.raises(StudyError, match="no figures.csv to read"):
         strongest.main(["--tables", "--no-readme", "--out", str(tmp_path)])
+
+
+def test_the_shipped_summary_is_the_committed_study_and_names_only_its_own_band():
+    """analyzer/tables/strongest.json (what the report says beside its band) is what the
+    committed results/strongest/figures.csv says, and answers only for that band of players."""
+    import json
+    from pathlib import Path
+
+    from analyzer.tables.band_table import STRONGEST_FILE, strongest_beside
+    df = pd.read_csv(Path(__file__).parent.parent / "results" / "strongest" / "figures.csv", index_col=0)
+    assert json.loads(STRONGEST_FILE.read_text(encoding="utf-8")) == strongest.shipped(df)
+    band = strongest.fast_players("rubicon")
+    got = strongest_beside("rubicon", band)
+    clear = {k for k, f in got["figures"].items() if f["where"].endswith("clear of it")}
+    rows = df[(df.game == "rubicon") & df.strongest_is.str.endswith("clear of it")]
+    assert clear == set(rows.figure) and got["deals"] == 20_000
+    assert strongest_beside("rubicon", band[:2]) is None and strongest_beside("three_handed", band) is None

@@ -68,6 +68,21 @@ def parsed(page: Path) -> PageParser:
     return p
 
 
+def test_the_report_says_where_the_strongest_player_lies_beside_its_band(report):
+    """The band's section names the figures for which bezique study strongest found the strongest
+    player clear of the band (band_table.strongest_beside): in Rubicon, that the band is not yet
+    the game's there."""
+    from analyzer.tables.band_table import strongest_beside
+    out, _printed = report
+    text = (out / "report.md").read_text(encoding="utf-8")
+    game = "rubicon" if "Rubicon" in text.splitlines()[0] else "ordinary"
+    got = strongest_beside(game, ["learned", "learned:player=2", "learned:player=3"])
+    clear = [f["what"] for f in got["figures"].values() if f["where"].endswith("clear of it")]
+    said = next(line for line in text.splitlines() if line.startswith("Beside the band, the strongest player"))
+    assert all(what in said for what in clear) and ("not yet the game's" in said) == bool(clear)
+    assert bool(clear) == (game == "rubicon")
+
+
 def test_the_page_is_well_formed_and_every_in_page_link_resolves(report):
     p = parsed(report[0] / "report.html")
     assert p.errors == [] and p.stack == []

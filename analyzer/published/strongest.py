@@ -10,7 +10,10 @@ page (results/strongest/README.md).
   (inside the band, above or below it, "clear of it" where its whole interval is outside); and
   whether the four players agree within 5 % (band_table.verdict: the same verdict as the band's);
 - ``figures_GAME.png``: a panel per figure, each player's value with its interval and the band
-  shaded.
+  shaded;
+- (unless ``--no-readme``) the package's analyzer/tables/strongest.json: where each of the
+  strongest player's figures lies beside the band, which the report says
+  (band_table.strongest_beside).
 
 Every self-play is on the same deals (the same seed), of a seed no training or tuning played.
 The search plays a few dozen hands a second on a core, so the committed run takes hours: it is
@@ -24,6 +27,7 @@ Example:
 """
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -37,9 +41,9 @@ from ..plots.figure import save_chart
 from ..policies.learned import shipped_players
 from ..rules import preset
 from ..run.checkpoint import keep_checkpoints
-from ..run.output import write_table
+from ..run.output import atomic_write, write_table
 from ..studies.report.study import hands_played, study
-from ..tables.band_table import VERDICTS, band_figures, is_share, player_figures, verdict
+from ..tables.band_table import STRONGEST_FILE, VERDICTS, band_figures, is_share, player_figures, verdict
 from .common import RESULTS, publish, read_tables, scaled_command, scaler, study_parser, table, with_other_games
 from .common import command as command_line
 
@@ -188,6 +192,21 @@ def markdown(df: pd.DataFrame, command: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def shipped(df: pd.DataFrame) -> dict:
+    """What the report says of the strongest player beside its band (band_table.strongest_beside),
+    per game of figures.csv ``df``: the band's players, the strongest's deals and where each of
+    its figures lies."""
+    out = {}
+    for game in dict.fromkeys(df.game):
+        d = df[df.game == game]
+        first = d.drop_duplicates("figure")
+        out[game] = {"players": [p for p in dict.fromkeys(d.player) if p != STRONGEST], "strongest": STRONGEST,
+                     "deals": int(d[d.player == STRONGEST].hands.iloc[0]), "unit": deals_word(game),
+                     "seed": int(d.seed.iloc[0]),
+                     "figures": {r.figure: {"what": r.what, "where": r.strongest_is} for r in first.itertuples()}}
+    return out
+
+
 def main(argv=None) -> int:
     """Run the study (see the module docstring)."""
     ap = study_parser("strongest", __doc__, SEED, str(RESULTS / "strongest"),
@@ -201,6 +220,8 @@ def main(argv=None) -> int:
     (df,) = read_tables(out, "figures")
     for game in df.game.unique():
         save_chart(figure(df, game), out, f"figures_{game}")
+    if not args.no_readme:              # the report says where the strongest lies beside its band
+        atomic_write(STRONGEST_FILE, lambda p: Path(p).write_text(json.dumps(shipped(df), indent=1) + "\n"))
     return publish(args, MARK, markdown(df, scaled_command("strongest", args.scale)),
                    "The strongest player's figures beside the band")
 

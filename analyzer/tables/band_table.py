@@ -4,11 +4,15 @@ strong player or differs between them, built from a study's tables.
 
 The verdicts the report says and draws come from here, one function each, so that the words and
 the charts cannot disagree: a band figure's (:func:`figure_verdict`, over :func:`verdict`) and a
-hint's worth against the strong player (:func:`worth_verdict`)."""
+hint's worth against the strong player (:func:`worth_verdict`). What ``bezique study strongest``
+found of the strongest player beside the band is shipped beside this module (strongest.json,
+:func:`strongest_beside`)."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
+from pathlib import Path
 
 import pandas as pd
 
@@ -33,6 +37,7 @@ WORTH = "worth having"
 COSTING = "costing"
 UNTOLD = "not told apart from nothing"
 NEVER = "never changing a deal's result here"
+STRONGEST_FILE = Path(__file__).with_name("strongest.json")   # written by bezique study strongest
 
 
 def is_share(unit: str) -> bool:
@@ -134,3 +139,16 @@ def band_table(tables: dict, players: list[str], rubicon: bool, near: float = NE
                          "value_lo": vlo, "value_hi": vhi, "band_lo": lo, "band_hi": hi, "verdict": v,
                          "verdict_text": VERDICTS[v]})
     return pd.DataFrame(rows)
+
+
+def strongest_beside(game: str, players: list[str]) -> dict | None:
+    """What ``bezique study strongest`` measured of the strongest player's self-play beside the
+    band of ``players`` in ``game`` (shipped as :data:`STRONGEST_FILE`): a dict of ``strongest``
+    (its name), ``deals``, ``unit`` (games or hands), ``seed`` and ``figures`` (key -> {``what``,
+    ``where``: "inside", "above, clear of it", ...}); returns None where that band was not measured."""
+    try:
+        shipped = json.loads(STRONGEST_FILE.read_text(encoding="utf-8"))
+    except OSError:
+        return None
+    got = shipped.get(game)
+    return got if got and got["players"] == list(players) else None

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from ...numbers import count, difference, points, share
 from ...plots import rules_title
+from ...rules import PRESETS
 from ...run.output import atomic_write
+from ...tables.band_table import strongest_beside
 from ...tables.markdown import shown_table
 from ...words import combination_name, event_name, hint_name
 from ..play.compare import SETTLED, points_unit, seatings
@@ -267,6 +269,7 @@ def _method(st, chart_paths: dict, command: str) -> list[str]:
                           ("band over the strong players",
                            lambda r: f"{band_value(r.band_lo, r.unit)} to {band_value(r.band_hi, r.unit)}"),
                           ("verdict", lambda r: r.verdict_text)]), ""]
+            lines += _beside_the_strongest(st)
     lines += ["### Policies", "", *(f"- {s}" for s in policy_lines(st)), "",
               "### Rules in force", "", shown_table(rules_rows(st.rules), [("", lambda r: r[0]), ("", lambda r: r[1])]),
               f"Every option with the rule it implements: `{rules_command(st.rules)}`.", "",
@@ -278,6 +281,24 @@ def _method(st, chart_paths: dict, command: str) -> list[str]:
               "repository); the tables in this directory (CSV, Parquet) keep their machine names and hold "
               "shares as fractions (0 to 1), shown here in per cent", ""]
     return lines
+
+
+def _beside_the_strongest(st) -> list[str]:
+    """Where the strongest player's figures lie beside this band, as ``bezique study strongest``
+    measured them (band_table.strongest_beside), when the study is of that game's own rules and
+    band; [] otherwise."""
+    rules = st.rules
+    got = strongest_beside(rules.name, st.strong.players) if PRESETS.get(rules.name) == rules else None
+    if got is None:
+        return []
+    clear = [f"{f['what']} ({f['where'].replace(', clear of it', '')})" for f in got["figures"].values()
+             if f["where"].endswith("clear of it")]
+    said = (f"clear of the band for {', '.join(clear)}: for these figures the band is not yet the game's, "
+            "strong players still differ there" if clear else "clear of the band for no figure (its whole 95 % "
+            "interval outside it): as far as these hands tell, the band is the game's")
+    return [f"Beside the band, the strongest player, **{got['strongest']}** (the search over **{st.strong.policy}**), "
+            f"in {count(got['deals'])} {got['unit']} of its own self-play (`bezique study strongest`, seed "
+            f"{got['seed']}; results/strongest in the project's repository) lies {said}.", ""]
 
 
 # the sections after the takeaways and the headline figures, in the report's order; each is []
