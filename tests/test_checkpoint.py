@@ -123,12 +123,12 @@ def outputs(directory: Path) -> dict:
 
 def test_a_run_killed_with_sigkill_then_resumed_writes_the_same_files(tmp_path):
     """The issue's test: SIGKILL part-way (no chance to save anything more), then --resume."""
-    # 400,000 hands: a one-thread run of them lasts a few seconds, past its first save (SAVE_EVERY)
-    args = ["simulate", "--hands", "400000", "--policy", "greedy", "--policy", "greedy", "--seed", "4"]
+    # 100,000 hands: a one-thread run of them lasts about a second, ten times its saves' interval
+    args = ["simulate", "--hands", "100000", "--policy", "greedy", "--policy", "greedy", "--seed", "4"]
     whole = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "whole")])
     assert whole.exit_code == 0, whole.output
     killed = tmp_path / "killed"
-    proc = bezique(*args, "--threads", "1", "--out", str(killed))
+    proc = bezique(*args, "--threads", "1", "--out", str(killed), env={**os.environ, "BEZIQUE_SAVE_EVERY": "0.1"})
     deadline = time.monotonic() + 300
     while not list((killed / CHECKPOINT_DIR).glob("*.pkl")) and proc.poll() is None:
         assert time.monotonic() < deadline
@@ -186,3 +186,12 @@ def test_a_run_of_slow_chunks_stops_before_the_chunk_in_play_ends(tmp_path):
     assert proc.returncode == 130, err
     assert stopped < (now - t) / 2, (stopped, now - t)        # the chunk in play began just before the line
     assert f"stopped after {done:,} of 100,000 hands" in err
+
+
+def test_the_saves_interval_comes_from_the_environment_where_it_is_a_number(monkeypatch):
+    from analyzer.run.driver import SAVE_EVERY, save_every
+    for value, seconds in (("0.25", 0.25), ("-3", 0.0), ("soon", SAVE_EVERY)):
+        monkeypatch.setenv("BEZIQUE_SAVE_EVERY", value)
+        assert save_every() == seconds
+    monkeypatch.delenv("BEZIQUE_SAVE_EVERY")
+    assert save_every() == SAVE_EVERY == 1.0

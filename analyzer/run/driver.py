@@ -17,6 +17,7 @@ now and then (and when the run stops), and a rerun of the same run starts from i
 """
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from collections.abc import Callable
@@ -28,6 +29,16 @@ from .checkpoint import active_checkpoints
 
 CHUNK = 8192        # hands a worker plays at a time (a compare chunk: half as many deals, each twice)
 SAVE_EVERY = 1.0    # seconds between two saves of a run's merged state, when checkpoints are kept
+                    # (the environment's BEZIQUE_SAVE_EVERY, if a number, instead)
+
+
+def save_every() -> float:
+    """Seconds between two saves of a run's checkpoint: BEZIQUE_SAVE_EVERY where it is a number
+    (0: after every chunk), else SAVE_EVERY; returns the seconds."""
+    try:
+        return max(float(os.environ["BEZIQUE_SAVE_EVERY"]), 0.0)
+    except (KeyError, ValueError):
+        return SAVE_EVERY
 
 
 class SimulationError(BeziqueError, RuntimeError):
@@ -78,7 +89,7 @@ def run_chunks(task: Callable[[int, int], object], total: int, chunk: int, acc: 
     window = deque()
     failed = False
     consistent = True                 # False while a merge is half done: such a state is never saved
-    last_save = time.monotonic()
+    last_save, every = time.monotonic(), save_every()
 
     def submit_next() -> None:
         start = next(starts, None)
@@ -101,7 +112,7 @@ def run_chunks(task: Callable[[int, int], object], total: int, chunk: int, acc: 
             if stop:
                 finished = True
                 break
-            if key and time.monotonic() - last_save >= SAVE_EVERY:
+            if key and time.monotonic() - last_save >= every:
                 store.save(key, merged, False, acc)
                 last_save = time.monotonic()
             submit_next()
