@@ -4,6 +4,7 @@ and keeps its title off the colorbar; and every chart the report draws (from the
 tables), the hints' chart and the figures against strength: no two texts overlap, none runs off
 the figure, no machine name is shown, each series says its own sample, and an axis that does
 not start at 0 says so."""
+import io
 import re
 from pathlib import Path
 
@@ -359,3 +360,21 @@ def test_report_charts_say_each_pairings_own_hands():
     fig = function(*args)
     assert_readable(fig)
     assert "learned vs learned (16,000 hands)" in tick_texts(fig.axes[0].get_yticklabels())
+
+
+def test_a_heatmap_of_a_models_long_name_keeps_its_layout():
+    """A policy named by a model's path (``learned:weights=…``, 70 characters) wraps on the
+    heatmap's axes: the figure keeps its layout (matplotlib otherwise warns that the axes
+    collapsed, on the terminal of ``bezique compare``) and the name is all there."""
+    import warnings
+
+    from analyzer.plots.pairs import pairs_heatmap
+    names = ["learned:weights=/work/main/results/train/ordinary-late8/model.npz,rules=any", "hints"]
+    pairs = pd.DataFrame([{"policy_a": names[0], "policy_b": names[1], "mean_diff": 87.4, "mean_diff_lo": 85.5,
+                           "mean_diff_hi": 89.3}])
+    fig = pairs_heatmap(pairs, names, "mean_diff", "points per hand")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig.savefig(io.BytesIO(), format="png", bbox_inches="tight")
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels[0].replace("\n", "") == names[0] and max(len(line) for line in labels[0].split("\n")) <= 28

@@ -5,6 +5,8 @@ Each hint is named in words (:func:`analyzer.words.hint_name`) and its bar colou
 verdict, the one the report's text says (:func:`analyzer.tables.band_table.worth_verdict`)."""
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -22,6 +24,12 @@ HEATMAP_VALUES = {     # pairs column -> (scale, centre: the scaled value of equ
 # a hint's bar by its verdict: (face colour, edge colour)
 WORTH_COLORS = {WORTH: ("tab:blue", "tab:blue"), COSTING: ("tab:red", "tab:red"), UNTOLD: ("lightgrey", "grey"),
                 NEVER: ("white", "black")}
+LABEL_WIDTH = 28     # characters a line of a policy's name on an axis: a long one (a model's path) wraps
+
+
+def axis_name(name: str) -> str:
+    """A policy's name as an axis label: whole, in lines of at most LABEL_WIDTH characters."""
+    return "\n".join(textwrap.wrap(name, LABEL_WIDTH, break_on_hyphens=False)) or name
 
 
 def pairs_heatmap(pairs: pd.DataFrame, names: list[str], value: str, unit: str, title: str = "") -> Figure:
@@ -40,8 +48,8 @@ def pairs_heatmap(pairs: pd.DataFrame, names: list[str], value: str, unit: str, 
     fig, ax = new_figure(1.8 * k + 3, 1.4 * k + 2, layout="constrained")   # the title above the colorbar too
     lim = np.nanmax(np.abs(m[0] - centre)) if np.isfinite(m[0]).any() else 1.0
     im = ax.imshow(m[0], cmap="RdBu", vmin=centre - lim, vmax=centre + lim)
-    ax.set_xticks(range(k), names, rotation=30, ha="right")
-    ax.set_yticks(range(k), names)
+    ax.set_xticks(range(k), [axis_name(n) for n in names], rotation=30, ha="right")
+    ax.set_yticks(range(k), [axis_name(n) for n in names])
     for i in range(k):
         for j in range(k):
             if np.isfinite(m[0, i, j]):
