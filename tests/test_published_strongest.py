@@ -78,18 +78,26 @@ def test_tables_only_without_the_tables_is_one_message(tmp_path):
         strongest.main(["--tables", "--no-readme", "--out", str(tmp_path)])
 
 
-def test_the_shipped_summary_is_the_committed_study_and_names_only_its_own_band():
+def test_the_shipped_summary_is_the_committed_study_and_names_only_its_own_band(tmp_path, monkeypatch):
     """analyzer/tables/strongest.json (what the report says beside its band) is what the
-    committed results/strongest/figures.csv says, and answers only for that band of players."""
+    committed results/strongest/figures.csv says, and answers only for that band of players and
+    for the networks it was measured with (a band whose model file changed gets no answer)."""
     import json
     from pathlib import Path
 
     from analyzer.tables.band_table import STRONGEST_FILE, strongest_beside
     df = pd.read_csv(Path(__file__).parent.parent / "results" / "strongest" / "figures.csv", index_col=0)
-    assert json.loads(STRONGEST_FILE.read_text(encoding="utf-8")) == strongest.shipped(df)
+    assert json.loads(STRONGEST_FILE.read_text(encoding="utf-8")) == strongest.shipped(df, strongest.recorded_models())
     band = strongest.fast_players("rubicon")
     got = strongest_beside("rubicon", band)
     clear = {k for k, f in got["figures"].items() if f["where"].endswith("clear of it")}
     rows = df[(df.game == "rubicon") & df.strongest_is.str.endswith("clear of it")]
     assert clear == set(rows.figure) and got["deals"] == 20_000
     assert strongest_beside("rubicon", band[:2]) is None and strongest_beside("three_handed", band) is None
+    from analyzer.tables import band_table
+    other = {**json.loads(STRONGEST_FILE.read_text(encoding="utf-8"))}
+    other["rubicon"] = {**other["rubicon"], "models": {**other["rubicon"]["models"], "learned": "0" * 16}}
+    stale = tmp_path / "strongest.json"
+    stale.write_text(json.dumps(other), encoding="utf-8")
+    monkeypatch.setattr(band_table, "STRONGEST_FILE", stale)
+    assert strongest_beside("rubicon", band) is None and strongest_beside("ordinary", strongest.fast_players("ordinary"))

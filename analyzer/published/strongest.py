@@ -43,7 +43,15 @@ from ..rules import preset
 from ..run.checkpoint import keep_checkpoints
 from ..run.output import atomic_write, write_table
 from ..studies.report.study import hands_played, study
-from ..tables.band_table import STRONGEST_FILE, VERDICTS, band_figures, is_share, player_figures, verdict
+from ..tables.band_table import (
+    STRONGEST_FILE,
+    VERDICTS,
+    band_figures,
+    band_models,
+    is_share,
+    player_figures,
+    verdict,
+)
 from .common import RESULTS, publish, read_tables, scaled_command, scaler, study_parser, table, with_other_games
 from .common import command as command_line
 
@@ -192,17 +200,29 @@ def markdown(df: pd.DataFrame, command: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def shipped(df: pd.DataFrame) -> dict:
+def recorded_models() -> dict:
+    """game -> the fingerprints of the band's networks its shipped figures were measured with
+    (STRONGEST_FILE), for the games that record them."""
+    try:
+        before = json.loads(STRONGEST_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {game: got["models"] for game, got in before.items() if got.get("models")}
+
+
+def shipped(df: pd.DataFrame, models: dict) -> dict:
     """What the report says of the strongest player beside its band (band_table.strongest_beside),
-    per game of figures.csv ``df``: the band's players, the strongest's deals and where each of
-    its figures lies."""
+    per game of figures.csv ``df``: the band's players and the fingerprints of their networks
+    (``models``: game -> band_table.band_models, as measured; a game missing there: the networks
+    shipped now), the strongest's deals and where each of its figures lies."""
     out = {}
     for game in dict.fromkeys(df.game):
         d = df[df.game == game]
         first = d.drop_duplicates("figure")
-        out[game] = {"players": [p for p in dict.fromkeys(d.player) if p != STRONGEST], "strongest": STRONGEST,
+        players = [p for p in dict.fromkeys(d.player) if p != STRONGEST]
+        out[game] = {"players": players, "strongest": STRONGEST,
                      "deals": int(d[d.player == STRONGEST].hands.iloc[0]), "unit": deals_word(game),
-                     "seed": int(d.seed.iloc[0]),
+                     "seed": int(d.seed.iloc[0]), "models": models.get(game, band_models(game, players)),
                      "figures": {r.figure: {"what": r.what, "where": r.strongest_is} for r in first.itertuples()}}
     return out
 
@@ -221,7 +241,9 @@ def main(argv=None) -> int:
     for game in df.game.unique():
         save_chart(figure(df, game), out, f"figures_{game}")
     if not args.no_readme:              # the report says where the strongest lies beside its band
-        atomic_write(STRONGEST_FILE, lambda p: Path(p).write_text(json.dumps(shipped(df), indent=1) + "\n"))
+        measured = [] if args.tables else args.games
+        models = {**recorded_models(), **{g: band_models(g, fast_players(g)) for g in measured}}
+        atomic_write(STRONGEST_FILE, lambda p: Path(p).write_text(json.dumps(shipped(df, models), indent=1) + "\n"))
     return publish(args, MARK, markdown(df, scaled_command("strongest", args.scale)),
                    "The strongest player's figures beside the band")
 

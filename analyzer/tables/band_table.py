@@ -9,12 +9,15 @@ found of the strongest player beside the band is shipped beside this module (str
 :func:`strongest_beside`)."""
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
 from pathlib import Path
 
 import pandas as pd
+
+from ..policies.learned import shipped_model
 
 NEAR = 0.05      # "agree": every two players' difference within ±5 % of the figure
 # (key, what it is, unit, game: "both" / "ordinary" / "rubicon")
@@ -141,14 +144,30 @@ def band_table(tables: dict, players: list[str], rubicon: bool, near: float = NE
     return pd.DataFrame(rows)
 
 
+def band_models(game: str, players: list[str]) -> dict[str, str]:
+    """Each of the package's strong ``players`` of ``game`` (``learned``, ``learned:player=N``)
+    -> the SHA-256 of its model file (its first 16 hex digits), so that what was measured of a
+    band is said only of the same networks; returns {} if a player is not a shipped one."""
+    files = {}
+    for name in players:
+        number = 1 if name == "learned" else name.removeprefix("learned:player=")
+        if not str(number).isdigit() or not shipped_model(game, int(number)).is_file():
+            return {}
+        files[name] = hashlib.sha256(shipped_model(game, int(number)).read_bytes()).hexdigest()[:16]
+    return files
+
+
 def strongest_beside(game: str, players: list[str]) -> dict | None:
     """What ``bezique study strongest`` measured of the strongest player's self-play beside the
     band of ``players`` in ``game`` (shipped as :data:`STRONGEST_FILE`): a dict of ``strongest``
-    (its name), ``deals``, ``unit`` (games or hands), ``seed`` and ``figures`` (key -> {``what``,
-    ``where``: "inside", "above, clear of it", ...}); returns None where that band was not measured."""
+    (its name), ``deals``, ``unit`` (games or hands), ``seed``, ``models`` (:func:`band_models`
+    when measured) and ``figures`` (key -> {``what``, ``where``: "inside", "above, clear of it",
+    ...}); returns None where that band was not measured, or not with the networks shipped now."""
     try:
         shipped = json.loads(STRONGEST_FILE.read_text(encoding="utf-8"))
     except OSError:
         return None
     got = shipped.get(game)
-    return got if got and got["players"] == list(players) else None
+    if not got or got["players"] != list(players) or got.get("models") != band_models(game, players):
+        return None
+    return got
