@@ -207,9 +207,9 @@ def test_suits_rotate_so_that_trumps_are_suit_0():
     assert rotate(card_id(3, 5), -1) == card_id(3, 5) and rotate_combo(3, -1) == 3
 
 
-# the model each shipped player replaced (the shipped model before expert iteration), and fixed
+# the model each shipped player replaced (the one shipped before it), and fixed
 # deals of a seed no training or choice played
-REPLACED = {"ordinary": "results/train/ordinary-round2/model.npz", "rubicon": "results/train/rubicon-independent-late/model.npz"}
+REPLACED = {"ordinary": "results/train/ordinary-gen2-late/model.npz", "rubicon": "results/train/rubicon-independent-late/model.npz"}
 
 
 @pytest.mark.parametrize("game, deals", [("ordinary", 3000), ("rubicon", 3000)])

@@ -77,10 +77,13 @@ def test_the_report_says_where_the_strongest_player_lies_beside_its_band(report)
     text = (out / "report.md").read_text(encoding="utf-8")
     game = "rubicon" if "Rubicon" in text.splitlines()[0] else "ordinary"
     got = strongest_beside(game, ["learned", "learned:player=2", "learned:player=3"])
+    said = [line for line in text.splitlines() if line.startswith("Beside the band, the strongest player")]
+    if got is None:             # measured with other networks than those shipped now: nothing said
+        assert said == [] and game == "ordinary"        # the ordinary learned changed since (2026-12-06)
+        return
     clear = [f["what"] for f in got["figures"].values() if f["where"].endswith("clear of it")]
-    said = next(line for line in text.splitlines() if line.startswith("Beside the band, the strongest player"))
-    assert all(what in said for what in clear) and ("not yet the game's" in said) == bool(clear)
-    assert bool(clear) == (game == "rubicon")
+    assert len(said) == 1 and all(what in said[0] for what in clear)
+    assert ("not yet the game's" in said[0]) == bool(clear) == (game == "rubicon")
 
 
 def test_the_page_is_well_formed_and_every_in_page_link_resolves(report):

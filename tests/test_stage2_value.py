@@ -164,14 +164,16 @@ def test_the_last_window_with_the_network_is_alpha_beta_of_its_leaves():
 def test_the_search_with_the_network_is_as_strong_as_the_exact_search():
     """On fixed deals (seats swapped) ``expert`` (its roll-outs and last window valued by the
     network) plays head to head against ``expert:leaf=exact`` (the exact solver instead) as
-    docs/search.md measured: +0.3 [-1.0, +1.6] points per hand on 1,000 deals of seed 20261213.
-    Here the 99 % interval holds that figure and is narrower than ±6 points, so a network that
-    costs the search 10 points per hand fails, and one read backwards (the wrong seat's sign)
+    docs/search.md measured: -0.6 [-1.7, +0.5] points per hand on 1,000 deals of seed 20261213
+    (over the ordinary learned of the evening of 2026-12-06; +0.3 [-1.0, +1.6] over the one
+    before). Here the 99 % interval holds that figure and is narrower than ±7 points, so a network
+    that costs the search 10 points per hand fails, and one read backwards (the wrong seat's sign)
     loses by far more. The two searches agree at most decisions, which keeps the paired
-    difference's spread small (about 21 points per deal, against 34 for either against learned)."""
+    difference's spread small (about 25 points per deal on these deals, against 34 for either
+    against learned)."""
     rules = preset("ordinary")
     row = compare_pair(rules, resolve_policy("expert"), resolve_policy("expert:leaf=exact"), 100,
                        seed=20261205, threads=2).row()
     half = (row["mean_diff_hi"] - row["mean_diff_lo"]) / 2 * 2.576 / 1.96
-    assert half < 6.0, row
-    assert row["mean_diff"] - half <= 0.3 <= row["mean_diff"] + half, row
+    assert half < 7.0, row
+    assert row["mean_diff"] - half <= -0.6 <= row["mean_diff"] + half, row

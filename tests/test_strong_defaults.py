@@ -72,12 +72,12 @@ def test_the_anchor_is_the_roll_out_policys_own_choice(rollout, same_as):
 def test_a_search_anchored_on_learned_beats_it_by_its_measured_margin():
     """On fixed deals (seats swapped) ``expert``, the search that rolls out with the learned
     player and keeps its choice unless another action is clearly better, beats ``learned`` by
-    about what docs/learned.md measured on 4,000 deals of seed 20261230 (+9.9 [+8.9, +11.0]
-    points per hand): its 99 % interval (300 deals, about ±5) is clear of zero and holds 9.9,
+    about what docs/learned.md measured on 4,000 deals of seed 20261230 (+9.0 [+8.1, +9.9]
+    points per hand): its 99 % interval (300 deals, about ±5) is clear of zero and holds 9.0,
     so a search no better than learned, or 10 points worse than measured, fails."""
     row = compare_pair(preset("ordinary"), resolve_policy("expert"), resolve_policy("learned"), 300,
                        seed=DEALS, threads=2).row()
-    assert_margin(row, 9.9)
+    assert_margin(row, 9.0)
 
 
 def test_the_same_search_without_the_anchor_loses_to_learned():

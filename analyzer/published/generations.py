@@ -71,6 +71,7 @@ GENERATIONS = {
                  ("generation 1 (the search's labels)", "ordinary-gen1", "ordinary-round2"),
                  ("generation 1 + late network", "ordinary-gen1-late", "ordinary-gen1"),
                  ("generation 2 (late network over generation 1's)", "ordinary-gen2-late", "ordinary-gen1-late"),
+                 ("generation 2 + late network of 8 cards", "ordinary-late8", "ordinary-gen2-late"),
                  (f"{APART} round 1", "ordinary-independent", None),
                  (f"{APART} round 2", "ordinary-independent-round2", "ordinary-independent"),
                  (f"{APART} round 2 + late network", "ordinary-independent-late", "ordinary-independent-round2"),

@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..policies.learned import shipped_model
-
 NEAR = 0.05      # "agree": every two players' difference within ±5 % of the figure
 # (key, what it is, unit, game: "both" / "ordinary" / "rubicon")
 FIGURES = (
@@ -148,6 +146,7 @@ def band_models(game: str, players: list[str]) -> dict[str, str]:
     """Each of the package's strong ``players`` of ``game`` (``learned``, ``learned:player=N``)
     -> the SHA-256 of its model file (its first 16 hex digits), so that what was measured of a
     band is said only of the same networks; returns {} if a player is not a shipped one."""
+    from ..policies.learned import shipped_model      # here: the tables load no engine
     files = {}
     for name in players:
         number = 1 if name == "learned" else name.removeprefix("learned:player=")
