@@ -3,7 +3,6 @@ run on stderr (:func:`notice`, silenced by --quiet), the progress bar, the compi
 before a command's module compiles its kernels, and SIGTERM made a Ctrl-C."""
 from __future__ import annotations
 
-import os
 import signal
 import sys
 import time
@@ -21,6 +20,7 @@ from ..run.compiling import (
     duration_text,
     wait_for_detached,
 )
+from ..run.driver import seconds_from_env
 from ..stop import STOP
 
 QUIET = {"on": False}       # --quiet: no progress, notices or compile line (errors still print)
@@ -37,10 +37,9 @@ PROGRESS_EVERY = 30.0      # seconds between two progress lines when stderr is n
 
 
 def progress_every() -> float:
-    try:
-        return max(float(os.environ["BEZIQUE_PROGRESS_EVERY"]), 0.0)
-    except (KeyError, ValueError):
-        return PROGRESS_EVERY
+    """Seconds between two progress lines: BEZIQUE_PROGRESS_EVERY where it is a number, else
+    PROGRESS_EVERY; returns the seconds."""
+    return seconds_from_env("BEZIQUE_PROGRESS_EVERY", PROGRESS_EVERY)
 
 
 def stop_on_sigterm() -> None:

@@ -50,6 +50,7 @@ from ..tables.band_table import (
     band_models,
     is_share,
     player_figures,
+    shipped_strongest,
     verdict,
 )
 from .common import RESULTS, publish, read_tables, scaled_command, scaler, study_parser, table, with_other_games
@@ -203,11 +204,7 @@ def markdown(df: pd.DataFrame, command: str) -> str:
 def recorded_models() -> dict:
     """game -> the fingerprints of the band's networks its shipped figures were measured with
     (STRONGEST_FILE), for the games that record them."""
-    try:
-        before = json.loads(STRONGEST_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {game: got["models"] for game, got in before.items() if got.get("models")}
+    return {game: got["models"] for game, got in shipped_strongest().items() if got.get("models")}
 
 
 def shipped(df: pd.DataFrame, models: dict) -> dict:

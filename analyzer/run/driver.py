@@ -32,13 +32,19 @@ SAVE_EVERY = 1.0    # seconds between two saves of a run's merged state, when ch
                     # (the environment's BEZIQUE_SAVE_EVERY, if a number, instead)
 
 
+def seconds_from_env(name: str, default: float) -> float:
+    """The seconds the environment variable ``name`` sets where it is a number (below 0: 0),
+    else ``default``; returns the seconds."""
+    try:
+        return max(float(os.environ[name]), 0.0)
+    except (KeyError, ValueError):
+        return default
+
+
 def save_every() -> float:
     """Seconds between two saves of a run's checkpoint: BEZIQUE_SAVE_EVERY where it is a number
     (0: after every chunk), else SAVE_EVERY; returns the seconds."""
-    try:
-        return max(float(os.environ["BEZIQUE_SAVE_EVERY"]), 0.0)
-    except (KeyError, ValueError):
-        return SAVE_EVERY
+    return seconds_from_env("BEZIQUE_SAVE_EVERY", SAVE_EVERY)
 
 
 class SimulationError(BeziqueError, RuntimeError):

@@ -149,11 +149,21 @@ def band_models(game: str, players: list[str]) -> dict[str, str]:
     from ..policies.learned import shipped_model      # here: the tables load no engine
     files = {}
     for name in players:
-        number = 1 if name == "learned" else name.removeprefix("learned:player=")
-        if not str(number).isdigit() or not shipped_model(game, int(number)).is_file():
+        number = "1" if name == "learned" else name.removeprefix("learned:player=")
+        path = shipped_model(game, int(number)) if number.isdigit() else None
+        if path is None or not path.is_file():
             return {}
-        files[name] = hashlib.sha256(shipped_model(game, int(number)).read_bytes()).hexdigest()[:16]
+        files[name] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     return files
+
+
+def shipped_strongest() -> dict:
+    """What ``bezique study strongest`` last shipped (:data:`STRONGEST_FILE`): game -> its record
+    (:func:`strongest_beside`); returns {} where there is none or it cannot be read."""
+    try:
+        return json.loads(STRONGEST_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 def strongest_beside(game: str, players: list[str]) -> dict | None:
@@ -162,11 +172,7 @@ def strongest_beside(game: str, players: list[str]) -> dict | None:
     (its name), ``deals``, ``unit`` (games or hands), ``seed``, ``models`` (:func:`band_models`
     when measured) and ``figures`` (key -> {``what``, ``where``: "inside", "above, clear of it",
     ...}); returns None where that band was not measured, or not with the networks shipped now."""
-    try:
-        shipped = json.loads(STRONGEST_FILE.read_text(encoding="utf-8"))
-    except OSError:
-        return None
-    got = shipped.get(game)
+    got = shipped_strongest().get(game)
     if not got or got["players"] != list(players) or got.get("models") != band_models(game, players):
         return None
     return got
