@@ -115,6 +115,38 @@ def test_a_serialized_or_pickled_state_plays_on_the_same():
         assert copy.information_state_string(0) == state.information_state_string(0)
 
 
+
+@pytest.mark.parametrize("variant", ["ordinary", "rubicon"])
+def test_a_clone_and_its_original_play_on_apart(variant):
+    """A clone shares nothing that play changes: the original and its clone, each asked for its
+    views before and after, play on with their own moves, and each then shows what a state
+    replayed from its own history shows (views.py keeps each seat's history made so far; a
+    clone takes its own copy)."""
+    game = og.load(variant)
+    rng = np.random.default_rng(7)
+    state = game.new_initial_state()
+    random_play(state, rng, 30)
+    info = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+
+    def views(s):
+        out = []
+        for seat in (0, 1):
+            info.set_from(s, seat)
+            out.append((info.tensor.copy(), s.information_state_string(seat), s.observation_string(seat), str(s)))
+        return out
+
+    views(state)
+    clone = state.clone()
+    for s in (state, clone):
+        random_play(s, rng, 12)
+        views(s)
+    for s in (state, clone):
+        again = game.new_initial_state()
+        for action in s.history():
+            again.apply_action(action)
+        for (t, *texts), (t_again, *texts_again) in zip(views(s), views(again)):
+            assert np.array_equal(t, t_again) and texts == texts_again
+
 # --- the deal ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("variant", ["ordinary", "rubicon", "no_trump"])

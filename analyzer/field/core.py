@@ -357,17 +357,16 @@ class Hand:
     # --- copies and pickles -------------------------------------------------------------------
 
     def copy(self) -> Hand:
-        """An independent copy (the engine's state copied with ``api.copy_into``)."""
+        """An independent copy (the engine's state's arrays copied)."""
         new = Hand.__new__(Hand)
         new.rules, new.margin, new.arr, new.dealer = self.rules, self.margin, self.arr, self.dealer
         new.deck, new.left = list(self.deck), list(self.left)
         new.moves, new.shown, new.drawn = list(self.moves), list(self.shown), list(self.drawn)
         new.known = (list(self.known[0]), list(self.known[1]))
-        new.memo = {k: list(v) for k, v in self.memo.items()}
-        new.st, new.player = None, self.player
-        if self.st is not None:
-            new.st = api.new_state(True)
-            api.copy_into(new.st, self.st)
+        new.memo = {k: v.copy() for k, v in self.memo.items()}
+        new.player = self.player
+        # every array copied whole: cheaper from Python than a new state and api.copy_into
+        new.st = None if self.st is None else api.HandState(*(a.copy() for a in self.st))
         return new
 
     def __deepcopy__(self, memo) -> Hand:

@@ -153,11 +153,18 @@ class BeziqueState(pyspiel.State):
     def __str__(self):
         """The whole hand (both hands, the tables and the talon), for debugging."""
         h = self.hand
+        progress = (h.dealer, len(h.deck), len(h.moves))
+        made_at, text = h.memo.get("text", (None, ""))
+        if made_at != progress:         # OpenSpiel asks a position for it again and again
+            text = self._text()
+            h.memo["text"] = [progress, text]
+        return text
+
+    def _text(self) -> str:
+        """The text of :meth:`__str__`, made afresh."""
+        h = self.hand
         if h.st is None:
             return f"bezique {h.rules.name}; dealer {h.dealer if h.dealer >= 0 else '?'}; dealt {names(h.deck)}"
-        made_at, text = h.memo.get("text", (None, ""))
-        if made_at == len(h.moves):     # OpenSpiel asks a position for it again and again
-            return text
         lines = [f"bezique {h.rules.name}; dealer {h.dealer}; moves {len(h.moves)}"]
         for seat in (0, 1):
             hand, table = (np.repeat(TYPES, h.st.P[seat, at:at + 32]) for at in (L.P_HAND, L.P_TABLE))
@@ -166,8 +173,7 @@ class BeziqueState(pyspiel.State):
         lines.append("talon: " + names(h.st.talon[int(g[L.G_TALON_POS]):int(g[L.G_TALON_LEN])]))
         who = "over" if h.is_over() else f"seat {int(api.to_act(h.st))} to act"
         lines.append(f"scores {h.scores()[0]} {h.scores()[1]}; {who}")
-        h.memo["text"] = [len(h.moves), "\n".join(lines)]
-        return h.memo["text"][1]
+        return "\n".join(lines)
 
 
 class BeziqueObserver:

@@ -109,7 +109,7 @@ def info_state_tensor(hand: Hand, seat: int, pieces: dict) -> None:
     """Fill ``pieces`` (arrays of :func:`info_state_shapes`) with seat ``seat``'s information
     state."""
     observation_vector(hand, seat, pieces["observation"])
-    for name in ("dealt", "turn_up", "shown", "history"):
+    for name in ("dealt", "turn_up", "shown"):
         pieces[name].fill(0)
     for t in hand.dealt_cards(seat):
         pieces["dealt"][t] += 1
@@ -121,9 +121,7 @@ def info_state_tensor(hand: Hand, seat: int, pieces: dict) -> None:
         if s != seat and deal_showed(hand, k):
             for t in hand.shown[k]:
                 pieces["shown"][t] += 1
-    rows = _memo(hand, "rows", seat, _row)
-    if rows:
-        pieces["history"][:len(rows)] = rows
+    pieces["history"][:] = _history(hand, seat)
 
 
 def _row(hand: Hand, k: int, seat: int) -> tuple:
@@ -131,6 +129,32 @@ def _row(hand: Hand, k: int, seat: int) -> tuple:
     s, action, _kind = hand.moves[k]
     words = (0, 0) if deal_showed(hand, k) else cards_words(hand.shown[k])
     return (s + 1, action + 1, own_draw(hand, k, seat) + 1, *words)
+
+
+class HistoryRows:
+    """The rows of a seat's history made so far (``rows[:n]``; the rest zeros), kept in a hand's
+    memo: as an array, so that filling a tensor costs one copy, not one conversion a move."""
+
+    def __init__(self, capacity: int):
+        self.rows, self.n = np.zeros((capacity, HISTORY_W), np.float32), 0
+
+    def copy(self) -> HistoryRows:
+        """An independent copy (a hand's copy takes one of its memo)."""
+        new = HistoryRows.__new__(HistoryRows)
+        new.rows, new.n = self.rows.copy(), self.n
+        return new
+
+
+def _history(hand: Hand, seat: int) -> np.ndarray:
+    """Seat ``seat``'s history rows (max_decisions rows, zeros after the moves so far), made for
+    the moves not yet in the hand's memo (moves are only ever added)."""
+    done = hand.memo.get(("history", seat))
+    if done is None:
+        done = hand.memo["history", seat] = HistoryRows(max_decisions(hand.rules))
+    for k in range(done.n, len(hand.moves)):
+        done.rows[k] = _row(hand, k, seat)
+    done.n = len(hand.moves)
+    return done.rows
 
 
 def _line(hand: Hand, k: int, seat: int) -> str:
