@@ -47,6 +47,7 @@ from ..policies.network import (
     UNIT_RUBICON,
     init_weights,
     late_block,
+    model_teacher,
     stored_teacher,
     with_late_net,
 )
@@ -190,8 +191,13 @@ class Trainer:
         self.scale = value_scale(rules)
         # float32 as the model file keeps it: the teacher's choice is the same in training and play
         self.yardstick = stored_teacher(resolve_policy(teacher_name(self.game)).params)
-        self.teacher = self._teacher(config.teacher) if config.teacher else self.yardstick
         self.start_w = self._model(config.start, "start")
+        # the teacher whose choice the samples mark: a start model's own (the one its network sees
+        # in play), else --teacher or the yardstick for a new network
+        if self.start_w is not None:
+            self.teacher = model_teacher(self.start_w)
+        else:
+            self.teacher = self._teacher(config.teacher) if config.teacher else self.yardstick
         if config.late_from:
             self.start_w = with_late_of(self.start_w, self._model(config.late_from, "late-from"))
         self.opponent_w = self._model(config.opponent, "opponent")

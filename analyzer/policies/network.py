@@ -229,9 +229,15 @@ def stored_teacher(params: np.void) -> np.void:
     float32): the teacher's choices are then the same in training and in play."""
     w = np.zeros(O_HINT_BONUS, np.float32)
     w[O_TEACHER:] = teacher_vector(params)
-    stored = new_params()
-    read_teacher(w, stored)
-    return stored
+    return model_teacher(w)
+
+
+def model_teacher(w: np.ndarray) -> np.void:
+    """The settings record of the teacher that the model ``w`` keeps (its hints' fields filled,
+    the rest new_params' defaults): the teacher whose choice the model's network sees in play."""
+    params = new_params()
+    read_teacher(w, params)
+    return params
 
 
 def init_weights(rng: np.random.Generator, teacher: np.void, hint_bonus: float = 0.0) -> np.ndarray:
