@@ -118,6 +118,19 @@ def shipped_players(game: str) -> list[int]:
     return [p for p in range(1, MAX_PLAYERS + 1) if shipped_model(game, p).is_file()]
 
 
+def shipped_player_name(player: int, policy: str = "learned") -> str:
+    """The name of the package's strong player number ``player``: ``learned`` for 1 (``policy``
+    itself), else ``learned:player=N`` (``policy`` with ``:player=N``)."""
+    return policy if player == 1 else f"{policy}:player={player}"
+
+
+def shipped_player_number(name: str) -> int | None:
+    """The number of the shipped strong player named ``name`` (:func:`shipped_player_name`:
+    ``learned`` 1, ``learned:player=N`` N); returns None for any other name."""
+    number = "1" if name == "learned" else name.removeprefix("learned:player=")
+    return int(number) if number.isdigit() else None
+
+
 # --- the names: learned, learned:SETTINGS -----------------------------------------------------
 
 LEARNED_CHUNK = 1024        # the learned player: a network per decision and an exact second stage

@@ -38,7 +38,7 @@ from tqdm import tqdm
 
 from ..numbers import count, points, points_decimals, share, share_decimals
 from ..plots.figure import save_chart
-from ..policies.learned import shipped_players
+from ..policies.learned import shipped_player_name, shipped_players
 from ..rules import preset
 from ..run.checkpoint import keep_checkpoints
 from ..run.output import atomic_write, write_table
@@ -64,7 +64,7 @@ STRONGEST = "expert"
 
 def fast_players(game: str) -> list[str]:
     """The report's band: the package's fast strong players of ``game``."""
-    return ["learned" if p == 1 else f"learned:player={p}" for p in shipped_players(game)]
+    return [shipped_player_name(p) for p in shipped_players(game)]
 
 
 def deals_word(game: str) -> str:

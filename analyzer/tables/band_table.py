@@ -146,11 +146,11 @@ def band_models(game: str, players: list[str]) -> dict[str, str]:
     """Each of the package's strong ``players`` of ``game`` (``learned``, ``learned:player=N``)
     -> the SHA-256 of its model file (its first 16 hex digits), so that what was measured of a
     band is said only of the same networks; returns {} if a player is not a shipped one."""
-    from ..policies.learned import shipped_model      # here: the tables load no engine
+    from ..policies.learned import shipped_model, shipped_player_number   # here: the tables load no engine
     files = {}
     for name in players:
-        number = "1" if name == "learned" else name.removeprefix("learned:player=")
-        path = shipped_model(game, int(number)) if number.isdigit() else None
+        number = shipped_player_number(name)
+        path = None if number is None else shipped_model(game, number)
         if path is None or not path.is_file():
             return {}
         files[name] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]

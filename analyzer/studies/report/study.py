@@ -13,7 +13,7 @@ import pandas as pd
 
 from ... import plots
 from ...given_deal import active_given
-from ...policies.learned import shipped_players
+from ...policies.learned import shipped_player_name, shipped_players
 from ...policies.params import RULEBOOK_HINTS
 from ...policies.spec import PolicyError, check_rules, model_for, resolve_policy
 from ...rules import RuleSet
@@ -71,7 +71,7 @@ def strong_play(rules: RuleSet, hands: int, deals: int, ablation_deals: int, ban
     why = strong_refusal(rules, policy)
     if why:
         return None, why
-    others = tuple(f"{policy}:player={p}" for p in shipped_players(model_for(rules)) if p > 1) if band else ()
+    others = tuple(shipped_player_name(p, policy) for p in shipped_players(model_for(rules)) if p > 1) if band else ()
     return StrongPlay(policy, hands, deals, ablation_deals, others), None
 
 
