@@ -209,7 +209,7 @@ def test_suits_rotate_so_that_trumps_are_suit_0():
 
 # the model each shipped player replaced (the one shipped before it), and fixed
 # deals of a seed no training or choice played
-REPLACED = {"ordinary": "results/train/ordinary-gen2-late/model.npz", "rubicon": "results/train/rubicon-independent-late/model.npz"}
+REPLACED = {"ordinary": "results/train/ordinary-gen2-late/model.npz", "rubicon": "results/train/rubicon-third-gen1/model.npz"}
 
 
 @pytest.mark.parametrize("game, deals", [("ordinary", 3000), ("rubicon", 3000)])

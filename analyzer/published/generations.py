@@ -88,7 +88,8 @@ GENERATIONS = {
                 (f"{THIRD} round 1", "rubicon-third", None),
                 (f"{THIRD} round 2", "rubicon-third-round2", "rubicon-third"),
                 (f"{THIRD} round 2 + late network", "rubicon-third-late", "rubicon-third-round2"),
-                (f"{THIRD} generation 1 (the search's labels)", "rubicon-third-gen1", "rubicon-third-late")],
+                (f"{THIRD} generation 1 (the search's labels)", "rubicon-third-gen1", "rubicon-third-late"),
+                (f"{THIRD} generation 1 + late network of 8 cards", "rubicon-third-late8", "rubicon-third-gen1")],
 }
 # deals: against the hints, head to head, expert against the hints, expert against its prior
 DEALS = {"ordinary": (20_000, 5_000, 1_000, 4_000), "rubicon": (10_000, 10_000, 1_000, 2_000)}
