@@ -30,6 +30,8 @@ STUDY_PAGES = (
      "bezique study learned, bezique study generations"),
     ("Strong play: what describes the game, and what the players", (("strong/README.md", "both games"),),
      "bezique study strong"),
+    ("The strongest player's figures beside the band of the fast ones", (("strongest/README.md", "both games"),),
+     "bezique study strongest"),
     ("Search that improves on its policy", (("search/README.md", "both games"),), "bezique study search"),
     ("The tuned hints",
      (("tune/README.md", "summary"), ("tune/ordinary/tune.md", "ordinary"), ("tune/rubicon/tune.md", "Rubicon")),
