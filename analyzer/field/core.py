@@ -151,7 +151,7 @@ class Hand:
     card) draws that followed it. ``player``: the seat to act (CHANCE while dealing, TERMINAL
     once over). ``known[seat]``: the cards every seat knows are in ``seat``'s hand now (32
     counts; see :meth:`_learn`). ``memo`` keeps what the views derive from the moves so far
-    (moves are only ever added), copied with the hand.
+    (moves are only ever added), copied with the hand (each value by its own ``copy()``).
     """
 
     def __init__(self, rules: RuleSet, margin: bool = False):

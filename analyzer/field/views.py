@@ -136,6 +136,7 @@ class HistoryRows:
     memo: as an array, so that filling a tensor costs one copy, not one conversion a move."""
 
     def __init__(self, capacity: int):
+        # float32, as the tensor is: a row's largest number, 33**4, is exact in it
         self.rows, self.n = np.zeros((capacity, HISTORY_W), np.float32), 0
 
     def copy(self) -> HistoryRows:
