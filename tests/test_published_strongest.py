@@ -94,6 +94,7 @@ def test_the_shipped_summary_is_the_committed_study_and_names_only_its_own_band(
     rows = df[(df.game == "rubicon") & df.strongest_is.str.endswith("clear of it")]
     assert clear == set(rows.figure) and got["deals"] == 20_000
     assert strongest_beside("rubicon", band[:2]) is None and strongest_beside("three_handed", band) is None
+    assert strongest_beside("ordinary", strongest.fast_players("ordinary")) is not None   # both games shipped fresh
     from analyzer.tables import band_table
     other = {**json.loads(STRONGEST_FILE.read_text(encoding="utf-8"))}
     other["rubicon"] = {**other["rubicon"], "models": {**other["rubicon"]["models"], "learned": "0" * 16}}
