@@ -302,6 +302,18 @@ def test_the_figures_against_strength_are_readable():
         assert any(t.startswith("expert (the search over learned): +") and t.endswith(" hands") for t in labels)
 
 
+def test_the_generations_charts_are_readable():
+    """generations_GAME.png (published/generations.generations_figure) from the committed table:
+    every run named under its point, and no two names overlap (Rubicon has 14 runs)."""
+    from analyzer.published.generations import generations_figure
+
+    gens = pd.read_csv(RESULTS / "learned" / "generations.csv", index_col=0)
+    for game in ("ordinary", "rubicon"):
+        fig = generations_figure(gens, game)
+        assert_readable(fig, game)
+        assert len(fig.axes[0].get_xticklabels()) >= 10
+
+
 def test_the_hints_chart_names_every_hint_in_words_and_is_readable():
     from analyzer.plots.hints import hints_chart
 

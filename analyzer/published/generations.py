@@ -234,12 +234,12 @@ def strength_chart(figs: pd.DataFrame, gens: pd.DataFrame, game: str, out: Path)
     save_chart(strength_figure(figs, gens, game), out, f"figures_by_strength_{game}")
 
 
-def chart(df: pd.DataFrame, game: str, out: Path) -> None:
-    """The lineage's strength against the tuned hints, generation by generation (the shipped
-    player and the search drawn as lines)."""
+def generations_figure(df: pd.DataFrame, game: str):
+    """The lineages' strength against the tuned hints, generation by generation (the shipped
+    player and the search drawn as lines), one column of width a run; returns the figure."""
     g = df[(df.game == game) & (df.policy_b == teacher_name(game))]
     gens = g[~g.player.isin(["learned (shipped)", "expert (the search over learned)"])]
-    fig, ax = new_figure(11, 5)
+    fig, ax = new_figure(max(11, 1.05 * len(gens) + 1.5), 5)      # room for each run's wrapped name
     x = np.arange(len(gens))
     of = {p: gens.player.str.startswith(p).to_numpy() for p, _c, _l in LINEAGES}
     first = ~np.logical_or.reduce(list(of.values()))
@@ -259,7 +259,12 @@ def chart(df: pd.DataFrame, game: str, out: Path) -> None:
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    save_chart(fig, out, f"generations_{game}")
+    return fig
+
+
+def chart(df: pd.DataFrame, game: str, out: Path) -> None:
+    """Write :func:`generations_figure` as generations_GAME.png and .svg into ``out``."""
+    save_chart(generations_figure(df, game), out, f"generations_{game}")
 
 
 def _against(r) -> str:
