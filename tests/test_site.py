@@ -29,3 +29,13 @@ def test_every_page_on_the_site_exists_and_the_index_links_its_html():
         for page, _name in pages:
             assert (RESULTS / page).is_file(), page
             assert str(Path(page).with_name("report.html")) in text
+
+
+def test_no_study_page_repeats_its_title_as_a_section_heading():
+    """A page whose first section is headed by its own title reads as a stutter; a new page's
+    title comes from ``publish(..., title=)``, apart from its study's section heading."""
+    for page in RESULTS.glob("*/README.md"):
+        lines = page.read_text(encoding="utf-8").splitlines()
+        title = lines[0].removeprefix("# ").strip()
+        sections = {line.removeprefix("## ").strip() for line in lines if line.startswith("## ")}
+        assert title not in sections, page

@@ -80,11 +80,12 @@ def table(rows, columns) -> list[str]:
     return shown_table(rows, columns).splitlines()
 
 
-def publish(args, mark: str, text: str, heading: str) -> int:
+def publish(args, mark: str, text: str, heading: str, title: str | None = None) -> int:
     """Print a study's markdown ``text`` and, unless ``--no-readme``, keep it on its page
-    (:func:`write_section`: ``--out``'s README.md and report.html); 0, the study's exit status."""
+    (:func:`write_section`: ``--out``'s README.md and report.html, its section ``heading``, a new
+    page's title ``title``); 0, the study's exit status."""
     if not args.no_readme:
-        write_section(args.out, mark, text, heading)
+        write_section(args.out, mark, text, heading, title)
     print(text)
     return 0
 

@@ -241,8 +241,8 @@ def main(argv=None) -> int:
         measured = [] if args.tables else args.games
         models = {**recorded_models(), **{g: band_models(g, fast_players(g)) for g in measured}}
         atomic_write(STRONGEST_FILE, lambda p: Path(p).write_text(json.dumps(shipped(df, models), indent=1) + "\n"))
-    return publish(args, MARK, markdown(df, scaled_command("strongest", args.scale)),
-                   "The strongest player's figures beside the band")
+    return publish(args, MARK, markdown(df, scaled_command("strongest", args.scale)), "The figures, player by player",
+                   title="The strongest player's figures beside the band")
 
 
 if __name__ == "__main__":
