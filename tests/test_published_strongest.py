@@ -42,9 +42,15 @@ class StopAfter:
             raise KeyboardInterrupt
 
 
-def test_a_tiny_run_writes_the_band_and_a_stopped_run_resumes_to_the_same_tables(tmp_path, monkeypatch):
-    whole = tmp_path / "whole"
-    assert strongest.main([*TINY, "--out", str(whole)]) == 0
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    """A tiny run of the study, never stopped (its folder)."""
+    out = tmp_path_factory.mktemp("strongest") / "whole"
+    assert strongest.main([*TINY, "--out", str(out)]) == 0
+    return out
+
+
+def test_a_tiny_run_writes_the_band_and_a_stopped_run_resumes_to_the_same_tables(whole, tmp_path, monkeypatch):
     df = pd.read_csv(whole / "figures.csv", index_col=0)
     players = strongest.fast_players("rubicon")
     assert len(players) >= 3 and list(dict.fromkeys(df.player)) == [*players, "expert"]
@@ -69,6 +75,35 @@ def test_a_tiny_run_writes_the_band_and_a_stopped_run_resumes_to_the_same_tables
     StopAfter.limit = None
     assert strongest.main([*TINY, "--out", str(part), "--resume"]) == 0
     assert (part / "figures.csv").read_text() == (whole / "figures.csv").read_text()
+
+
+def test_replaying_one_player_keeps_the_others_and_writes_what_a_whole_run_writes(whole, tmp_path, monkeypatch):
+    """``--replay PLAYER`` plays only that player's self-play again (the same deals: every
+    self-play's are the seed's) and keeps the others' figures from figures.csv: the same table
+    as a whole run. Kept figures of other deals or other networks are refused, one message."""
+    import shutil
+
+    from analyzer.published import StudyError
+    players = strongest.fast_players("rubicon")
+    again = tmp_path / "again"
+    shutil.copytree(whole, again)
+    for replayed in ([players[-1]], players[:2]):
+        args = [a for p in replayed for a in ("--replay", p)]
+        assert strongest.main([*TINY, *args, "--out", str(again)]) == 0
+        assert (again / "figures.csv").read_text() == (whole / "figures.csv").read_text(), replayed
+    with pytest.raises(StudyError, match="--replay it too"):       # kept figures of other deals
+        strongest.main([*TINY[:1], "0.001", *TINY[2:], "--replay", "expert", "--out", str(again)])
+    with pytest.raises(StudyError, match="not a player"):
+        strongest.main([*TINY, "--replay", "greedy", "--out", str(again)])
+    with pytest.raises(StudyError, match="run the study without --replay first"):
+        strongest.main([*TINY, "--replay", "expert", "--out", str(tmp_path / "empty")])
+    changed = players[1]                                            # its network replaced since
+    real = strongest.networks
+    monkeypatch.setattr(strongest, "networks", lambda g, p: "0" * 16 if p == changed else real(g, p))
+    with pytest.raises(StudyError, match=f"{changed}'s rubicon self-play was played with other networks"):
+        strongest.main([*TINY, "--replay", "expert", "--out", str(again)])
+    assert strongest.main([*TINY, "--replay", changed, "--out", str(again)]) == 0
+    assert set(pd.read_csv(again / "figures.csv").query("player == @changed").networks) == {"0" * 16}
 
 
 def test_tables_only_without_the_tables_is_one_message(tmp_path):

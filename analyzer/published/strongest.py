@@ -9,6 +9,7 @@ page (results/strongest/README.md).
   interval; the band (the lowest to the highest fast player); where ``expert``'s figure lies
   (inside the band, above or below it, "clear of it" where its whole interval is outside); and
   whether the four players agree within 5 % (band_table.verdict: the same verdict as the band's);
+  and the fingerprints of the networks each player's self-play reads (``networks``);
 - ``figures_GAME.png``: a panel per figure, each player's value with its interval and the band
   shaded;
 - (unless ``--no-readme``) the package's analyzer/tables/strongest.json: where each of the
@@ -18,15 +19,19 @@ page (results/strongest/README.md).
 Every self-play is on the same deals (the same seed), of a seed no training or tuning played.
 The search plays a few dozen hands a second on a core, so the committed run takes hours: it is
 checkpointed in ``--out`` and ``--resume`` continues it after a stop (docs/long-runs.md), to the
-same tables as a run never stopped.
+same tables as a run never stopped. ``--replay PLAYER`` plays only that player again (a band
+player whose network was replaced) and keeps the others' rows of figures.csv: every self-play is
+on the seed's deals, so the tables are a whole run's.
 
 Example:
     bezique study strongest                                   # the committed figures (hours on one core)
     bezique study strongest --resume                          # continue it after a stop
+    bezique study strongest --games rubicon --replay learned:player=3   # a new band player only
     bezique study strongest --scale 0.002 --no-readme --out /tmp/strongest
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -39,6 +44,7 @@ from tqdm import tqdm
 from ..numbers import count, points, points_decimals, share, share_decimals
 from ..plots.figure import save_chart
 from ..policies.learned import shipped_player_name, shipped_players
+from ..policies.stage2_value import MODEL as VALUE_MODEL
 from ..rules import preset
 from ..run.checkpoint import keep_checkpoints
 from ..run.output import atomic_write, write_table
@@ -54,6 +60,7 @@ from ..tables.band_table import (
     verdict,
 )
 from .common import RESULTS, publish, read_tables, scaled_command, scaler, study_parser, table, with_other_games
+from . import StudyError
 from .common import command as command_line
 
 SEED = 20261260
@@ -83,46 +90,98 @@ def where(value: float, lo: float, hi: float, band_lo: float, band_hi: float) ->
     return ("above" if above else "below") + (", clear of it" if clear else "")
 
 
+def networks(game: str, player: str) -> str:
+    """The fingerprints of the network files ``player``'s self-play of ``game`` reads (a fast
+    player: its own model; ``expert``: the roll-outs' ``learned`` and, in the ordinary game, the
+    second stage's value network), so that a self-play is reused only with the same networks."""
+    files = band_models(game, ["learned" if player == STRONGEST else player])
+    if player == STRONGEST and game == "ordinary" and files:
+        files["value"] = hashlib.sha256(VALUE_MODEL.read_bytes()).hexdigest()[:16]
+    return "+".join(files.values())
+
+
 def measure(args, argv: list[str], out: Path) -> None:
     """Every player's self-play of each game, checkpointed in ``out`` (``args.resume``
-    continues a stopped run, ``argv`` its command line); written as figures.csv."""
+    continues a stopped run, ``argv`` its command line); written as figures.csv. With
+    ``args.replay`` only those players play; the others' figures are read from ``out``'s
+    figures.csv (:func:`kept_estimates`)."""
     size = scaler(args.scale)
     jobs = {game: (preset(game), fast_players(game), *(size(n) for n in SELF_PLAY[game])) for game in args.games}
+    replay = set(args.replay or ())
+    plays = (lambda p: p in replay) if replay else (lambda p: True)
+    kept = {}
+    for game, (_rules, players, fast, slow) in jobs.items():
+        unknown = replay - {*players, STRONGEST}
+        if unknown:
+            raise StudyError(f"--replay {sorted(unknown)[0]}: not a player of the {game} study (its players: "
+                             f"{', '.join([*players, STRONGEST])})")
+        hands = {**{p: fast for p in players}, STRONGEST: slow}
+        kept[game] = kept_estimates(out, game, [p for p in hands if not plays(p)], args.seed, hands)
     line = command_line("strongest", *(a for a in argv if a != "--resume"), "--resume")     # what continues it
     command = {"name": "study strongest", "line": line,
-               "args": {"games": args.games, "seed": args.seed, "scale": args.scale,
+               "args": {"games": args.games, "seed": args.seed, "scale": args.scale, "replay": sorted(replay),
                         "players": {g: j[1] for g, j in jobs.items()}}}
-    total = sum(hands_played(fast, ((STRONGEST, STRONGEST, slow),), pairings=[(p, p) for p in players],
-                             head_to_head=()) for _rules, players, fast, slow in jobs.values())
+    total = sum(hands_played(fast, ((STRONGEST, STRONGEST, slow),) if plays(STRONGEST) else (),
+                             pairings=[(p, p) for p in players if plays(p)], head_to_head=())
+                for _rules, players, fast, slow in jobs.values())
     rows = []
     out.mkdir(parents=True, exist_ok=True)
     with keep_checkpoints(out, command, resume=args.resume), \
             tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr) as bar:
         for game, (rules, players, fast, slow) in jobs.items():
-            st = study(rules, fast, args.seed, args.threads, pairings=[(p, p) for p in players], head_to_head=(),
-                       extra=((STRONGEST, STRONGEST, slow),), progress=bar.update)
-            rows += figure_rows(game, st, players)
+            st = study(rules, fast, args.seed, args.threads, pairings=[(p, p) for p in players if plays(p)],
+                       head_to_head=(), extra=((STRONGEST, STRONGEST, slow),) if plays(STRONGEST) else (),
+                       progress=bar.update)
+            rubicon = game == "rubicon"
+            est = {p: (player_figures(st.tables, p, rubicon), st.results[f"{p} vs {p}"].hands, networks(game, p))
+                   for p in [*players, STRONGEST] if plays(p)}
+            est.update(kept[game])
+            rows += figure_rows(game, est, players, args.seed)
     df = with_other_games(pd.DataFrame(rows), out / "figures.csv", args.games)
     write_table(df, out, "figures")
 
 
-def figure_rows(game: str, st, players: list[str]) -> list[dict]:
-    """The rows of figures.csv for one game's study ``st``: each figure per player, the band
-    over ``players`` and where the strongest player's figure lies."""
+def kept_estimates(out: Path, game: str, players: list[str], seed: int, hands: dict[str, int]) -> dict:
+    """``players``' figures of ``game`` as figures.csv in ``out`` has them (player -> (figure ->
+    (value, lo, hi), hands, networks)), refused unless each was played on this run's deals
+    (``seed``, ``hands`` of each player) with the networks shipped now."""
+    path = out / "figures.csv"
+    if not players:
+        return {}
+    if not path.is_file():
+        raise StudyError(f"{path}: no figures to keep beside --replay (run the study without --replay first)")
+    df = pd.read_csv(path, index_col=0)
+    est = {}
+    for p in players:
+        d = df[(df.game == game) & (df.player == p)]
+        if d.empty or int(d.seed.iloc[0]) != seed or int(d.hands.iloc[0]) != hands[p]:
+            raise StudyError(f"{path}: no {game} self-play of {p} on these deals (seed {seed}, "
+                             f"{count(hands[p])} {deals_word(game)}) to keep: --replay it too")
+        if "networks" not in d or d.networks.iloc[0] != networks(game, p):
+            raise StudyError(f"{path}: {p}'s {game} self-play was played with other networks than the "
+                             "package's now: --replay it too")
+        est[p] = ({r.figure: (r.value, r.value_lo, r.value_hi) for r in d.itertuples()}, int(d.hands.iloc[0]),
+                  d.networks.iloc[0])
+    return est
+
+
+def figure_rows(game: str, est: dict, players: list[str], seed: int) -> list[dict]:
+    """The rows of figures.csv for one game: each figure per player (``est``: player -> (figure ->
+    (value, lo, hi), hands, networks)), the band over ``players`` and where the strongest
+    player's figure lies."""
     rubicon = game == "rubicon"
-    est = {p: player_figures(st.tables, p, rubicon) for p in [*players, STRONGEST]}
     rows = []
     for key, what, unit in band_figures(rubicon):
-        band = [est[p][key][0] for p in players]
+        band = [est[p][0][key][0] for p in players]
         band_lo, band_hi = min(band), max(band)
-        agree = verdict([est[p][key] for p in [*players, STRONGEST]])
+        agree = verdict([est[p][0][key] for p in [*players, STRONGEST]])
         for p in [*players, STRONGEST]:
-            value, lo, hi = est[p][key]
+            value, lo, hi = est[p][0][key]
             rows.append({"game": game, "figure": key, "what": what, "unit": unit, "player": p, "value": value,
-                         "value_lo": lo, "value_hi": hi, "hands": st.results[f"{p} vs {p}"].hands,
+                         "value_lo": lo, "value_hi": hi, "hands": est[p][1],
                          "band_lo": band_lo, "band_hi": band_hi,
-                         "strongest_is": where(*est[STRONGEST][key], band_lo, band_hi),
-                         "all_agree": agree, "seed": st.seed})
+                         "strongest_is": where(*est[STRONGEST][0][key], band_lo, band_hi),
+                         "all_agree": agree, "seed": seed, "networks": est[p][2]})
     return rows
 
 
@@ -229,6 +288,10 @@ def main(argv=None) -> int:
     ap = study_parser("strongest", __doc__, SEED, str(RESULTS / "strongest"),
                       tables="only write the charts and markdown from the tables in --out")
     ap.add_argument("--resume", action="store_true", help="continue the run stopped in --out (same arguments)")
+    ap.add_argument("--replay", action="append", metavar="PLAYER",
+                    help="play only this player's self-play again (repeatable; e.g. a band player whose network "
+                         "changed): the others' figures are kept from --out's figures.csv, refused unless they "
+                         "were played on the same deals with the networks shipped now")
     argv = sys.argv[1:] if argv is None else list(argv)
     args = ap.parse_args(argv)
     out = Path(args.out).resolve()
