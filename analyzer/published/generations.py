@@ -45,7 +45,6 @@ from ..tables.band_table import band_figures, is_share, player_figures
 from .common import (
     RESULTS,
     ROOT,
-    ci,
     publish,
     read_tables,
     scaled_command,
@@ -72,6 +71,7 @@ GENERATIONS = {
                  ("generation 1 + late network", "ordinary-gen1-late", "ordinary-gen1"),
                  ("generation 2 (late network over generation 1's)", "ordinary-gen2-late", "ordinary-gen1-late"),
                  ("generation 2 + late network of 8 cards", "ordinary-late8", "ordinary-gen2-late"),
+                 ("round 2 + late network of 8 cards", "ordinary-round2-late8", "ordinary-round2"),
                  (f"{APART} round 1", "ordinary-independent", None),
                  (f"{APART} round 2", "ordinary-independent-round2", "ordinary-independent"),
                  (f"{APART} round 2 + late network", "ordinary-independent-late", "ordinary-independent-round2"),
@@ -80,6 +80,7 @@ GENERATIONS = {
                 ("round 2 (roll-outs by round 1)", "rubicon-round2", "rubicon"),
                 ("generation 1 (the search's labels)", "rubicon-gen1", "rubicon-round2"),
                 ("generation 1 + late network", "rubicon-gen1-late", "rubicon-gen1"),
+                ("generation 1 + late network, widened to 8 cards", "rubicon-gen1-late-late8", "rubicon-gen1-late"),
                 (f"{APART} round 1", "rubicon-independent", None),
                 (f"{APART} round 2", "rubicon-independent-round2", "rubicon-independent"),
                 (f"{APART} round 2 + late network", "rubicon-independent-late", "rubicon-independent-round2"),
@@ -283,7 +284,11 @@ def markdown(df: pd.DataFrame, best: pd.DataFrame, command: str) -> str:
     """The page's section: the generations table and the name's verdicts."""
     lines = [f"Made by `{command}`; each deal played twice with the seats swapped, on deals no training, "
              "tuning or choice of settings played; 95 % intervals.", ""]
-    deals, advantage = ("deals", lambda r: f"{int(r.deals):,}"), lambda r: f"{ci(r)} {unit(r.game)}"
+    deals = ("deals", lambda r: count(r.deals))
+
+    def advantage(r) -> str:
+        return f"{difference(r.mean_diff, r.mean_diff_lo, r.mean_diff_hi)} {unit(r.game)}"
+
     lines += table(df, [("game", lambda r: r.game), ("player", lambda r: r.player), ("against", _against),
                         deals, ("advantage", advantage)])
     lines += ["", "**The name means the best**: `learned` against every network the project has trained for the game "
