@@ -93,6 +93,8 @@ def test_replaying_one_player_keeps_the_others_and_writes_what_a_whole_run_write
         assert (again / "figures.csv").read_text() == (whole / "figures.csv").read_text(), replayed
     with pytest.raises(StudyError, match="--replay it too"):       # kept figures of other deals
         strongest.main([*TINY[:1], "0.001", *TINY[2:], "--replay", "expert", "--out", str(again)])
+    with pytest.raises(StudyError, match="give one of them"):
+        strongest.main(["--tables", "--replay", "expert", "--no-readme", "--out", str(again)])
     with pytest.raises(StudyError, match="not a player"):
         strongest.main([*TINY, "--replay", "greedy", "--out", str(again)])
     with pytest.raises(StudyError, match="run the study without --replay first"):

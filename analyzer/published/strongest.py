@@ -294,6 +294,8 @@ def main(argv=None) -> int:
                          "were played on the same deals with the networks shipped now")
     argv = sys.argv[1:] if argv is None else list(argv)
     args = ap.parse_args(argv)
+    if args.tables and args.replay:
+        raise StudyError("--replay plays a player again and --tables plays nothing: give one of them")
     out = Path(args.out).resolve()
     if not args.tables:
         measure(args, argv, out)
