@@ -61,8 +61,10 @@ TRAIN = RESULTS / "train"
 MARK = "generations"
 SEED = 20261230            # deals no training, tuning or choice of settings played
 APART = "trained apart:"   # the label of a run of the lineage trained apart (its own line in the chart)
-THIRD = "third lineage:"   # Rubicon's third, taught by the H1-H13 tuned hints (its own line too)
-LINEAGES = ((APART, "C1", "the lineage trained apart"), (THIRD, "C2", "the third lineage"))
+THIRD = "third lineage:"   # taught by the H1-H13 tuned hints (its own line too)
+BRANCH = "a branch:"        # a run over an earlier generation of the first lineage (not its successor)
+LINEAGES = ((APART, "C1", "the lineage trained apart"), (THIRD, "C2", "the third lineage"),
+            (BRANCH, "C3", "a branch of the first lineage"))
 # (label, run directory under results/train, the run it was trained from), oldest first
 GENERATIONS = {
     "ordinary": [("round 1 (roll-outs by the tuned hints)", "ordinary", None),
@@ -71,11 +73,13 @@ GENERATIONS = {
                  ("generation 1 + late network", "ordinary-gen1-late", "ordinary-gen1"),
                  ("generation 2 (late network over generation 1's)", "ordinary-gen2-late", "ordinary-gen1-late"),
                  ("generation 2 + late network of 8 cards", "ordinary-late8", "ordinary-gen2-late"),
-                 ("round 2 + late network of 8 cards", "ordinary-round2-late8", "ordinary-round2"),
+                 (f"{BRANCH} round 2 + late network of 8 cards", "ordinary-round2-late8", "ordinary-round2"),
                  (f"{APART} round 1", "ordinary-independent", None),
                  (f"{APART} round 2", "ordinary-independent-round2", "ordinary-independent"),
                  (f"{APART} round 2 + late network", "ordinary-independent-late", "ordinary-independent-round2"),
-                 (f"{APART} late network, second run", "ordinary-independent-late2", "ordinary-independent-late")],
+                 (f"{APART} late network, second run", "ordinary-independent-late2", "ordinary-independent-late"),
+                 (f"{THIRD} round 1", "ordinary-third", None),
+                 (f"{THIRD} round 2", "ordinary-third-round2", "ordinary-third")],
     "rubicon": [("round 1 (roll-outs by the tuned hints)", "rubicon", None),
                 ("round 2 (roll-outs by round 1)", "rubicon-round2", "rubicon"),
                 ("generation 1 (the search's labels)", "rubicon-gen1", "rubicon-round2"),
