@@ -82,3 +82,13 @@ def test_the_studies_run_at_a_small_scale(tmp_path):
                                 "hands_to_1000"}
     for chart in ("generations_ordinary", "figures_by_strength_ordinary"):
         assert (tmp_path / "generations" / f"{chart}.png").exists()
+
+
+def test_a_run_of_one_game_keeps_the_others_rows_in_the_games_order(tmp_path):
+    """A study run for the ordinary game after a Rubicon one keeps Rubicon's rows, and its page
+    still lists the ordinary game first (with_other_games)."""
+    from analyzer.published.common import with_other_games
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"game": ["ordinary", "rubicon", "rubicon"], "x": [0, 1, 2]}).to_csv(path)
+    got = with_other_games(pd.DataFrame({"game": ["ordinary"], "x": [3]}), path, ["ordinary"])
+    assert got.game.tolist() == ["ordinary", "rubicon", "rubicon"] and got.x.tolist() == [3, 1, 2]

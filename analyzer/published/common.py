@@ -137,12 +137,15 @@ def run_bezique(args: list[str]) -> None:
 
 
 def with_other_games(df: pd.DataFrame, path: Path, games) -> pd.DataFrame:
-    """``df`` after the rows of the table at ``path`` (an earlier run's CSV, where there is one)
-    whose game is not in ``games``: a study run for one game keeps the other's rows."""
+    """``df`` with the rows of the table at ``path`` (an earlier run's CSV, where there is one)
+    whose game is not in ``games``: a study run for one game keeps the other's rows. The games
+    stay in the order of :data:`GAMES` (the ordinary game first), whichever was run last."""
     if not Path(path).is_file():
         return df
     kept = pd.read_csv(path, index_col=0)
-    return pd.concat([kept[~kept.game.isin(games)], df], ignore_index=True)
+    both = pd.concat([kept[~kept.game.isin(games)], df], ignore_index=True)
+    order = both.game.map({g: i for i, g in enumerate(GAMES)}).fillna(len(GAMES))
+    return both.iloc[order.argsort(kind="stable")].reset_index(drop=True)
 
 
 def weights_policy(path) -> str:
