@@ -249,11 +249,11 @@ def generations_figure(df: pd.DataFrame, game: str):
     x = np.arange(len(gens))
     of = {p: gens.player.str.startswith(p).to_numpy() for p, _c, _l in LINEAGES}
     first = ~np.logical_or.reduce(list(of.values()))
-    for rows, label in ((first, "each generation"), *((of[p], text) for p, _c, text in LINEAGES)):
+    for rows, color, label in ((first, "C0", "each generation"), *((of[p], c, text) for p, c, text in LINEAGES)):
         d = gens[rows]
-        if len(d):
+        if len(d):      # each lineage in its colour of the strength chart, whichever lineages a game has
             ax.errorbar(x[rows], d.mean_diff, yerr=[d.mean_diff - d.mean_diff_lo, d.mean_diff_hi - d.mean_diff],
-                        fmt="o-", capsize=5, label=label)
+                        fmt="o-", capsize=5, color=color, label=label)
     for label, style in (("expert (the search over learned)", "--"), ("learned (shipped)", ":")):
         r = g[g.player == label]
         if len(r):

@@ -31,7 +31,6 @@ Example:
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -54,6 +53,7 @@ from ..tables.band_table import (
     VERDICTS,
     band_figures,
     band_models,
+    file_fingerprint,
     is_share,
     player_figures,
     shipped_strongest,
@@ -96,7 +96,7 @@ def networks(game: str, player: str) -> str:
     second stage's value network), so that a self-play is reused only with the same networks."""
     files = band_models(game, ["learned" if player == STRONGEST else player])
     if player == STRONGEST and game == "ordinary" and files:
-        files["value"] = hashlib.sha256(VALUE_MODEL.read_bytes()).hexdigest()[:16]
+        files["value"] = file_fingerprint(VALUE_MODEL)
     return "+".join(files.values())
 
 

@@ -142,6 +142,12 @@ def band_table(tables: dict, players: list[str], rubicon: bool, near: float = NE
     return pd.DataFrame(rows)
 
 
+def file_fingerprint(path: Path) -> str:
+    """The SHA-256 of the file at ``path``, its first 16 hex digits: which network a figure was
+    measured with."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
 def band_models(game: str, players: list[str]) -> dict[str, str]:
     """Each of the package's strong ``players`` of ``game`` (``learned``, ``learned:player=N``)
     -> the SHA-256 of its model file (its first 16 hex digits), so that what was measured of a
@@ -153,7 +159,7 @@ def band_models(game: str, players: list[str]) -> dict[str, str]:
         path = None if number is None else shipped_model(game, number)
         if path is None or not path.is_file():
             return {}
-        files[name] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        files[name] = file_fingerprint(path)
     return files
 
 
