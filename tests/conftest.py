@@ -25,7 +25,7 @@ def pytest_configure(config):
 
     package = Path(analyzer.__file__).parent
     groups = [] if kernels_cached() else [(BATCH_MODULE,), POLICY_KERNEL_MODULES]
-    groups += [group for group, (source, function) in zip(LATER_GROUPS, LATER_KERNELS)
-               if not kernel_cached(package / source, function)]
+    groups += [group for group, kernels in zip(LATER_GROUPS, LATER_KERNELS)
+               if not all(kernel_cached(package / source, function) for source, function in kernels)]
     if groups:
         compile_side_by_side(groups)

@@ -99,10 +99,24 @@ def test_a_batch_run_loads_neither_the_search_nor_the_one_hand_driver():
     import sys
     code = ("import sys; from analyzer.policies.spec import resolve_policy; import analyzer.run.records; "
             "spec = resolve_policy('expert:samples=8'); resolve_policy('hints'); "
-            "print(sorted(m for m in ('analyzer.policies.expert', 'analyzer.engine.single', "
+            "print(sorted(m for m in ('analyzer.policies.expert', 'analyzer.engine.single', 'analyzer.engine.scripted', "
             "'analyzer.engine.replay') if m in sys.modules), spec.kernel)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["[]", "analyzer.policies.expert:expert_policy"]
+
+
+def test_trace_loads_neither_the_replay_nor_the_games_kernel_nor_the_search():
+    """The first trace after the main job compiles only the one-hand driver (engine/single.py, a
+    few seconds cold): its command's module must not import the replay's checks
+    (engine/scripted.py, engine/replay.py: half a minute cold), the games kernel or the search."""
+    import subprocess
+    import sys
+    code = ("import sys; import analyzer.cli.play; "
+            "print(sorted(m for m in ('analyzer.engine.scripted', 'analyzer.engine.replay', "
+            "'analyzer.engine.game_kernel', 'analyzer.policies.expert') if m in sys.modules), "
+            "'analyzer.engine.single' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["[]", "True"]
 
 
 def test_the_search_loads_on_first_use():
@@ -228,15 +242,47 @@ def test_the_first_run_compiles_the_later_kernels_after_it_and_their_commands_wa
     assert "now compile in the background" in capsys.readouterr().err
     # the kernels named are those the groups' modules compile when imported
     package = console.Path(console.__file__).resolve().parent.parent
-    for (module,), (source, function) in zip(console.LATER_GROUPS, console.LATER_KERNELS):
-        assert module.replace(".", "/").removeprefix("analyzer/") + ".py" == source
-        assert getattr(__import__(module, fromlist=[function]), function).signatures
-        assert kernel_cached(package / source, function)         # imported: compiled, or loaded, and cached
+    for modules, kernels in zip(console.LATER_GROUPS, console.LATER_KERNELS, strict=True):
+        for module, (source, function) in zip(modules, kernels, strict=True):
+            assert module.replace(".", "/").removeprefix("analyzer/") + ".py" == source
+            assert getattr(__import__(module, fromlist=[function]), function).signatures
+            assert kernel_cached(package / source, function)     # imported: compiled, or loaded, and cached
     assert set(LATER_COMMANDS) == {"trace", "replay", "analyze", "review"}
+    assert all(set(needs) <= set(console.EVERY_LATER_KERNEL) for needs in LATER_COMMANDS.values())
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1)"])
     (tmp_path / "later.pid").write_text(str(sleeper.pid))
     monkeypatch.setattr("analyzer.engine.kernels_cached", lambda: True)
+    monkeypatch.setattr(console, "later_cached", lambda functions: False)
     t0 = time.monotonic()
-    console.watch_compiles(later=True)
+    console.watch_compiles(later=console.EVERY_LATER_KERNEL)
     sleeper.wait()
-    assert time.monotonic() - t0 > 0.5 and "waiting for them" in capsys.readouterr().err
+    assert time.monotonic() - t0 > 0.5 and "waiting for those this command needs" in capsys.readouterr().err
+
+
+def test_trace_waits_for_the_one_hand_driver_alone(tmp_path, monkeypatch, capsys):
+    """cli/console: the one-hand driver of trace compiles first in the detached compile; a trace
+    started while the rest (the replay's checks, the search) still compiles does not wait for them."""
+    import subprocess
+    import sys
+    import time
+
+    from analyzer.cli import LATER_COMMANDS
+
+    assert console.LATER_GROUPS[0][0] == "analyzer.engine.single"        # compiled first
+    assert LATER_COMMANDS["trace"] == ("play_single",)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    (tmp_path / "later.pid").write_text(str(sleeper.pid))
+    monkeypatch.setattr(console, "later_kernels", lambda: (tmp_path / "later.pid", False))
+    monkeypatch.setattr("analyzer.engine.kernels_cached", lambda: True)
+    asked = []
+    monkeypatch.setattr(console, "later_cached", lambda functions: asked.append(functions) or functions == ("play_single",))
+    t0 = time.monotonic()
+    console.watch_compiles(later=LATER_COMMANDS["trace"])
+    assert time.monotonic() - t0 < 2 and asked == [("play_single",)] and "waiting" not in capsys.readouterr().err
+    ready = time.monotonic() + 1                       # replay's kernel cached a second from now
+    monkeypatch.setattr(console, "later_cached", lambda functions: time.monotonic() > ready)
+    console.watch_compiles(later=LATER_COMMANDS["replay"])
+    waited = time.monotonic() - t0
+    assert 0.8 < waited < 4 and "waiting for those this command needs" in capsys.readouterr().err
+    sleeper.kill()
+    sleeper.wait()

@@ -18,7 +18,8 @@ from analyzer.cli import main
 from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.policy_data import new_seat_data
-from analyzer.engine.single import Deal, run_single
+from analyzer.engine.scripted import replay_moves
+from analyzer.engine.deals import Deal
 from analyzer.hands.explain import ExplainError, explain_hand, learned_model
 from analyzer.hands.hand_json import replay_json
 from analyzer.hands.handlog import play_spec
@@ -28,9 +29,7 @@ from analyzer.hands.replay_file import parse_replay
 from analyzer.policies.features import CTX_W, MAX_ACTION_NZ, N_STATE, action_features, state_features
 from analyzer.policies.learned_net import teacher_action
 from analyzer.policies.network import N_IN, O_HINT_BONUS, layer_offsets, net_of, plays_late, value_unit
-from analyzer.policies.spec import resolve_policy
 from analyzer.rules import preset
-from analyzer.run.records import policy_arrays
 
 # a combination's machine name: any with an underscore, or plain "bezique" where a combination is named
 MACHINE_NAME = re.compile(r"\b(?:" + "|".join(n for n in COMBO_NAMES if "_" in n) + r"|royal_marriage)\b"
@@ -175,13 +174,8 @@ def _at_decision(outcome, d):
     spec = parse_replay(replay_json(outcome))
     moves = sum(e["event"] in ("play", "declare", "exchange", "claim", "carte_blanche")
                 for e in outcome.events[:d.event])
-    hold = np.zeros((1, L.S_W), np.int32)
-    hold[0, 0] = L.S_HOLD
-    script = np.vstack([np.array(spec.moves[:moves], np.int32).reshape(-1, L.S_W), hold])
     arr = spec.rules.to_array()
-    players = policy_arrays([resolve_policy("random")], arr)      # (unused by a script)
-    st = run_single(arr, Deal(spec.deck(), spec.dealer, spec.totals()), players, np.uint64(0), 0,
-                    np.ascontiguousarray(script), moves + 1)
+    st = replay_moves(arr, Deal(spec.deck(), spec.dealer, spec.totals()), spec.moves[:moves], hold=True)
     return arr, st
 
 

@@ -18,7 +18,7 @@ import click
 
 from ..errors import BeziqueError
 from ..stop import STOP
-from .console import compile_later, stop_on_sigterm, watch_compiles
+from .console import LATER_COMMANDS, compile_later, stop_on_sigterm, watch_compiles
 
 # command -> (its module in this package, where it is NAME_command; its line in `bezique --help`;
 # whether its module compiles kernels when imported)
@@ -51,8 +51,6 @@ COMMANDS = {
 }
 
 
-# the commands that need the kernels a first run compiles after it ends (console.LATER_GROUPS)
-LATER_COMMANDS = ("trace", "replay", "analyze", "review")
 
 
 class LibraryError(click.ClickException):
@@ -75,7 +73,7 @@ class Bezique(click.Group):
             return None
         module, _line, compiles = COMMANDS[name]
         if compiles:                  # the module compiles its kernels when imported (a cold cache)
-            watch_compiles(later=name in LATER_COMMANDS)
+            watch_compiles(later=LATER_COMMANDS.get(name, ()))
         return getattr(importlib.import_module(f"{__name__}.{module}"), f"{name}_command")
 
     def format_commands(self, ctx, formatter) -> None:

@@ -70,22 +70,29 @@ BATCH_MODULE = "analyzer.engine.batch"     # the batch kernel: every command tha
 # (policies/user.py does, through engine/api.py): compiled beside it on a cold start. Not imported
 # from policies/: importing that package compiles them here (tests/test_compiling.py checks both).
 POLICY_KERNEL_MODULES = ("analyzer.policies.builtin", "analyzer.policies.hints", "analyzer.policies.learned")
-# The kernels of one hand played or replayed (trace, replay, and the worlds of analyze and review:
-# 65 s alone from an empty cache on one core) and of the search (analyze, review, expert: 65 s
-# more). The first run compiles them after it ends, in a detached process, two at once; a command
-# that needs them waits for it rather than compiling them again (LATER_COMMANDS).
-LATER_GROUPS = (("analyzer.engine.single",), ("analyzer.policies.expert",))
-LATER_KERNELS = (("engine/single.py", "run_single"), ("policies/expert.py", "expert_policy"))
+# The kernels of one hand played (trace: a few seconds from an empty cache), replayed (replay, and
+# the positions of analyze and review: half a minute more, the checks of each move) and of the
+# search (analyze, review, expert: about a minute). The first run compiles them after it ends, in
+# a detached process, two groups at once, the one-hand driver first; a command that needs them
+# waits for those it needs (LATER_COMMANDS) rather than compiling them again beside it.
+LATER_GROUPS = (("analyzer.engine.single", "analyzer.engine.scripted"), ("analyzer.policies.expert",))
+# each group's modules' kernels, in the same order: (the module's file, the kernel it compiles when imported)
+LATER_KERNELS = ((("engine/single.py", "play_single"), ("engine/scripted.py", "replay_single")),
+                 (("policies/expert.py", "expert_policy"),))
+EVERY_LATER_KERNEL = tuple(function for group in LATER_KERNELS for _source, function in group)
+# the commands that need later kernels, and which: trace plays by policies (not the replay's checks)
+LATER_COMMANDS = {"trace": ("play_single",), "replay": ("replay_single",),
+                  "analyze": EVERY_LATER_KERNEL, "review": EVERY_LATER_KERNEL}
 
 
-def watch_compiles(later: bool = False) -> None:
+def watch_compiles(later: tuple[str, ...] = ()) -> None:
     """Before a command runs the engine: when its kernels are not cached yet, one line saying
     that they compile now and about how long it takes, and the batch kernel compiled here while
     a second process compiles the policies (run/compiling.compile_beside); and, once per process,
     the watch (run/compiling.py) that says every PROGRESS_EVERY seconds while numba compiles how
     long it has taken and what it is on, and lets the progress bar leave that time out of its
-    rate. ``later``: the command needs the kernels the first run compiles after it ends
-    (:func:`compile_later`); while that runs, it waits for it, saying so."""
+    rate. ``later``: the kernels of LATER_KERNELS the command needs (by name); while the first
+    run's detached compile of them runs (:func:`compile_later`), it waits for them, saying so."""
     # keeps the CLI's start-up light: the engine package loads numba
     from ..engine import kernels_cached
     cold = not (WARM or kernels_cached())      # once found cached, cached for the rest of this process
@@ -93,11 +100,11 @@ def watch_compiles(later: bool = False) -> None:
         WARM.append(True)
     if later and not cold:
         marker, _cached = later_kernels()
-        if detached_running(marker):
+        if detached_running(marker) and not later_cached(later):
             since = duration_text(time.time() - marker.stat().st_mtime)
             notice(f"the kernels of trace, replay, analyze and review have been compiling in the background "
-                   f"for {since}, since the first run: waiting for them (about a minute in all on 2 cores)")
-            wait_for_detached(marker)
+                   f"for {since}, since the first run: waiting for those this command needs")
+            wait_for_detached(marker, until=lambda: later_cached(later))
     if cold:
         COLD.append(True)
         notice("compiling the simulator's numba kernels (first run after installing or changing the "
@@ -112,10 +119,18 @@ def watch_compiles(later: bool = False) -> None:
 def later_kernels() -> tuple[Path, bool]:
     """The file that names the detached compile of the LATER_GROUPS while it runs (beside the
     engine's kernels in numba's cache), and whether all their kernels are cached."""
-    from ..engine import kernel_cached, numba_cache_dir
+    from ..engine import numba_cache_dir
     package = Path(__file__).resolve().parent.parent
     marker = (numba_cache_dir(package / "engine" / "batch.py") or package / "engine") / "compiling-later.pid"
-    return marker, all(kernel_cached(package / source, function) for source, function in LATER_KERNELS)
+    return marker, later_cached(EVERY_LATER_KERNEL)
+
+
+def later_cached(functions: tuple[str, ...]) -> bool:
+    """Whether the kernels of LATER_KERNELS named ``functions`` are all in numba's cache."""
+    from ..engine import kernel_cached
+    package = Path(__file__).resolve().parent.parent
+    return all(kernel_cached(package / source, function) for group in LATER_KERNELS
+               for source, function in group if function in functions)
 
 
 def compile_later() -> bool:

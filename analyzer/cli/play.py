@@ -11,7 +11,6 @@ from ..hands.log_text import format_log
 from ..hands.play import replay_hand, trace_hand
 from ..hands.replay_file import RuleViolation
 from ..run.checks import check_count, check_hand_number, check_seed
-from ..studies.play.games import MAX_GAMES, simulate_games, write_games
 from ..studies.play.simulate import WARM_POLICIES, simulate, warm, write_simulation
 from ..tables.game_tables import format_games_run
 from ..tables.stats import format_run
@@ -60,6 +59,8 @@ def simulate_command(variant, rule_items, policy_names, hands, seed, threads, ou
     rules = rules_from(variant, rule_items + ((f"target={target}",) if target is not None else ()))
     specs = policies_from(policy_names, rules)
     if games is not None:
+        # the games kernel compiles when imported: only for a games run (not for trace)
+        from ..studies.play.games import MAX_GAMES, simulate_games, write_games
         check_count(games, "--games", MAX_GAMES, "2^53")
         with progress_bar(games, "game", "simulate") as progress:
             result = simulate_games(rules, specs, games, seed, threads=threads, progress=progress)

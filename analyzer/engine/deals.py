@@ -5,8 +5,10 @@ A deck is dealt in one order everywhere (the hand kernel, replay files, the odds
 hand's cards first, then round the table from the eldest, then the turn-up (if the rules turn
 one up), then the talon from the top.
 """
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from ..cards import N_TYPES
 from ..rules import (
@@ -22,6 +24,18 @@ from ..rules import (
     SHORT_EIGHT,
 )
 from .rng import STREAM_DEAL, below, short_deck, shuffled_deck, stream_state
+
+
+class Deal(NamedTuple):
+    """A hand as given: the deck in the engine's deal order (this module's), the dealer, and each
+    seat's game total before the hand (the claims of V3 count it)."""
+
+    deck: np.ndarray         # int32[::1]
+    dealer: int
+    totals: np.ndarray       # int64[MAX_SEATS]
+
+
+DEAL_TYPE = types.NamedTuple((types.int32[::1], types.int64, types.int64[::1]), Deal)
 
 
 @njit(cache=True, _nrt=False, inline="always")

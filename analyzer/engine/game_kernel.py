@@ -18,6 +18,9 @@ from .game_score import game_winner
 from .hand import deal_into
 from .variant_moves import set_game_totals
 from .layout import (
+    AFTER_HANDS,
+    DIFF_BINS,
+    DIFF_STEP,
     GAME_CLAIM_RIGHT,
     G_GAME_CLAIM,
     G_LAST_WINNER,
@@ -31,9 +34,6 @@ from .policy_data import PLAYERS_TYPE
 from .state import new_state
 
 GAME_HANDS = 256         # hands a game may last (hand stream ids: game * GAME_HANDS + hand)
-AFTER_HANDS = 8          # the chance of winning is kept after hands 1 .. 7, and 8 or later
-DIFF_STEP = 100          # score differences in bins of 100 points ...
-DIFF_BINS = 61           # ... from -3000 to +3000 (the outer bins take the rest)
 (GR_HANDS, GR_WINNER, GR_CLAIM, GR_CLAIM_RIGHT) = range(4)
 GR_TOTALS = 4            # MAX_SEATS: each side's final game total
 GR_W = GR_TOTALS + MAX_SEATS

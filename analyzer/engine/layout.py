@@ -227,3 +227,9 @@ E_W = 6                  # kind, seat, a, b, c, d
  X_NOT_WHOLE_FOUR, X_ILLEGAL_ACTION, X_NO_CARTE_BLANCHE, X_CLAIM_NOT_ALLOWED,
  X_INFERIOR, X_STILL_WHOLE, X_NEW_AND_WHOLE, X_CLAIM_CARD, X_NO_EXCHANGE, X_AFTER_END,
  X_PANACHE, X_NO_PARTNER, X_NO_GAME_CLAIM, X_NO_RESTORATION, X_SCORED_SET) = range(34)
+
+# --- a games run's chance of winning (engine/game_kernel.py; in this module so that the tables of a
+# games run read them without compiling the games kernel) ----------------------
+AFTER_HANDS = 8          # the chance of winning is kept after hands 1 .. 7, and 8 or later
+DIFF_STEP = 100          # score differences in bins of 100 points ...
+DIFF_BINS = 61           # ... from -3000 to +3000 (the outer bins take the rest)

@@ -142,6 +142,10 @@ def replay(rules, st, script, nscript):
         named = script[pos, L.S_CARDS:]
         req_t = st.work[L.W_REQ_T:L.W_REQ_T + L.REQ_W]
         req_n = st.work[L.W_REQ_N:L.W_REQ_N + L.REQ_W]
+        # a four's cards as named (else -1), in the state's scratch: declare_failure compiles for it alone
+        four = st.work[L.W_FOUR:L.W_FOUR + L.FOUR_W]
+        for j in range(L.FOUR_W):
+            four[j] = named[j] if kind == L.S_DECLARE and is_four(c) else -1
         if a == L.A_CLAIM_CARDS:                       # R3.7: the claim names its cards
             if not rules[R_CLAIMS] or G[L.G_PHASE] != L.PH_MELD or G[L.G_DECLARED] == 0:
                 return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, seat, R3_7, L.X_CLAIM_NOT_ALLOWED, a, dec)
@@ -160,13 +164,10 @@ def replay(rules, st, script, nscript):
                     rules, G, P, st.T, s, c, req_t, req_n):
                 rule, detail = (R3_7 if rules[R_CLAIMS] else R2_16), L.X_ONE_PER_TRICK
             else:
-                rule, detail = declare_failure(rules, st, s, c, named)
+                rule, detail = declare_failure(rules, st, s, c, four)
             return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)
         pos += 1
         if kind == L.S_DECLARE:
-            four = st.work[L.W_FOUR:L.W_FOUR + L.FOUR_W]
-            for j in range(L.FOUR_W):
-                four[j] = named[j] if is_four(c) else -1
             if is_four(c) and four[0] >= 0:         # the four's cards are named
                 nreq = named_four(four, req_t, req_n)
                 if rules[R_PANACHE] and nreq < 4:   # V2: four different suits

@@ -136,7 +136,7 @@ def explain_hand(outcome: HandOutcome, seats=None) -> HandExplanation:
 
 
 def _dealt(arr, outcome: HandOutcome):
-    """The outcome's hand dealt afresh, at its first decision, as ``engine.single.run_single``
+    """The outcome's hand dealt afresh, at its first decision, as ``engine.single.play_single``
     deals it: its cards, dealer and game totals, the policies' streams of its seed and hand."""
     spec = outcome.spec
     st = api.new_state(True)

@@ -13,7 +13,8 @@ import numpy as np
 from ..actions import illegal_return
 from ..cards import COMBO_NAMES, card_id, card_str, combo_cards, is_four_combo, rank_of
 from ..engine import layout as L
-from ..engine.single import Deal, run_single
+from ..engine.deals import Deal
+from ..engine.single import play_single
 from ..policies.spec import resolve_policy
 from ..run.backends import run_interruptibly
 from ..run.driver import SimulationError
@@ -183,19 +184,15 @@ def _events(ev: np.ndarray, count: int) -> list[dict]:
 def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> HandOutcome:
     """Play ``spec``: with ``policies`` (names or specs) or, if None, its moves."""
     rules_arr = spec.rules.to_array()
+    deal = Deal(spec.deck(), spec.dealer, spec.totals())
     if policies is None:
-        players = policy_arrays([resolve_policy("random")], rules_arr)     # (unused by a script)
-        script = np.array(spec.moves, dtype=np.int32).reshape(-1, L.S_W)
-        nscript = len(spec.moves)
-        if nscript == 0:
-            script = np.zeros((1, L.S_W), np.int32)
+        from ..engine.scripted import replay_moves   # the replay's checks compile only for a replay
+        task, args = replay_moves, (rules_arr, deal, spec.moves)
     else:
         policies = [p if not isinstance(p, str) else resolve_policy(p) for p in policies]
-        players = policy_arrays(policies, rules_arr)
-        script, nscript = np.zeros((1, L.S_W), np.int32), -1
+        task, args = play_single, (rules_arr, deal, policy_arrays(policies, rules_arr), np.uint64(seed), hand)
     try:
-        st = run_interruptibly(run_single, rules_arr, Deal(spec.deck(), spec.dealer, spec.totals()), players,
-                               np.uint64(seed), hand, np.ascontiguousarray(script), nscript)
+        st = run_interruptibly(task, *args)
     except Exception as e:         # raised in a user policy (built-in ones raise nothing)
         raise SimulationError(f"{user_policies(policies or [])} stopped the hand: {type(e).__name__}: {e}") from None
     G, P = st.G, st.P

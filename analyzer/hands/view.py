@@ -37,12 +37,11 @@ import numpy as np
 from ..cards import FIRST_FOUR, FIRST_SEQUENCE, KING, KNAVE, MARRIAGE, QUEEN, SEVEN, CardError, card_id, \
     card_str, combo_cards, parse_card, rank_of, suit_of
 from ..engine.layout import G_ERR_MOVE, G_STATUS, G_TALON_POS, S_CARDS, S_CARTE, S_CLAIM, S_DECLARE, S_EXCHANGE, \
-    S_HOLD, S_PLAY, S_W, ST_ILLEGAL_SCRIPT
-from ..engine.single import Deal, run_single
+    S_PLAY, ST_ILLEGAL_SCRIPT
+from ..engine.scripted import replay_moves
+from ..engine.deals import Deal
 from ..engine.tricks import beats
-from ..policies.spec import resolve_policy
 from ..rules import RuleError, RuleSet, from_dict, preset, shown
-from ..run.records import policy_arrays
 from .replay_file import FORMAT as REPLAY_FORMAT
 from .replay_file import HandSpec, ReplayError, parse_move, parse_replay
 
@@ -382,13 +381,7 @@ def _replayed(spec: HandSpec) -> tuple[int | None, int]:
     """``spec``'s moves replayed by the engine, stopping at the next decision: (the move, 1-based,
     at which the engine refuses them, or None; the talon cards drawn by then, the last card of
     a game with a turn-up counted)."""
-    arr = spec.rules.to_array()
-    hold = np.zeros((1, S_W), np.int32)
-    hold[0, 0] = S_HOLD                                               # stop at the next decision
-    script = np.vstack([np.array(spec.moves, dtype=np.int32).reshape(-1, S_W), hold])
-    players = policy_arrays([resolve_policy("random")], arr)           # (unused by a script)
-    st = run_single(arr, Deal(spec.deck(), spec.dealer, spec.totals()), players, np.uint64(0), 0,
-                    np.ascontiguousarray(script), len(spec.moves) + 1)
+    st = replay_moves(spec.rules.to_array(), Deal(spec.deck(), spec.dealer, spec.totals()), spec.moves, hold=True)
     refused = int(st.G[G_ERR_MOVE]) + 1 if int(st.G[G_STATUS]) == ST_ILLEGAL_SCRIPT else None
     return refused, int(st.G[G_TALON_POS])
 

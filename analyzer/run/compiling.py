@@ -249,14 +249,16 @@ def detached_running(marker: Path) -> bool:
         return True
 
 
-def wait_for_detached(marker: Path, timeout: float = 900.0) -> float:
-    """Wait while the detached compile of ``marker`` runs (at most ``timeout`` seconds), so that a
-    command loads its kernels from the cache instead of compiling them a second time beside it;
-    returns the seconds waited (0: none was running)."""
+def wait_for_detached(marker: Path, timeout: float = 900.0, until: Callable[[], bool] | None = None) -> float:
+    """Wait while the detached compile of ``marker`` runs (at most ``timeout`` seconds, and no
+    longer than ``until()`` is false, where given: the kernels a command needs cached before the
+    others), so that a command loads its kernels from the cache instead of compiling them a
+    second time beside it; returns the seconds waited (0: none was running)."""
     if not detached_running(marker):
         return 0.0
     start = time.monotonic()
-    while detached_running(marker) and time.monotonic() - start < timeout:
+    while (detached_running(marker) and time.monotonic() - start < timeout
+           and not (until is not None and until())):
         time.sleep(0.2)
     return time.monotonic() - start
 

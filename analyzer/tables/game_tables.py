@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..engine.game_kernel import AFTER_HANDS, DIFF_BINS, DIFF_STEP
+from ..engine.layout import AFTER_HANDS, DIFF_BINS, DIFF_STEP
 from .stats import format_hand_tables, mean_ci, tables, wilson_ci
 
 

@@ -33,7 +33,8 @@ from ...engine import api
 from ...engine import layout as L
 from ...engine.endgame import solve_actions
 from ...engine.rng import stream_state
-from ...engine.single import Deal, run_single
+from ...engine.scripted import replay_moves
+from ...engine.deals import Deal
 from ...errors import BeziqueError
 from ...hands.handlog import violation_message
 from ...hands.replay_file import HandSpec, RuleViolation
@@ -42,7 +43,6 @@ from ...numbers import difference, points, share
 from ...policies.expert import in_last_window, search
 from ...policies.params import ROLLOUT_NAMES
 from ...policies.spec import PolicyError, resolve_policy
-from ...run.records import policy_arrays
 from ...tables.stats import sample_ci
 
 DEFAULT_SAMPLES = 400
@@ -176,12 +176,8 @@ def position(spec: HandSpec, at: int | None = None, skip: int = 0):
     if skip < 0:
         raise AnalysisError(f"--skip must be 0 or more, got {skip}")
     arr = spec.rules.to_array()
-    hold = np.zeros((1, L.S_W), np.int32)
-    hold[0, 0] = L.S_HOLD                    # stop at the next decision, even a declaration window
-    script = np.vstack([np.array(spec.moves[:at], dtype=np.int32).reshape(-1, L.S_W), hold])
-    players = policy_arrays([resolve_policy("random")], arr)       # (unused by a script)
-    st = run_single(arr, Deal(spec.deck(), spec.dealer, spec.totals()), players, np.uint64(0), 0,
-                    np.ascontiguousarray(script), at + 1)
+    # stop at the next decision, even a declaration window
+    st = replay_moves(arr, Deal(spec.deck(), spec.dealer, spec.totals()), spec.moves[:at], hold=True)
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:
         raise RuleViolation(violation_message(st.G, spec))
