@@ -54,7 +54,8 @@ def band_rows() -> pd.DataFrame:
 
 def test_the_band_chart_draws_the_verdict_the_text_writes():
     band = band_rows()
-    st = SimpleNamespace(tables={"strong_band": band}, strong=SimpleNamespace(hands=16_000))
+    st = SimpleNamespace(tables={"strong_band": band}, strong=SimpleNamespace(hands=16_000),
+                         band_hands=lambda why=True: "16,000 deals each")
     written = [re.findall(r"\*\*([^*]+)\*\* \(", s)[-1] for s in band_sentences(st)[1:]]
     fig = plots.band_chart(band, "ordinary bézique: the headline figures over 3 strong players")
     assert_readable(fig)

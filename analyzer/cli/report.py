@@ -24,8 +24,9 @@ from .options import command_text, deal_options, given_options, rule_options, ru
               help="Also play N hands of expert self-play (a strong reference player, ~20 "
                    "ordinary hands/s per core) as a pairing beside the heuristics.")
 @click.option("--learned-hands", default=StrongPlay.hands, show_default=True, metavar="N",
-              help="Hands of self-play of the learned player, the study's headline pairing (strong play); "
-                   "0 leaves the learned player out (so does a game it has no model for).")
+              help="Hands of self-play of the learned player, the study's headline pairing (strong play); the "
+                   "band's other strong players play a quarter of them, all only where that would settle a "
+                   "figure; 0 leaves the learned player out (so does a game it has no model for).")
 @click.option("--learned-deals", default=StrongPlay.deals, show_default=True, metavar="N",
               help="Deals, at most, on which the learned player plays each heuristic head to head (each twice, "
                    "seats swapped; a pair stops once its difference is known to within ±2.5 %).")

@@ -100,6 +100,30 @@ def verdict(estimates: list[tuple[float, float, float]], near: float = NEAR) -> 
     return "game" if inside else "players" if outside else "open"
 
 
+def open_at(estimates: list[tuple[float, float, float]], narrow: list[float], near: float = NEAR) -> bool:
+    """Whether the verdict on ``estimates`` (value, lo, hi) would still be "open" with each
+    interval narrowed around its value by its factor in ``narrow`` (as more hands would narrow
+    it, the values staying where they are)."""
+    return verdict([(v, v - (v - lo) * f, v + (hi - v) * f) for (v, lo, hi), f in zip(estimates, narrow)],
+                   near) == "open"
+
+
+def band_needs_more(band: pd.DataFrame, hands: int, first: int, near: float = NEAR) -> bool:
+    """Whether the band's other players, having played ``first`` of the headline player's
+    ``hands`` hands, should play all of them: some figure of ``band`` (:func:`band_table`; its
+    first player the headline one) is "open" now and would be settled with their intervals
+    narrowed to ``hands`` hands (by sqrt(first / hands), their values where they are). A figure
+    already settled, or that more hands would leave open, needs no more."""
+    for key in dict.fromkeys(band.figure):
+        rows = band[band.figure == key]
+        est = estimates(rows)
+        if verdict(est, near) == "open":
+            narrow = [1.0] + [math.sqrt(first / hands)] * (len(est) - 1)
+            if not open_at(est, narrow, near):
+                return True
+    return False
+
+
 def estimates(rows: pd.DataFrame) -> list[tuple[float, float, float]]:
     """(value, lo, hi) of each player in one figure's rows of :func:`band_table`."""
     return list(zip(rows.value.astype(float), rows.value_lo.astype(float), rows.value_hi.astype(float)))
@@ -128,15 +152,18 @@ def worth_verdicts(df: pd.DataFrame) -> list[str]:
 def band_table(tables: dict, players: list[str], rubicon: bool, near: float = NEAR) -> pd.DataFrame:
     """Per band figure: each strong player's estimate with its 95 % interval (columns
     ``<player>``, ``<player>_lo``, ``<player>_hi`` in long form: one row per figure and
-    player), the band (the lowest and highest estimate) and the verdict (:func:`verdict`)."""
+    player) and the deals of its self-play it rests on, the band (the lowest and highest
+    estimate) and the verdict (:func:`verdict`)."""
     est = {p: player_figures(tables, p, rubicon) for p in players}
+    summary = tables["summary"]
+    deals = {p: int(summary[summary.pairing == f"{p} vs {p}"].hands.iloc[0]) for p in players}
     rows = []
     for key, what, unit in band_figures(rubicon):
         values = [est[p][key] for p in players]
         v = verdict(values, near)
         lo, hi = min(x[0] for x in values), max(x[0] for x in values)
         for p, (value, vlo, vhi) in zip(players, values):
-            rows.append({"figure": key, "what": what, "unit": unit, "player": p, "value": value,
+            rows.append({"figure": key, "what": what, "unit": unit, "player": p, "deals": deals[p], "value": value,
                          "value_lo": vlo, "value_hi": vhi, "band_lo": lo, "band_hi": hi, "verdict": v,
                          "verdict_text": VERDICTS[v]})
     return pd.DataFrame(rows)

@@ -98,7 +98,7 @@ def band_sentences(st) -> list[str]:
     band = st.tables["strong_band"]
     players = list(dict.fromkeys(band.player))
     out = [f"Strong play is {len(players)} players trained apart ({', '.join(f'**{p}**' for p in players)}; "
-           f"{st.strong.hands:,} hands of self-play each, the same deals). A figure is **{SAME}** when every "
+           f"self-play on the same deals, {st.band_hands()}). A figure is **{SAME}** when every "
            f"two of them differ by less than 5 % of it (their difference, with its interval); it **{DIFFERS}** "
            f"when two of them surely do; else it is **{OPEN}**."]
     for key in dict.fromkeys(band.figure):

@@ -56,8 +56,8 @@ def _headline(st) -> list[str]:
     band = st.tables["strong_band"]
     players = list(dict.fromkeys(band.player))
     return ["## The headline figures", "",
-            f"Under strong play: each of {len(players)} strong players in self-play on the same "
-            f"{count(st.strong.hands)} deals, with 95 % intervals, and whether the figure is the same for every "
+            f"Under strong play: each of {len(players)} strong players in self-play on the same deals "
+            f"({st.band_hands()}), with 95 % intervals, and whether the figure is the same for every "
             "strong player ([how that is decided](#how-this-study-was-made)).", "",
             shown_table(band.drop_duplicates("figure"), [
                 ("figure", lambda r: f"{r.what} ({r.unit})"),
@@ -256,7 +256,7 @@ def _method(st, chart_paths: dict, command: str) -> list[str]:
                   "self-play; the strongest fast player), beside "
                   + (f"{len(players) - 1} more trained apart from it ({', '.join(f'**{p}**' for p in players[1:])}), "
                      if len(players) > 1 else "no other, ")
-                  + f"each in self-play on the same {count(st.strong.hands)} deals. A figure is the same for "
+                  + f"each in self-play on the same deals ({st.band_hands()}). A figure is the same for "
                   "every strong player when every two of them agree within 5 % of it: the 95 % interval of "
                   "their difference lies inside ±5 % of the figure. It differs between strong players when two "
                   "of them surely differ by more than 5 %; otherwise these hands do not settle it. A figure "

@@ -23,7 +23,7 @@ from ...run.output import command_line, finish_output, write_run_record, write_t
 from ...run.tallies import score_bin
 from ...run.task import RunTask, check_run
 from ...tables import study_tables as tables_of
-from ...tables.band_table import band_table
+from ...tables.band_table import band_needs_more, band_table
 from ...tables.page import write_page
 from ...tables.stats import wilson_ci
 from ..hints.worth import ablate
@@ -80,14 +80,20 @@ def hands_played(hands: int, extra=(), players: int = 2, pairings=PAIRINGS, head
     """Hands a report of ``hands`` hands per pairing plays at most: the pairings, then each pair of
     ``head_to_head`` on ``hands`` deals played in each seating (two with two players; a pair
     stops sooner once its difference is settled), then the ``extra`` (a, b, hands) pairings,
-    then the strong player's (:class:`StrongPlay`)."""
+    then the strong player's (:class:`StrongPlay`; each band player's first part, then its
+    hands played again in full where the band needs them)."""
     n = len(head_to_head)
     plays = len(seatings(players))
     total = hands * len(pairings) + plays * hands * n * (n - 1) // 2 + sum(h for _a, _b, h in extra)
-    if strong is not None:
-        total += strong.hands * len(strong.players) + plays * strong.deals * n
+    if strong is not None:       # the band's other players: a first part, then all hands if needed
+        total += strong.hands * len(strong.players) + strong.band_first * len(strong.band)
+        total += plays * strong.deals * n
         total += plays * strong.ablation_deals * (RULEBOOK_HINTS + 1)     # hints and each H1..H8 off
     return total
+
+
+# why the band's other players played fewer hands than the headline player (Study.band_hands)
+BAND_STOPPED = "more hands would settle none of the figures that these leave open"
 
 
 @dataclass
@@ -111,6 +117,22 @@ class Study:
     def headline(self) -> str | None:
         """The label of the headline pairing (the strong player's self-play), if any."""
         return f"{self.strong.policy} vs {self.strong.policy}" if self.strong else None
+
+    def band_hands(self, why: bool = True) -> str:
+        """How many deals each strong player's self-play took, in words: "16,000 deals each"
+        when the same for all, else "learned 16,000 deals, the others 4,000 each" (``why``: with
+        the reason, :data:`BAND_STOPPED`)."""
+        band = self.tables.get("strong_band")
+        if band is None:                   # no band: the headline player alone
+            return f"{self.strong.hands:,} deals"
+        sizes = [int(band[band.player == p].deals.iloc[0]) for p in self.strong.players]
+        if len(set(sizes)) == 1:
+            return f"{sizes[0]:,} deals each"
+        if len(set(sizes[1:])) == 1:
+            others = f"the other {sizes[1]:,}" if len(sizes) == 2 else f"the others {sizes[1]:,} each"
+        else:
+            others = ", ".join(f"{p} {n:,}" for p, n in zip(self.strong.players[1:], sizes[1:]))
+        return f"{self.strong.policy} {sizes[0]:,} deals, {others}" + (f", since {BAND_STOPPED}" if why else "")
 
     @property
     def by_pairing(self) -> dict:
@@ -143,7 +165,8 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     headline player (:class:`StrongPlay`): its self-play first (then its band's, each), it
     against each head-to-head policy, the hints' worth against it. The rules, seed and every
     policy are checked once, here."""
-    lead = [(p, p, strong.hands) for p in strong.players] if strong else []
+    lead = ([(strong.policy, strong.policy, strong.hands)] + [(p, p, strong.band_first) for p in strong.band]
+            if strong else [])
     runs = lead + [(a, b, hands) for a, b in pairings] + list(extra)
     for n in {n for _a, _b, n in runs}:
         check_count(n)
@@ -177,7 +200,15 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
         pairwise = pd.concat([next(done) for _p in head_to_head] + ([pairwise] if pairwise is not None else []),
                              ignore_index=True)
         ablation = next(done, None)
-    return Study(rules, hands, seed, results, odds(rules, hands, seed), pairwise, strong, ablation)
+    st = Study(rules, hands, seed, results, odds(rules, hands, seed), pairwise, strong, ablation)
+    if strong and strong.band and strong.band_first < strong.hands:
+        if band_needs_more(st.tables["strong_band"], strong.hands, strong.band_first):
+            more = side_by_side([pairing(p, p, strong.hands) for p in strong.band], threads)
+            results.update({f"{p} vs {p}": r for p, r in zip(strong.band, more)})
+            st = Study(rules, hands, seed, results, st.odds, pairwise, strong, ablation)
+        elif progress:
+            progress(len(strong.band) * strong.hands)    # the band's hands it did not need
+    return st
 
 
 def _locked(progress: Callable[[int], object]) -> Callable[[int], object]:
@@ -348,7 +379,7 @@ def chart_jobs(st: Study) -> dict[str, tuple]:
     if "strong_band" in tables:
         jobs["strong_band"] = (plots.band_chart, (
             tables["strong_band"], f"{name}: the headline figures over {len(st.strong.players)} strong players "
-                                   f"trained apart\n(each in self-play, {st.strong.hands:,} hands, seed {st.seed})"))
+                                   f"trained apart\n(in self-play: {st.band_hands(why=False)}; seed {st.seed})"))
     if "hint_worth" in tables:
         jobs["hint_worth"] = (plots.ablation_chart, (
             tables["hint_worth"], points_unit(st.rules),
