@@ -218,9 +218,9 @@ def test_a_detached_compile_runs_each_group_in_its_own_process_and_is_waited_for
     assert wait_for_detached(marker) == 0
 
 
-def test_the_first_run_compiles_the_later_kernels_after_it_and_their_commands_wait(tmp_path, monkeypatch, capsys):
+def test_the_first_run_compiles_the_later_kernels_beside_it_and_their_commands_wait(tmp_path, monkeypatch, capsys):
     """cli/console: a run that found the cache cold starts the detached compile of the kernels of
-    trace, replay, analyze and review once it is done (and says so); a warm run, or one whose
+    trace, replay, analyze and review (and says so; test_output: as it starts); a warm run, or one whose
     later kernels are cached, starts none; those commands wait while it runs, saying so."""
     import subprocess
     import sys
@@ -239,7 +239,7 @@ def test_the_first_run_compiles_the_later_kernels_after_it_and_their_commands_wa
     assert console.compile_later() is False and not started             # cached already
     cached[0] = False
     assert console.compile_later() is True and started == [(console.LATER_GROUPS, tmp_path / "later.pid")]
-    assert "now compile in the background" in capsys.readouterr().err
+    assert "compile in the background as well, at the lowest priority" in capsys.readouterr().err
     # the kernels named are those the groups' modules compile when imported
     package = console.Path(console.__file__).resolve().parent.parent
     for modules, kernels in zip(console.LATER_GROUPS, console.LATER_KERNELS, strict=True):

@@ -96,16 +96,19 @@ def test_a_compile_notice_before_the_first_run(monkeypatch, capsys):
     monkeypatch.setattr(cli_options, "COLD", [])
     beside = []
     monkeypatch.setattr(cli_options, "compile_beside", lambda here, there: beside.append((here, there)))
+    later = []               # the other commands' kernels: their background compile starts with the first run's
+    monkeypatch.setattr(cli_options, "compile_later", lambda: later.append(beside[:]))
     monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: False)
     cli_options.watch_compiles()
     assert "compiling" in capsys.readouterr().err
     assert beside == [([cli_options.BATCH_MODULE], cli_options.POLICY_KERNEL_MODULES)] and cli_options.COLD
+    assert later == [[]]                                           # started before this run's own compile
     monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: True)
     cli_options.watch_compiles()
     assert capsys.readouterr().err == "" and cli_options.WARM
     monkeypatch.setattr(analyzer.engine, "kernels_cached", lambda: False)
     cli_options.watch_compiles()                                   # found cached once: not asked again
-    assert capsys.readouterr().err == "" and len(beside) == 1
+    assert capsys.readouterr().err == "" and len(beside) == 1 and len(later) == 1
 
 
 def test_run_json_records_versions_and_backend(tmp_path):

@@ -18,7 +18,7 @@ import click
 
 from ..errors import BeziqueError
 from ..stop import STOP
-from .console import LATER_COMMANDS, compile_later, stop_on_sigterm, watch_compiles
+from .console import LATER_COMMANDS, stop_on_sigterm, watch_compiles
 
 # command -> (its module in this package, where it is NAME_command; its line in `bezique --help`;
 # whether its module compiles kernels when imported)
@@ -87,7 +87,6 @@ class Bezique(click.Group):
             result = super().invoke(ctx)
         except BeziqueError as e:
             raise LibraryError(e) from None
-        compile_later()               # after a first run: the other commands' kernels, in the background
         return result
 
 

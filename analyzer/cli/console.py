@@ -110,6 +110,7 @@ def watch_compiles(later: tuple[str, ...] = ()) -> None:
         notice("compiling the simulator's numba kernels (first run after installing or changing the "
                f"engine; cached afterwards): {COLD_COMPILE}; a line every {min(progress_every(), PROGRESS_EVERY):g} s "
                "says how far it is")
+        compile_later()       # at the lowest priority: on what this run leaves of the cores, then on both
     if not WATCH:
         WATCH.append(CompileWatch(notice, every=min(progress_every(), PROGRESS_EVERY)).start())
     if cold:
@@ -134,17 +135,19 @@ def later_cached(functions: tuple[str, ...]) -> bool:
 
 
 def compile_later() -> bool:
-    """After a command that found the kernels not cached (a first run) has done its work: unless
-    they are cached already or compiling, start the detached compile of the LATER_GROUPS (two
-    processes, about a minute on 2 cores) and say so. Whether it started one."""
+    """Once a command has found the kernels not cached (a first run): unless they are cached
+    already or compiling, start the detached compile of the LATER_GROUPS (two processes at the
+    lowest priority: they take what the first run leaves of the cores, then both cores once it
+    ends, about a minute on 2 cores) and say so. Whether it started one."""
     if not COLD:
         return False
     marker, cached = later_kernels()
     if cached or detached_running(marker):
         return False
     compile_detached(LATER_GROUPS, marker)
-    notice("the kernels of trace, replay, analyze and review now compile in the background (about a minute "
-           "on 2 cores), so that those commands start at once; one started sooner waits for them")
+    notice("the kernels of trace, replay, analyze and review compile in the background as well, at the lowest "
+           "priority (about a minute on 2 cores once this run ends), so that those commands start at once; one "
+           "started sooner waits for those it needs")
     return True
 
 

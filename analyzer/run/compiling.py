@@ -203,6 +203,10 @@ def compile_beside(here: Sequence[str], beside: Sequence[str], timeout: float = 
             helper.wait()
 
 
+# the detached compile's priority: the lowest, so that a first run started beside it keeps its cores
+LATER_NICE = 19
+
+
 def compile_detached(groups: Sequence[Sequence[str]], marker: Path) -> subprocess.Popen:
     """Start, in a session of its own (it outlives this process and its terminal's Ctrl-C), a
     process that compiles each of ``groups`` (modules whose kernels compile when imported) in a
@@ -228,9 +232,9 @@ def compile_side_by_side(groups: Sequence[Sequence[str]], nice: int = 0) -> bool
 
 def _compile_groups(marker: Path, groups: Sequence[str]) -> None:
     """The detached process of :func:`compile_detached`: each group (modules joined by commas)
-    compiled side by side at a lower priority, then the marker removed."""
+    compiled side by side at the lowest priority (LATER_NICE), then the marker removed."""
     try:
-        compile_side_by_side([g.split(",") for g in groups], nice=5)
+        compile_side_by_side([g.split(",") for g in groups], nice=LATER_NICE)
     finally:
         marker.unlink(missing_ok=True)
 
