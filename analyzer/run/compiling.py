@@ -232,7 +232,14 @@ def compile_side_by_side(groups: Sequence[Sequence[str]], nice: int = 0) -> bool
 
 def _compile_groups(marker: Path, groups: Sequence[str]) -> None:
     """The detached process of :func:`compile_detached`: each group (modules joined by commas)
-    compiled side by side at the lowest priority (LATER_NICE), then the marker removed."""
+    compiled side by side at the lowest priority (LATER_NICE), then the marker removed. Where
+    Linux groups processes by session for the scheduler (autogroup), a process's nice value
+    ranks it only within its session: this process leads a session of its own, so the session's
+    own nice value is lowered too, or it would get as much of the cores as the run beside it."""
+    try:
+        Path("/proc/self/autogroup").write_text(str(LATER_NICE))
+    except OSError:             # no autogroup (or not Linux): the processes' nice values suffice
+        pass
     try:
         compile_side_by_side([g.split(",") for g in groups], nice=LATER_NICE)
     finally:
