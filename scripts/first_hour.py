@@ -7,6 +7,7 @@ starts empty; the install (``pip install -e .``) is not counted. Minutes: it com
 Example:
     python scripts/first_hour.py
     python scripts/first_hour.py --keep /tmp/first-hour      # keep the clone and each command's output
+    python scripts/first_hour.py --commit HEAD~1              # an earlier commit, to compare
 """
 from __future__ import annotations
 
@@ -53,11 +54,13 @@ def main() -> None:
     """Clone HEAD, run the commands one after another, print each one's seconds."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--keep", type=Path, help="clone into this new directory and keep it (default: a temporary one)")
+    ap.add_argument("--commit", default="HEAD", help="the commit to time (default HEAD; compare two in alternation)")
     ns = ap.parse_args()
     if ns.keep is not None and ns.keep.exists():
         ap.error(f"--keep {ns.keep}: already exists; name a new directory")
     clone = ns.keep or Path(tempfile.mkdtemp(prefix="first-hour-")) / "clone"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "checkout", "-q", ns.commit], check=True)
     try:
         for name, args in COMMANDS:
             print(f"{name:12} {timed(clone, name, args):6.1f} s   bezique {' '.join(args)}", flush=True)
