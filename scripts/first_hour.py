@@ -1,6 +1,6 @@
 """A newcomer's first hour, timed: the main job from an empty kernel cache, then the commands a
 user types next, each the moment the one before it ends (issue 59: each within 10 s of the
-main job). The repository's committed HEAD is cloned into a temporary directory and run from
+main job). The repository's committed HEAD (or --commit) is cloned into a temporary directory and run from
 there with this interpreter (``PYTHONPATH``), so that numba's cache, kept beside the sources,
 starts empty; the install (``pip install -e .``) is not counted. Minutes: it compiles everything.
 

@@ -72,9 +72,9 @@ BATCH_MODULE = "analyzer.engine.batch"     # the batch kernel: every command tha
 POLICY_KERNEL_MODULES = ("analyzer.policies.builtin", "analyzer.policies.hints", "analyzer.policies.learned")
 # The kernels of one hand played (trace: a few seconds from an empty cache), replayed (replay, and
 # the positions of analyze and review: half a minute more, the checks of each move) and of the
-# search (analyze, review, expert: about a minute). The first run compiles them after it ends, in
-# a detached process, two groups at once, the one-hand driver first; a command that needs them
-# waits for those it needs (LATER_COMMANDS) rather than compiling them again beside it.
+# search (analyze, review, expert: about a minute). The first run compiles them beside itself, in
+# a detached process at the lowest priority, two groups at once, the one-hand driver first; a
+# command that needs them waits for those it needs (LATER_COMMANDS) rather than compiling them again.
 LATER_GROUPS = (("analyzer.engine.single", "analyzer.engine.scripted"), ("analyzer.policies.expert",))
 # each group's modules' kernels, in the same order: (the module's file, the kernel it compiles when imported)
 LATER_KERNELS = ((("engine/single.py", "play_single"), ("engine/scripted.py", "replay_single")),
@@ -138,7 +138,7 @@ def compile_later() -> bool:
     """Once a command has found the kernels not cached (a first run): unless they are cached
     already or compiling, start the detached compile of the LATER_GROUPS (two processes at the
     lowest priority: they take what the first run leaves of the cores, then both cores once it
-    ends, about a minute on 2 cores) and say so. Whether it started one."""
+    ends, done 40 to 50 s after it on 2 cores) and say so. Whether it started one."""
     if not COLD:
         return False
     marker, cached = later_kernels()
@@ -146,7 +146,7 @@ def compile_later() -> bool:
         return False
     compile_detached(LATER_GROUPS, marker)
     notice("the kernels of trace, replay, analyze and review compile in the background as well, at the lowest "
-           "priority (about a minute on 2 cores once this run ends), so that those commands start at once; one "
+           "priority (done 40 to 50 s after this run on 2 cores), so that those commands start at once; one "
            "started sooner waits for those it needs")
     return True
 
