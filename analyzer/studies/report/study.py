@@ -162,7 +162,8 @@ def study(rules: RuleSet, hands: int, seed: int, threads: int | None = None,
     ``progress`` is called with the hands just played (:func:`hands_played` in all, the deals a
     pair did not need counted when it stops). ``extra``: (a, b, hands) pairings with their own number of
     hands (a costly policy such as ``expert``), on the first of the same deals. ``strong``: the
-    headline player (:class:`StrongPlay`): its self-play first (then its band's, each), it
+    headline player (:class:`StrongPlay`): its self-play first (then its band's, each on the
+    first quarter of its deals, and on all of them only where band_table.band_needs_more), it
     against each head-to-head policy, the hints' worth against it. The rules, seed and every
     policy are checked once, here."""
     lead = ([(strong.policy, strong.policy, strong.hands)] + [(p, p, strong.band_first) for p in strong.band]
