@@ -91,17 +91,24 @@ def test_the_rate_and_time_left_leave_the_compile_out(monkeypatch, capsys):
     assert lines[1] == "simulate: 200 of 1,000 hands (20%), 100 hands/s, about 8 s left"
 
 
+def loaded_after(code: str, modules: tuple[str, ...], also: str = "None") -> list[str]:
+    """Run ``code`` in a fresh interpreter; the ``modules`` it loaded (sorted), then ``also``
+    evaluated there, as the words printed."""
+    import subprocess
+    import sys
+    probe = f"; import sys; print(sorted(m for m in {modules!r} if m in sys.modules), {also})"
+    return subprocess.run([sys.executable, "-c", code + probe], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
 def test_a_batch_run_loads_neither_the_search_nor_the_one_hand_driver():
     """The kernels with explicit signatures compile when their module is imported: a command
     that plays batches of the built-in heuristics must not import the search player's
     (policies/expert.py) nor the replay's (engine/single.py), which cost minutes cold."""
-    import subprocess
-    import sys
-    code = ("import sys; from analyzer.policies.spec import resolve_policy; import analyzer.run.records; "
-            "spec = resolve_policy('expert:samples=8'); resolve_policy('hints'); "
-            "print(sorted(m for m in ('analyzer.policies.expert', 'analyzer.engine.single', 'analyzer.engine.scripted', "
-            "'analyzer.engine.replay') if m in sys.modules), spec.kernel)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    out = loaded_after("from analyzer.policies.spec import resolve_policy; import analyzer.run.records; "
+                       "spec = resolve_policy('expert:samples=8'); resolve_policy('hints')",
+                       ("analyzer.policies.expert", "analyzer.engine.single", "analyzer.engine.scripted",
+                        "analyzer.engine.replay"), also="spec.kernel")
     assert out == ["[]", "analyzer.policies.expert:expert_policy"]
 
 
@@ -109,13 +116,9 @@ def test_trace_loads_neither_the_replay_nor_the_games_kernel_nor_the_search():
     """The first trace after the main job compiles only the one-hand driver (engine/single.py, a
     few seconds cold): its command's module must not import the replay's checks
     (engine/scripted.py, engine/replay.py: half a minute cold), the games kernel or the search."""
-    import subprocess
-    import sys
-    code = ("import sys; import analyzer.cli.play; "
-            "print(sorted(m for m in ('analyzer.engine.scripted', 'analyzer.engine.replay', "
-            "'analyzer.engine.game_kernel', 'analyzer.policies.expert') if m in sys.modules), "
-            "'analyzer.engine.single' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    out = loaded_after("import analyzer.cli.play", ("analyzer.engine.scripted", "analyzer.engine.replay",
+                                                    "analyzer.engine.game_kernel", "analyzer.policies.expert"),
+                       also="'analyzer.engine.single' in sys.modules")
     assert out == ["[]", "True"]
 
 

@@ -19,7 +19,6 @@ from analyzer.engine import api
 from analyzer.engine import layout as L
 from analyzer.engine.policy_data import new_seat_data
 from analyzer.engine.scripted import replay_moves
-from analyzer.engine.deals import Deal
 from analyzer.hands.explain import ExplainError, explain_hand, learned_model
 from analyzer.hands.hand_json import replay_json
 from analyzer.hands.handlog import play_spec
@@ -175,7 +174,7 @@ def _at_decision(outcome, d):
     moves = sum(e["event"] in ("play", "declare", "exchange", "claim", "carte_blanche")
                 for e in outcome.events[:d.event])
     arr = spec.rules.to_array()
-    st = replay_moves(arr, Deal(spec.deck(), spec.dealer, spec.totals()), spec.moves[:moves], hold=True)
+    st = replay_moves(arr, spec.deal(), spec.moves[:moves], hold=True)
     return arr, st
 
 

@@ -51,8 +51,6 @@ COMMANDS = {
 }
 
 
-
-
 class LibraryError(click.ClickException):
     """A :class:`BeziqueError` from the library, said in one line with its exit code."""
 

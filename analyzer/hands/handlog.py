@@ -13,7 +13,6 @@ import numpy as np
 from ..actions import illegal_return
 from ..cards import COMBO_NAMES, card_id, card_str, combo_cards, is_four_combo, rank_of
 from ..engine import layout as L
-from ..engine.deals import Deal
 from ..engine.single import play_single
 from ..policies.spec import resolve_policy
 from ..run.backends import run_interruptibly
@@ -184,7 +183,7 @@ def _events(ev: np.ndarray, count: int) -> list[dict]:
 def play_spec(spec: HandSpec, policies=None, seed: int = 0, hand: int = 0) -> HandOutcome:
     """Play ``spec``: with ``policies`` (names or specs) or, if None, its moves."""
     rules_arr = spec.rules.to_array()
-    deal = Deal(spec.deck(), spec.dealer, spec.totals())
+    deal = spec.deal()
     if policies is None:
         from ..engine.scripted import replay_moves   # the replay's checks compile only for a replay
         task, args = replay_moves, (rules_arr, deal, spec.moves)

@@ -26,7 +26,7 @@ from ..cards import (
     parse_card,
     rank_of,
 )
-from ..engine.deals import deal_deck, packet_seat
+from ..engine.deals import Deal, deal_deck, packet_seat
 from ..engine.layout import (
     MAX_TALON,
     S_CARDS,
@@ -86,6 +86,11 @@ class HandSpec:
             order.append(self.turn_up)
         order += self.talon
         return np.array(order, dtype=np.int32)
+
+    def deal(self) -> Deal:
+        """The hand as the one-hand entry points take it (engine.single, engine.scripted): the
+        deck in deal order, the dealer and the game totals."""
+        return Deal(self.deck(), self.dealer, self.totals())
 
 
 def dealt_spec(rules: RuleSet, seed: int, hand: int = 0) -> HandSpec:

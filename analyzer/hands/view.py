@@ -39,7 +39,6 @@ from ..cards import FIRST_FOUR, FIRST_SEQUENCE, KING, KNAVE, MARRIAGE, QUEEN, SE
 from ..engine.layout import G_ERR_MOVE, G_STATUS, G_TALON_POS, S_CARDS, S_CARTE, S_CLAIM, S_DECLARE, S_EXCHANGE, \
     S_PLAY, ST_ILLEGAL_SCRIPT
 from ..engine.scripted import replay_moves
-from ..engine.deals import Deal
 from ..engine.tricks import beats
 from ..rules import RuleError, RuleSet, from_dict, preset, shown
 from .replay_file import FORMAT as REPLAY_FORMAT
@@ -381,7 +380,7 @@ def _replayed(spec: HandSpec) -> tuple[int | None, int]:
     """``spec``'s moves replayed by the engine, stopping at the next decision: (the move, 1-based,
     at which the engine refuses them, or None; the talon cards drawn by then, the last card of
     a game with a turn-up counted)."""
-    st = replay_moves(spec.rules.to_array(), Deal(spec.deck(), spec.dealer, spec.totals()), spec.moves, hold=True)
+    st = replay_moves(spec.rules.to_array(), spec.deal(), spec.moves, hold=True)
     refused = int(st.G[G_ERR_MOVE]) + 1 if int(st.G[G_STATUS]) == ST_ILLEGAL_SCRIPT else None
     return refused, int(st.G[G_TALON_POS])
 

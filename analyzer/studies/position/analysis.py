@@ -34,7 +34,6 @@ from ...engine import layout as L
 from ...engine.endgame import solve_actions
 from ...engine.rng import stream_state
 from ...engine.scripted import replay_moves
-from ...engine.deals import Deal
 from ...errors import BeziqueError
 from ...hands.handlog import violation_message
 from ...hands.replay_file import HandSpec, RuleViolation
@@ -177,7 +176,7 @@ def position(spec: HandSpec, at: int | None = None, skip: int = 0):
         raise AnalysisError(f"--skip must be 0 or more, got {skip}")
     arr = spec.rules.to_array()
     # stop at the next decision, even a declaration window
-    st = replay_moves(arr, Deal(spec.deck(), spec.dealer, spec.totals()), spec.moves[:at], hold=True)
+    st = replay_moves(arr, spec.deal(), spec.moves[:at], hold=True)
     status = int(st.G[L.G_STATUS])
     if status == L.ST_ILLEGAL_SCRIPT:
         raise RuleViolation(violation_message(st.G, spec))
