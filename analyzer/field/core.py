@@ -151,7 +151,12 @@ class Hand:
     card) draws that followed it. ``player``: the seat to act (CHANCE while dealing, TERMINAL
     once over). ``known[seat]``: the cards every seat knows are in ``seat``'s hand now (32
     counts; see :meth:`_learn`). ``memo`` keeps what the views derive from the moves so far
-    (moves are only ever added), copied with the hand (each value by its own ``copy()``).
+    (moves are only ever added), shallow-copied with the hand: an entry is replaced, never
+    changed, though the list or buffer it names may be appended to (see views._lines);
+    ``now`` what is derived from the position now (legal actions, views: values never changed in
+    place), shared by every copy at this position; a move takes the next position's (that of
+    another copy which made the same move from here last: OpenSpiel plays each move on a clone
+    too, and asks both for the same text).
     """
 
     def __init__(self, rules: RuleSet, margin: bool = False):
@@ -168,6 +173,7 @@ class Hand:
         self.player = CHANCE
         self.st = None
         self.memo: dict = {}
+        self.now: dict = {}
 
     # --- chance -------------------------------------------------------------------------------
 
@@ -179,8 +185,11 @@ class Hand:
         """The possible outcomes of the chance node and their probabilities, outcome ascending."""
         if self.dealer < 0:
             return [(0, 0.5), (1, 0.5)]
-        remaining = self.rules.n_cards - len(self.deck)
-        return [(t, n / remaining) for t, n in enumerate(self.left) if n]
+        outcomes = self.now.get("chance")
+        if outcomes is None:
+            remaining = self.rules.n_cards - len(self.deck)
+            outcomes = self.now["chance"] = tuple((t, n / remaining) for t, n in enumerate(self.left) if n)
+        return list(outcomes)
 
     def apply_chance(self, outcome: int) -> None:
         """Take chance outcome ``outcome``: the dealer, then the next card of the deck; the last
@@ -189,10 +198,12 @@ class Hand:
         if self.dealer < 0:
             if outcome not in (0, 1):
                 raise FieldError(f"the dealer is seat 0 or 1, not {outcome}")
+            self._step(outcome)
             self.dealer = outcome
             return
         if not 0 <= outcome < N_TYPES or self.left[outcome] == 0:
             raise FieldError(f"chance outcome {outcome} is no card left in the deck")
+        self._step(outcome)
         self.left[outcome] -= 1
         self.deck.append(outcome)
         if len(self.deck) == self.rules.n_cards:
@@ -234,8 +245,11 @@ class Hand:
         """The engine's legal actions of the seat to act, ascending (empty unless a seat acts)."""
         if self.player < 0:
             return []
-        n, _plays = api.legal_actions(self.arr, self.st)
-        return sorted(int(a) for a in self.st.legal[:n])
+        legal = self.now.get("legal")
+        if legal is None:
+            n, _plays = api.legal_actions(self.arr, self.st)
+            legal = self.now["legal"] = tuple(sorted(self.st.legal[:n].tolist()))
+        return list(legal)
 
     def apply(self, action: int) -> None:
         """The seat to act does ``action`` (FieldError if it is not legal), and the engine carries
@@ -244,28 +258,39 @@ class Hand:
         if self.player < 0:
             raise FieldError("no seat is to act: " + ("the deal is not over" if st is None else "the hand is over"))
         n, _plays = api.legal_actions(self.arr, st)
-        if action not in st.legal[:n]:
-            raise FieldError(f"action {action} is not legal here (legal: {sorted(int(a) for a in st.legal[:n])})")
+        legal = st.legal[:n].tolist()
+        if action not in legal:
+            raise FieldError(f"action {action} is not legal here (legal: {sorted(legal)})")
         seat, kind = self.player, int(api.decision(st))
+        self._step(action)
         lays = kind == L.D_MELD and (L.A_DECLARE <= action < L.A_DECLARE + L.N_COMBOS or action >= L.A_CLAIM)
         table = st.P[seat, L.P_TABLE:L.P_TABLE + N_TYPES].copy() if lays else None
         shown: tuple[int, ...] = ()
+        g = st.G.tolist()                   # plain ints: several times faster to read than the array's
         if kind == L.D_CARTE and action == L.A_CARTE_BLANCHE:
-            card = int(st.G[L.G_DRAWN + st.G[L.G_CARTE_I]])
+            card = g[L.G_DRAWN + g[L.G_CARTE_I]]
             shown = (card,) if card >= 0 else self.hand_cards(seat)
-        events = int(st.G[L.G_NEV])
-        last_draws = st.G[L.G_STAGE] == 1 and st.G[L.G_TALON_LEN] - st.G[L.G_TALON_POS] <= 2
+        events = g[L.G_NEV]
+        last_draws = g[L.G_STAGE] == 1 and g[L.G_TALON_LEN] - g[L.G_TALON_POS] <= 2
         tables = st.P[:2, L.P_TABLE:L.P_TABLE + N_TYPES].copy() if last_draws else None
         api.apply(self.arr, st, action)
         self._next_player()
         if lays:
-            delta = st.P[seat, L.P_TABLE:L.P_TABLE + N_TYPES] - table
-            shown = tuple(t for t in range(N_TYPES) for _ in range(max(int(delta[t]), 0)))
+            delta = (st.P[seat, L.P_TABLE:L.P_TABLE + N_TYPES] - table).tolist()
+            shown = tuple(t for t in range(N_TYPES) for _ in range(max(delta[t], 0)))
         self.moves.append((seat, action, kind))
         self.shown.append(shown)
-        rows = st.ev[events:int(st.G[L.G_NEV])]
-        self.drawn.append(tuple((int(r[1]), int(r[2])) for r in rows if r[0] == L.E_DRAW))
+        rows = st.ev[events:int(st.G[L.G_NEV])].tolist()
+        self.drawn.append(tuple((r[1], r[2]) for r in rows if r[0] == L.E_DRAW))
         self._learn(tables if tables is not None and st.G[L.G_STAGE] == 2 else None)
+
+    def _step(self, step: int) -> None:
+        """Take ``now`` of the position that ``step`` (this position's action or chance outcome)
+        leads to: the one a copy took last with the same step from here, else a new one."""
+        last = self.now.get("next")
+        if last is None or last[0] != step:
+            last = self.now["next"] = (step, {})
+        self.now = last[1]
 
     def _learn(self, tables) -> None:
         """What the last move told every seat of the cards in a hand (``known``): a card the
@@ -309,12 +334,13 @@ class Hand:
 
     def dealt_cards(self, seat: int) -> tuple[int, ...]:
         """The cards dealt to seat ``seat`` (so far), ascending."""
-        if self.st is not None and ("dealt", seat) in self.memo:
-            return tuple(self.memo["dealt", seat])
-        cards = sorted(c for k, c in enumerate(self.deck[:2 * self.rules.hand_size]) if self.packet_seat(k) == seat)
-        if self.st is not None:
-            self.memo["dealt", seat] = cards
-        return tuple(cards)
+        cards = self.memo.get(("dealt", seat))
+        if cards is None:
+            cards = tuple(sorted(c for k, c in enumerate(self.deck[:2 * self.rules.hand_size])
+                                 if self.packet_seat(k) == seat))
+            if self.st is not None:
+                self.memo["dealt", seat] = cards
+        return cards
 
     def scores(self) -> list[int]:
         """Each seat's points so far (the engine's; at the end, the hand's score)."""
@@ -363,7 +389,8 @@ class Hand:
         new.deck, new.left = list(self.deck), list(self.left)
         new.moves, new.shown, new.drawn = list(self.moves), list(self.shown), list(self.drawn)
         new.known = (list(self.known[0]), list(self.known[1]))
-        new.memo = {k: v.copy() for k, v in self.memo.items()}
+        new.memo = dict(self.memo)
+        new.now = self.now
         new.player = self.player
         # every array copied whole: cheaper from Python than a new state and api.copy_into
         new.st = None if self.st is None else api.HandState(*(a.copy() for a in self.st))

@@ -18,8 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from ..cards import card_str
-from ..engine import api
+from ..cards import N_TYPES, card_str
 from ..engine import layout as L
 from ..rules import RuleSet
 from .core import (
@@ -35,8 +34,11 @@ from .core import (
     utility_range,
 )
 from .views import (
+    CARD_NAMES,
+    MOVE_NAMES,
     OBS_WIDTH,
-    TYPES,
+    array_names,
+    count_names,
     info_state_shapes,
     info_state_string,
     info_state_tensor,
@@ -50,6 +52,7 @@ from .worlds import resample
 SHORT_NAME = "bezique"
 PARAMETERS = {"variant": "ordinary", "margin": False}
 PLAYER_IDS = {CHANCE: pyspiel.PlayerId.CHANCE, TERMINAL: pyspiel.PlayerId.TERMINAL}
+DEAL_NAMES = tuple(f"deal {name}" for name in CARD_NAMES)
 
 
 def game_type(utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
@@ -82,6 +85,7 @@ class BeziqueGame(pyspiel.Game):
         super().__init__(game_type(utility), info, params)
         self.rules: RuleSet = rules
         self.margin = margin
+        self.undealt = Hand(rules, margin)
 
     def new_initial_state(self):
         """The hand before the deal (a chance node: the dealer)."""
@@ -101,12 +105,15 @@ class BeziqueState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self.hand = Hand(game.rules, game.margin)
+        # a copy: a new Hand looks its rules up (hashes them), and OpenSpiel makes a new state for
+        # every tensor it sizes; the copy takes a position cache of its own, not every game's
+        self.hand = game.undealt.copy()
+        self.hand.now = {}
 
     def current_player(self):
         """The seat to act, or pyspiel's CHANCE while dealing and TERMINAL once over."""
-        p = self.hand.current_player()
-        return PLAYER_IDS.get(p, p)
+        p = self.hand.player
+        return p if p >= 0 else PLAYER_IDS[p]
 
     def _legal_actions(self, player):
         """The engine's legal actions (its action codes), ascending."""
@@ -125,9 +132,11 @@ class BeziqueState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         """``dealer 1``, ``deal QS``; a seat's action in short words (views.move_name)."""
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"dealer {action}" if self.hand.dealer < 0 else f"deal {card_str(action)}"
-        return move_name(action)
+        if player == CHANCE:
+            if self.hand.dealer < 0:
+                return f"dealer {action}"
+            return DEAL_NAMES[action] if 0 <= action < N_TYPES else f"deal {card_str(action)}"
+        return MOVE_NAMES[action] if 0 <= action < N_ACTIONS else move_name(action)
 
     def is_terminal(self):
         """Whether the hand has been played to its end."""
@@ -152,12 +161,9 @@ class BeziqueState(pyspiel.State):
 
     def __str__(self):
         """The whole hand (both hands, the tables and the talon), for debugging."""
-        h = self.hand
-        progress = (h.dealer, len(h.deck), len(h.moves))
-        made_at, text = h.memo.get("text", (None, ""))
-        if made_at != progress:         # OpenSpiel asks a position for it again and again
-            text = self._text()
-            h.memo["text"] = [progress, text]
+        text = self.hand.now.get("text")
+        if text is None:                # OpenSpiel asks a position for it again and again
+            text = self.hand.now["text"] = self._text()
         return text
 
     def _text(self) -> str:
@@ -167,12 +173,13 @@ class BeziqueState(pyspiel.State):
             return f"bezique {h.rules.name}; dealer {h.dealer if h.dealer >= 0 else '?'}; dealt {names(h.deck)}"
         lines = [f"bezique {h.rules.name}; dealer {h.dealer}; moves {len(h.moves)}"]
         for seat in (0, 1):
-            hand, table = (np.repeat(TYPES, h.st.P[seat, at:at + 32]) for at in (L.P_HAND, L.P_TABLE))
-            lines.append(f"seat {seat}: hand {names(hand)}; table {names(table)}")
+            hand, table = (count_names(h.st.P[seat, at:at + N_TYPES]) for at in (L.P_HAND, L.P_TABLE))
+            lines.append(f"seat {seat}: hand {hand}; table {table}")
         g = h.st.G
-        lines.append("talon: " + names(h.st.talon[int(g[L.G_TALON_POS]):int(g[L.G_TALON_LEN])]))
-        who = "over" if h.is_over() else f"seat {int(api.to_act(h.st))} to act"
-        lines.append(f"scores {h.scores()[0]} {h.scores()[1]}; {who}")
+        lines.append("talon: " + array_names(h.st.talon[int(g[L.G_TALON_POS]):int(g[L.G_TALON_LEN])]))
+        who = "over" if h.is_over() else f"seat {h.player} to act"
+        scores = h.scores()
+        lines.append(f"scores {scores[0]} {scores[1]}; {who}")
         return "\n".join(lines)
 
 
@@ -196,13 +203,25 @@ class BeziqueObserver:
             size = int(np.prod(shape))
             self.dict[name] = self.tensor[start:start + size].reshape(shape)
             start += size
+        self.undealt: dict[int, np.ndarray] = {}
 
     def set_from(self, state, player):
         """Write ``player``'s view of ``state`` into ``tensor`` (and so ``dict``)."""
-        if self.perfect_recall:
-            info_state_tensor(state.hand, player, self.dict)
+        hand = state.hand
+        if hand.dealer >= 0:
+            self._write(hand, player)
+        elif player in self.undealt:        # OpenSpiel sizes every tensor it asks for by a new state's
+            self.tensor[:] = self.undealt[player]
         else:
-            observation_vector(state.hand, player, self.dict["observation"])
+            self._write(hand, player)
+            self.undealt[player] = self.tensor.copy()
+
+    def _write(self, hand, player) -> None:
+        """Write ``player``'s view of ``hand`` into ``tensor``, made afresh."""
+        if self.perfect_recall:
+            info_state_tensor(hand, player, self.dict)
+        else:
+            observation_vector(hand, player, self.dict["observation"])
 
     def string_from(self, state, player):
         """``player``'s view of ``state`` as text."""

@@ -16,6 +16,8 @@ knows them (core.Hand.known).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ..actions import DECISION_NAMES, action_str
@@ -24,7 +26,7 @@ from ..engine import api
 from ..engine import layout as L
 from ..engine.observe import PUB_KNOWN
 from ..rules import RuleSet
-from .core import Hand, max_decisions
+from .core import N_ACTIONS, Hand, max_decisions
 
 OBS_WIDTH = L.OBS_TRUE
 """The engine's observation of a seat, without the part only the cheating ceilings fill."""
@@ -45,6 +47,31 @@ def names(cards, empty: str = "") -> str:
     return " ".join(map(CARD_NAMES.__getitem__, cards)) or empty
 
 
+def count_names(counts, empty: str = "") -> str:
+    """Return :func:`names` of the cards ``counts`` holds (how many of each card type: 32
+    numbers, a list or an array), ascending."""
+    return _count_names(tuple(counts.tolist() if isinstance(counts, np.ndarray) else counts), empty)
+
+
+@lru_cache(maxsize=1 << 14)
+def _count_names(counts: tuple[int, ...], empty: str) -> str:
+    """:func:`count_names`, kept for the counts seen lately (a hand, a table or the cards played
+    change by a card or two a move, and OpenSpiel asks for a position's text again and again)."""
+    return names(TYPES.repeat(counts), empty)
+
+
+def array_names(cards: np.ndarray) -> str:
+    """Return :func:`names` of the cards of array ``cards``."""
+    return _array_names(cards.tobytes(), cards.dtype.str)
+
+
+@lru_cache(maxsize=1 << 10)
+def _array_names(data: bytes, dtype: str) -> str:
+    """:func:`array_names`, kept for the arrays seen lately (the talon changes little from move
+    to move)."""
+    return names(np.frombuffer(data, dtype))
+
+
 def info_state_shapes(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:
     """The pieces of the information-state tensor, in order: (name, shape)."""
     return [("observation", (OBS_WIDTH,)), ("dealt", (N_TYPES,)), ("turn_up", (N_TYPES,)),
@@ -56,7 +83,7 @@ def observation_vector(hand: Hand, seat: int, out: np.ndarray) -> None:
     (:func:`seat_observation`) once the hand is dealt; while dealing, its cards so far, its seat,
     the dealer and the turn-up where dealt."""
     if hand.st is not None:
-        out[:] = seat_observation(hand, seat)[:OBS_WIDTH]
+        out[:] = _observed(hand, seat)[:OBS_WIDTH]
         return
     out[:] = 0
     for t in hand.dealt_cards(seat):
@@ -76,11 +103,21 @@ def seat_observation(hand: Hand, seat: int) -> np.ndarray:
     """The engine's observation of seat ``seat`` (``api.observe``, its public record filled: a
     copy, int32[OBS_SIZE]), with the cards known to be in each hand as every seat knows them
     (core.Hand.known, not the engine's count, which depends on the hidden cards)."""
-    api.observe(hand.arr, hand.st, seat)
-    obs = hand.st.obs[seat].copy()
-    for r in (0, 1):
-        at = L.OBS_PUBLIC + r * L.OBS_PUBLIC_W + PUB_KNOWN
-        obs[at:at + N_TYPES] = hand.known[(seat + r) % 2]
+    return _observed(hand, seat).copy()
+
+
+def _observed(hand: Hand, seat: int) -> np.ndarray:
+    """:func:`seat_observation`, made once a position (kept in ``hand.now``, read-only: the
+    copies of the hand taken at this position share it)."""
+    obs = hand.now.get(("observation", seat))
+    if obs is None:
+        api.observe(hand.arr, hand.st, seat)
+        obs = hand.st.obs[seat].copy()
+        for r in (0, 1):
+            at = L.OBS_PUBLIC + r * L.OBS_PUBLIC_W + PUB_KNOWN
+            obs[at:at + N_TYPES] = hand.known[(seat + r) % 2]
+        obs.flags.writeable = False
+        hand.now["observation", seat] = obs
     return obs
 
 
@@ -109,10 +146,9 @@ def info_state_tensor(hand: Hand, seat: int, pieces: dict) -> None:
     """Fill ``pieces`` (arrays of :func:`info_state_shapes`) with seat ``seat``'s information
     state."""
     observation_vector(hand, seat, pieces["observation"])
-    for name in ("dealt", "turn_up", "shown"):
+    for name in ("turn_up", "shown"):
         pieces[name].fill(0)
-    for t in hand.dealt_cards(seat):
-        pieces["dealt"][t] += 1
+    pieces["dealt"][:] = np.bincount(hand.dealt_cards(seat), minlength=N_TYPES)
     if hand.turn_up() >= 0:
         pieces["turn_up"][hand.turn_up()] = 1
     for k, (s, _action, kind) in enumerate(hand.moves):
@@ -131,31 +167,37 @@ def _row(hand: Hand, k: int, seat: int) -> tuple:
     return (s + 1, action + 1, own_draw(hand, k, seat) + 1, *words)
 
 
-class HistoryRows:
-    """The rows of a seat's history made so far (``rows[:n]``; the rest zeros), kept in a hand's
-    memo: as an array, so that filling a tensor costs one copy, not one conversion a move."""
+class RowBuffer:
+    """Rows of a seat's history, shared by a hand and its copies: ``rows[:filled]`` made so far,
+    the rest zeros (as an array, so that filling a tensor costs one copy, not one conversion a
+    move)."""
 
     def __init__(self, capacity: int):
         # float32, as the tensor is: a row's largest number, 33**4, is exact in it
-        self.rows, self.n = np.zeros((capacity, HISTORY_W), np.float32), 0
+        self.rows, self.filled = np.zeros((capacity, HISTORY_W), np.float32), 0
 
-    def copy(self) -> HistoryRows:
-        """An independent copy (a hand's copy takes one of its memo)."""
-        new = HistoryRows.__new__(HistoryRows)
-        new.rows, new.n = self.rows.copy(), self.n
+    def own(self, n: int) -> RowBuffer:
+        """This buffer if its rows are those of a hand with ``n`` rows (no copy of the hand has
+        gone past them), else a new one with those ``n``."""
+        if self.filled == n:
+            return self
+        new = RowBuffer.__new__(RowBuffer)
+        new.rows, new.filled = np.zeros_like(self.rows), n
+        new.rows[:n] = self.rows[:n]
         return new
 
 
 def _history(hand: Hand, seat: int) -> np.ndarray:
-    """Seat ``seat``'s history rows (max_decisions rows, zeros after the moves so far), made for
-    the moves not yet in the hand's memo (moves are only ever added)."""
-    done = hand.memo.get(("history", seat))
-    if done is None:
-        done = hand.memo["history", seat] = HistoryRows(max_decisions(hand.rules))
-    for k in range(done.n, len(hand.moves)):
-        done.rows[k] = _row(hand, k, seat)
-    done.n = len(hand.moves)
-    return done.rows
+    """Seat ``seat``'s history rows (max_decisions rows, zeros after the moves so far). The hand's
+    memo keeps (buffer, its rows in it); the rows of the moves since are added in place, where
+    no copy of the hand has added others (moves are only ever added)."""
+    buffer, n = hand.memo.get(("history", seat)) or (RowBuffer(max_decisions(hand.rules)), 0)
+    buffer = buffer.own(n)
+    for k in range(n, len(hand.moves)):
+        buffer.rows[k] = _row(hand, k, seat)
+    buffer.filled = len(hand.moves)
+    hand.memo["history", seat] = (buffer, buffer.filled)
+    return buffer.rows
 
 
 def _line(hand: Hand, k: int, seat: int) -> str:
@@ -168,13 +210,16 @@ def _line(hand: Hand, k: int, seat: int) -> str:
     return line + (f"; draws {CARD_NAMES[drew]}" if drew >= 0 else "")
 
 
-def _memo(hand: Hand, what: str, seat: int, make) -> list:
-    """Seat ``seat``'s ``what`` of every move so far, made by ``make`` for the moves not yet in
-    the hand's memo (moves are only ever added)."""
-    done = hand.memo.setdefault((what, seat), [])
-    for k in range(len(done), len(hand.moves)):
-        done.append(make(hand, k, seat))
-    return done
+def _lines(hand: Hand, seat: int) -> list[str]:
+    """Seat ``seat``'s line of every move so far. The hand's memo keeps (list, its lines in it),
+    the list shared by the hand's copies; the lines of the moves since are appended in place,
+    where no copy of the hand has appended others (moves are only ever added)."""
+    lines, n = hand.memo.get(("lines", seat)) or ([], 0)
+    if len(lines) != n:
+        lines = lines[:n]
+    lines += (_line(hand, k, seat) for k in range(n, len(hand.moves)))
+    hand.memo["lines", seat] = (lines, len(lines))
+    return lines
 
 
 def info_state_string(hand: Hand, seat: int) -> str:
@@ -186,13 +231,17 @@ def info_state_string(hand: Hand, seat: int) -> str:
              "hand " + names(hand.dealt_cards(seat))]
     if hand.turn_up() >= 0:
         lines.append("turn-up " + card_str(hand.turn_up()))
-    return "\n".join(lines + _memo(hand, "lines", seat, _line))
+    return "\n".join(lines + _lines(hand, seat))
 
 
 def move_name(action: int) -> str:
     """An action code in short words: ``play QS``, ``play QS from table``, ``declare bezique``,
     ``stop`` (the end of a declaration window, carte blanche kept hidden, or playing on)."""
     return "stop" if action == L.A_STOP else action_str(action)
+
+
+MOVE_NAMES = tuple(move_name(a) for a in range(N_ACTIONS))
+"""``MOVE_NAMES[a]``: :func:`move_name` of every action code."""
 
 
 def observation_string(hand: Hand, seat: int) -> str:
@@ -205,24 +254,25 @@ def observation_string(hand: Hand, seat: int) -> str:
         text = (f"bezique {hand.rules.name}; seat {seat}; {dealer}; dealing, {len(hand.deck)} of "
                 f"{hand.rules.n_cards} cards dealt\nhand: {names(hand.dealt_cards(seat), '-')}")
         return text + (f"\nturn-up {card_str(hand.turn_up())}" if hand.turn_up() >= 0 else "")
-    o = seat_observation(hand, seat)
-    counts = lambda base: np.repeat(TYPES, o[base:base + N_TYPES])
+    obs = _observed(hand, seat)
+    o = obs[:L.OBS_PUBLIC].tolist()        # plain ints: read and formatted several times faster
+    counts = lambda base: count_names(o[base:base + N_TYPES], '-')
     stage = "first stage" if o[L.OBS_STAGE] == 1 else "second stage"
     trumps = SUITS[o[L.OBS_TRUMP]] if o[L.OBS_TRUMP] >= 0 else "none yet"
     up = f"; turn-up {card_str(o[L.OBS_TURNUP])}" if o[L.OBS_TURNUP] >= 0 else ""
-    known = counts(L.OBS_PUBLIC + L.OBS_PUBLIC_W + PUB_KNOWN)
     trick = [card_str(c) for c in o[L.OBS_TRICK_CARDS:L.OBS_TRICK_CARDS + 2] if c >= 0]
+    known = L.OBS_PUBLIC + L.OBS_PUBLIC_W + PUB_KNOWN
     lines = [(f"bezique {hand.rules.name}; seat {seat}; dealer {hand.dealer}; {stage}, trick "
               f"{o[L.OBS_TRICK] + 1}; trumps {trumps}{up}; talon {o[L.OBS_TALON_LEFT]}"),
-             f"hand: {names(counts(L.OBS_HAND), '-')}",
-             f"table {seat}: {names(counts(L.OBS_TABLE), '-')}; table {other}: {names(counts(L.OBS_TABLE + 32), '-')}",
-             f"known in hand {other}: {names(known, '-')}",
-             f"played: {names(counts(L.OBS_PLAYED), '-')}",
+             f"hand: {counts(L.OBS_HAND)}",
+             f"table {seat}: {counts(L.OBS_TABLE)}; table {other}: {counts(L.OBS_TABLE + 32)}",
+             f"known in hand {other}: {count_names(obs[known:known + N_TYPES], '-')}",
+             f"played: {counts(L.OBS_PLAYED)}",
              f"trick: {' '.join(trick) or '-'}",
              (f"scores {seat}: {o[L.OBS_SCORE]}, {other}: {o[L.OBS_SCORE + 1]}; brisques {seat}: "
               f"{o[L.OBS_BRISQUES]}, {other}: {o[L.OBS_BRISQUES + 1]}")]
     if hand.is_over():
         lines.append("hand over")
     else:
-        lines.append(f"to act: {int(api.to_act(hand.st))} ({DECISION_NAMES[int(api.decision(hand.st))]})")
+        lines.append(f"to act: {hand.player} ({DECISION_NAMES[o[L.OBS_DECISION]]})")
     return "\n".join(lines)
