@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations, product
 
 from analyzer.cards import combo_cards
@@ -20,19 +21,28 @@ from analyzer.cards import combo_cards
 FOUR_RANKS = (0, 2, 3, 4)
 
 
+@cache
 def combo_class(c: int) -> str:
     """R2.11: M (marriages, sequences), B (béziques) or F (fours, one class per rank)."""
     return "M" if c < 8 else ("B" if c < 12 else f"F{FOUR_RANKS[c - 12]}")
 
 
+@cache
 def combo_level(c: int) -> int:
     """Step within the class: marriage 1, sequence 2, bézique n, a four 1."""
     return 1 if c < 4 else 2 if c < 8 else c - 7 if c < 12 else 1
 
 
-def combo_types(c: int) -> set[int]:
+@cache
+def combo_types(c: int) -> frozenset[int]:
     """The card types that may be part of ``c`` (a four: its rank in every suit)."""
-    return set(combo_cards(c)) if c < 12 else {s * 8 + FOUR_RANKS[c - 12] for s in range(4)}
+    return frozenset(combo_cards(c)) if c < 12 else frozenset(s * 8 + FOUR_RANKS[c - 12] for s in range(4))
+
+
+@cache
+def combo_needs(c: int) -> tuple:
+    """(card type, copies) for each card type of marriage, sequence or bézique ``c``."""
+    return tuple(Counter(combo_cards(c)).items())
 
 
 def classes_of(card: int) -> set[str]:
@@ -86,6 +96,9 @@ class Seat:
 
     def eligible(self, copy: Copy, c: int) -> bool:
         cls, lvl = combo_class(c), combo_level(c)
+        if self.reading == "portland":    # R3.6 (b): never in an inferior combination of its class
+            return not any(combo_class(self.instances[i].combo) == cls and combo_level(self.instances[i].combo) > lvl
+                           for i in copy.history)
         have = self.level(copy, cls)
         ok = have < lvl if self.reading == "higher" else have <= lvl          # R2.14 / R3.6
         if self.american and cls != "B" and self.level(copy, "B") > 0:         # R2.17
@@ -93,9 +106,6 @@ class Seat:
         if self.reading == "replace":     # R3.6: no earlier whole instance of c shares it
             ok &= not any(self.instances[i].combo == c and self.instances[i].whole
                           for i in copy.history)
-        if self.reading == "portland":    # R3.6 (b): never in an inferior combination of its class
-            ok = not any(combo_class(self.instances[i].combo) == cls and combo_level(self.instances[i].combo) > lvl
-                         for i in copy.history)
         return ok
 
     def shares(self, copy: Copy, c: int) -> bool:
@@ -120,34 +130,33 @@ class Seat:
     # --- choices --------------------------------------------------------------------------
     def choices(self, c: int, table_only: bool = False):
         """Every legal way to declare ``c`` now: (table indices, Counter of hand cards)."""
-        elig = [k for k, cp in enumerate(self.table) if cp.card in combo_types(c) and self.eligible(cp, c)]
+        types = combo_types(c)
+        elig = [k for k, cp in enumerate(self.table) if cp.card in types and self.eligible(cp, c)]
         if c < 12:
-            need = Counter(combo_cards(c))
             per_type = []
-            for t, n in need.items():
+            for t, n in combo_needs(c):
                 opts = []
                 ks = [k for k in elig if self.table[k].card == t]
                 for m in range(min(n, len(ks)) + 1):
                     if n - m > (0 if table_only else self.hand[t]):
                         continue
                     for sub in combinations(ks, m):
-                        opts.append((sub, Counter({t: n - m}) if n - m else Counter()))
+                        opts.append((sub, t, n - m))
                 per_type.append(opts)
             for parts in product(*per_type):
-                ks = tuple(k for sub, _ in parts for k in sub)
-                hand = sum((h for _, h in parts), Counter())
+                ks = tuple(k for sub, _, _ in parts for k in sub)
+                hand = Counter({t: n for _, t, n in parts if n})
                 if self.reading == "portland":
                     if self.portland_ok(c, ks, hand):
                         yield ks, hand
                 elif hand or any(self.is_new(self.table[k]) for k in ks):         # R2.12 / R3.6
                     yield ks, hand
         else:
-            cards = sorted(combo_types(c))
+            cards = sorted(types)
             for m in range(min(4, len(elig)) + 1):
+                draws = _hand_draws(Counter() if table_only else self.hand, cards, 4 - m)
                 for sub in combinations(elig, m):
-                    for hand in ([Counter()] if table_only else _hand_draws(self.hand, cards, 4 - m)):
-                        if sum(hand.values()) != 4 - m:
-                            continue
+                    for hand in draws:
                         if self.reading == "portland":
                             if self.portland_ok(c, sub, hand):
                                 yield sub, hand
@@ -262,13 +271,15 @@ def _classes(copy: Copy) -> tuple:
     return "M", "B", f"F{copy.card % 8}"
 
 
-def _hand_draws(hand: Counter, cards: list[int], n: int):
-    """Every Counter of ``n`` cards of types ``cards`` that ``hand`` holds."""
-    if n == 0:
-        yield Counter()
-        return
-    avail = [(t, hand[t]) for t in cards if hand[t] > 0]
+def _hand_draws(hand: Counter, cards: list[int], n: int) -> tuple:
+    """Every Counter of ``n`` cards of types ``cards`` that ``hand`` holds (shared by every call
+    with the same holding: none is ever changed)."""
+    return _draws(tuple((t, hand[t]) for t in cards if hand[t] > 0), n)
 
+
+@cache
+def _draws(avail: tuple, n: int) -> tuple:
+    """Every Counter of ``n`` cards from ``avail``, (card type, copies held) pairs."""
     def rec(i, left):
         if left == 0:
             yield Counter()
@@ -280,4 +291,4 @@ def _hand_draws(hand: Counter, cards: list[int], n: int):
             for rest in rec(i + 1, left - m):
                 yield Counter({t: m}) + rest if m else rest
 
-    yield from rec(0, n)
+    return tuple(rec(0, n))

@@ -5,6 +5,7 @@ from itertools import combinations
 from math import sqrt
 from types import SimpleNamespace
 
+import numba
 import numpy as np
 import pytest
 
@@ -52,16 +53,32 @@ def received_by_trick(rules, hands: int, seed: int) -> np.ndarray:
     arr = rules.to_array()
     players = policy_arrays([resolve_policy("greedy"), resolve_policy("random")], arr)
     out = np.zeros((hands, 2, tricks + 1, 2), np.int64)
+    play_out = None
     for i in range(hands):
         st = api.deal(arr, seed, i, log_events=True)       # as play_spec deals and plays it, without its text
         got = np.stack([st.P[:2, L.P_HAND + QS], st.P[:2, L.P_HAND + JD]], axis=1).astype(np.int64)
-        api.play_out(arr, st, players)
-        for kind, seat, a, *_ in st.ev[:int(st.G[L.G_NEV])].tolist():
-            if kind == L.E_TRICK and a < tricks + 1:
-                out[i, :, a] = got
-            elif kind == L.E_DRAW:
-                got[seat] += [a == QS, a == JD]
+        play_out = play_out or compiled(api.play_out, arr, st, players)
+        play_out(arr, st, players)
+        record_tricks(out[i], got, st.ev[:int(st.G[L.G_NEV])], tricks)
     return out.reshape(-1, tricks + 1, 2)
+
+
+def compiled(kernel, *args):
+    """``kernel``'s machine code for the types of ``args``: called directly, it skips the
+    dispatcher's typing of every argument at each call (for the players' tuple of functions,
+    most of a hand's time)."""
+    return kernel.compile(tuple(numba.typeof(a) for a in args))
+
+
+def record_tricks(out: np.ndarray, got: np.ndarray, ev: np.ndarray, tricks: int) -> None:
+    """Fill ``out`` [seat, trick k, (Q♠, J♦)] with the dealt cards ``got`` [seat, (Q♠, J♦)] plus
+    those each seat drew before the event log ``ev`` ends trick k."""
+    kind, seat, card = ev[:, 0], ev[:, 1], ev[:, 2]
+    hit = ((kind == L.E_DRAW)[None, :, None] & (seat[None, :, None] == np.arange(2)[:, None, None])
+           & (card[None, :, None] == np.array([QS, JD])))
+    drawn = hit.cumsum(axis=1)                              # [seat, event, (Q♠, J♦)]
+    rows = np.flatnonzero((kind == L.E_TRICK) & (card < tricks + 1))
+    out[:, card[rows]] = got[:, None] + drawn[:, rows]
 
 
 @pytest.mark.parametrize("name,hands,levels", [("ordinary", 6000, (1, 2)), ("rubicon", 1200, (2, 3))])

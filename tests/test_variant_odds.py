@@ -2,6 +2,7 @@
 fraction (analyzer.studies.odds.deal_odds) against brute-force enumeration and closed forms, and against the
 engine's own deals (99 % Wilson interval, fixed seeds)."""
 from fractions import Fraction
+from functools import cache
 from itertools import combinations
 from math import comb
 
@@ -266,9 +267,10 @@ def brute_force(rules: TinyRules, need: dict) -> tuple[Fraction, Fraction, Fract
     from analyzer.studies.odds.deal_odds import key_cards
     groups = [(set(key_cards(key)), k) for key, k in need.items()]
 
+    @cache                  # the same few hands recur in every deal
     def holds(idx):
         return all(sum(rules.cards[i] in cols for i in idx) >= k for cols, k in groups)
-    counts = np.zeros(3, np.int64)
+    counts = [0, 0, 0]
     total = 0
 
     def deal(left, hands):
