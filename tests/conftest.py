@@ -1,7 +1,8 @@
 """The suite's session. On a cold kernel cache (a fresh clone), the kernels most tests need are
 compiled once, before the workers start, each set in a process of its own side by side
 (run/compiling.compile_side_by_side), instead of by every pytest-xdist worker at once, each
-compiling the same kernels as the other; a warm cache is only looked at.
+compiling the same kernels as the other: first the batch kernel beside the policies, then the
+later groups (the one-hand driver, the search), which call them; a warm cache is only looked at.
 
 Each process of the suite keeps its compiled test modules (pytest's assertion rewriting) and the
 package's modules in __pycache__ even where PYTHONDONTWRITEBYTECODE is set, as on this project's
@@ -24,8 +25,11 @@ def pytest_configure(config):
     from analyzer.run.compiling import compile_side_by_side
 
     package = Path(analyzer.__file__).parent
-    groups = [] if kernels_cached() else [(BATCH_MODULE,), POLICY_KERNEL_MODULES]
-    groups += [group for group, kernels in zip(LATER_GROUPS, LATER_KERNELS)
-               if not all(kernel_cached(package / source, function) for source, function in kernels)]
-    if groups:
-        compile_side_by_side(groups)
+    if not kernels_cached():
+        compile_side_by_side([(BATCH_MODULE,), POLICY_KERNEL_MODULES])
+    # after the first two: the later groups load the engine's and the policies' kernels they
+    # call from the cache instead of compiling them again beside them (a quarter less work)
+    later = [group for group, kernels in zip(LATER_GROUPS, LATER_KERNELS)
+             if not all(kernel_cached(package / source, function) for source, function in kernels)]
+    if later:
+        compile_side_by_side(later)
