@@ -161,3 +161,27 @@ def test_backend_choices_that_cannot_work_are_one_line(monkeypatch):
                           (["--scheduler", "tcp://127.0.0.1:1"], "cannot reach the Dask scheduler")):
         res = CliRunner().invoke(main, ["simulate", "--hands", "100", *args])
         assert res.exit_code == 1 and message in res.output and "Traceback" not in res.output, res.output
+
+
+class _CancelledUnderTheWait:
+    """A Dask future as distributed 2026.8 leaves one the cluster cancelled while ``result(timeout)``
+    waited on it: the call raises UnboundLocalError (dask/distributed#8514), not CancelledError."""
+
+    def __init__(self, cancelled: bool):
+        self._cancelled = cancelled
+
+    def result(self, timeout=None):
+        raise UnboundLocalError("cannot access local variable 'result' where it is not associated with a value")
+
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+
+def test_a_chunk_the_cluster_cancelled_is_one_clear_error_not_distributeds_traceback():
+    """Seen once in a cold run of the suite (a training run's chunk cancelled by the cluster): the
+    wait now says what happened and how to go on; an UnboundLocalError of anything else is left
+    as it is."""
+    with pytest.raises(backends.BackendError, match="the Dask cluster dropped a chunk of this run"):
+        backends.wait_for(_CancelledUnderTheWait(cancelled=True))
+    with pytest.raises(UnboundLocalError):
+        backends.wait_for(_CancelledUnderTheWait(cancelled=False))

@@ -5,6 +5,7 @@ declaration, an exchange or a claim must be legal there, or the replay stops nam
 and the rule. A declaration window ends when the next move is not one of the winner's
 declarations; the carte-blanche shows of a round may be listed in any order.
 """
+import numpy as np
 from numba import njit
 
 from ..rules import R_CLAIMS, R_DECLARE_ALL, R_FIXED_POINT, R_PANACHE, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
@@ -91,8 +92,10 @@ def replay(rules, st, script, nscript):
         if kind == L.S_HOLD:                   # stop at this decision, a window included
             G[L.G_STATUS] = L.ST_INCOMPLETE
             return L.ST_INCOMPLETE
-        seat = script[pos, 1]
-        c = script[pos, 2]
+        # as int64, the type the hands played by policies pass: the engine's move kernels then load
+        # from the cache, not compile again for int32 (the script's type)
+        seat = np.int64(script[pos, 1])
+        c = np.int64(script[pos, 2])
         if kind == L.S_GAME_CLAIM:                    # V3: before a card, right or wrong
             if dec == L.D_MELD:
                 apply_once(rules, st, L.A_STOP)
@@ -179,6 +182,6 @@ def replay(rules, st, script, nscript):
         else:
             apply_once(rules, st, a)
     if pos < nscript and script[pos, 0] != L.S_HOLD:          # moves after the last trick
-        return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, script[pos, 1], R2_21, L.X_AFTER_END, -1, -1)
+        return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, np.int64(script[pos, 1]), R2_21, L.X_AFTER_END, -1, -1)
     G[L.G_STATUS] = L.ST_DONE
     return L.ST_DONE

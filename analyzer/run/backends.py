@@ -35,13 +35,19 @@ DASK_POLL = 0.005   # seconds between two looks at a Dask chunk (a chunk takes 0
 
 def wait_for(future):
     """``future.result()``, waking every WAKE_EVERY seconds so that a signal is seen at once
-    (one that reaches a worker thread does not interrupt the main thread's wait)."""
+    (one that reaches a worker thread does not interrupt the main thread's wait). A Dask chunk
+    the cluster cancelled under the wait (a worker or the scheduler lost) is a BackendError."""
     while True:
         check_stop()
         try:
             return future.result(timeout=WAKE_EVERY)
         except TimeoutError:
             pass
+        except UnboundLocalError:   # distributed's result(timeout) on a future cancelled meanwhile (dask/distributed#8514)
+            if not future.cancelled():
+                raise
+            raise BackendError("the Dask cluster dropped a chunk of this run (a worker or its scheduler was lost); "
+                               "start the command again (--resume continues a run that keeps checkpoints)") from None
 
 
 class BackendError(BeziqueError, RuntimeError):
