@@ -2,8 +2,7 @@
 compiled once, before the workers start, each set in a process of its own side by side
 (run/compiling.compile_side_by_side), instead of by every pytest-xdist worker at once, each
 compiling the same kernels as the other: first the batch kernel beside the policies, then the
-later groups (the one-hand driver, the search), which call them, and the training's kernels; a
-warm cache is only looked at.
+later groups (the one-hand driver, the search), which call them; a warm cache is only looked at.
 
 Each process of the suite keeps its compiled test modules (pytest's assertion rewriting) and the
 package's modules in __pycache__ even where PYTHONDONTWRITEBYTECODE is set, as on this project's
@@ -15,13 +14,6 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = False
-
-
-# the training's kernels compile at their first call: a tiny run compiles them (tests/compile_training.py;
-# imported from the repository's root, where the README's test command runs)
-TRAINING_MODULE = "tests.compile_training"
-TRAINING_KERNELS = (("learning/selfplay.py", "match_chunk"), ("learning/rollouts.py", "label_chunk"),
-                    ("learning/sgd.py", "fit_epoch"))
 
 
 def pytest_configure(config):
@@ -39,11 +31,5 @@ def pytest_configure(config):
     # call from the cache instead of compiling them again beside them (a quarter less work)
     later = [group for group, kernels in zip(LATER_GROUPS, LATER_KERNELS)
              if not all(kernel_cached(package / source, function) for source, function in kernels)]
-    if not all(kernel_cached(package / source, function) for source, function in TRAINING_KERNELS):
-        # in the one-hand driver's process, after it: the two take about as long as the search
-        if later and later[0] == LATER_GROUPS[0]:
-            later[0] = (*later[0], TRAINING_MODULE)
-        else:
-            later.append((TRAINING_MODULE,))
     if later:
         compile_side_by_side(later)
