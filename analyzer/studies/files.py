@@ -4,7 +4,7 @@ commit), each file written atomically, then the directory's manifest of what the
 from __future__ import annotations
 
 from ..given_deal import active_given
-from ..plots import save_chart
+from .. import plots
 from ..run.output import finish_output, write_run_record, write_table
 from ..tables.page import write_page
 
@@ -20,7 +20,7 @@ def write_files(out, threads, tables=None, charts=None, files=(), parquet=True, 
         written += write_table(df, out, name, parquet=parquet)
     for name, chart in (charts or {}).items():
         fig, formats = chart if isinstance(chart, tuple) else (chart, ("png", "svg"))
-        written += save_chart(fig, out, name, formats=formats)
+        written += plots.save_chart(fig, out, name, formats=formats)
     written += [write_page(page) for page in pages]
     given = active_given()
     written.append(write_run_record(out, threads=threads, **facts, **({"given": given.describe()} if given else {})))

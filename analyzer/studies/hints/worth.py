@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ...numbers import difference
-from ...plots import ablation_chart
+from ... import plots
 from ...policies.hints import hints_policy
 from ...policies.hints_names import HINT_TEXT
 from ...policies.params import HINT_NAMES
@@ -142,5 +142,5 @@ def write_ablation(df: pd.DataFrame, rules: RuleSet, out, hands: int, seed: int,
     ``out``; returns the files written."""
     title = (f"Value of each hint{'' if base == 'hints' else f' of {base}'}, {rules.name} bézique "
              f"({hands:,} deals x 2, seed {seed})" + (f", against {against}" if against else ""))
-    return write_files(out, threads, {"ablation": df}, {"ablation": ablation_chart(df, points_unit(rules), title)},
+    return write_files(out, threads, {"ablation": df}, {"ablation": plots.ablation_chart(df, points_unit(rules), title)},
                        parquet=False, rules=rules.describe(), against=against, base=base, hands=hands, seed=seed)

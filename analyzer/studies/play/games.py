@@ -26,7 +26,7 @@ from ...engine.game_kernel import (
     run_games,
 )
 from ...engine.layout import MAX_SEATS, REC_W, ST_ILLEGAL_POLICY
-from ...plots import score_chart, win_chance_chart
+from ... import plots
 from ...policies.spec import PolicySpec
 from ...rules import RuleSet
 from ...run.checks import check_count
@@ -137,7 +137,7 @@ def write_games(result: GamesResult, out, threads: int | None = None) -> list:
     game (PNG, SVG) and run.json into ``out``; returns the files written."""
     rules = result.rules
     title = f"{rules.name} bézique to {rules.target}: the chance of winning the game ({result.games:,} games)"
-    charts = {"score_distribution": score_chart(result),
-              "win_chance": win_chance_chart(result.tables["win_chance"], title)}
+    charts = {"score_distribution": plots.score_chart(result),
+              "win_chance": plots.win_chance_chart(result.tables["win_chance"], title)}
     return write_files(out, threads, result.tables, charts, rules=rules.describe(), policies=result.policies,
                        games=result.games, seed=result.seed)

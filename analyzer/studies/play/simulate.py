@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ...given_deal import dealing
-from ...plots import score_chart
+from ... import plots
 from ...policies.spec import PolicySpec
 from ...rules import RuleSet, preset
 from ...run.checks import check_count
@@ -116,7 +116,7 @@ class SimulationTotals:
 def write_simulation(result: Result, out, threads: int | None = None) -> list:
     """Write a simulation's tables (CSV, Parquet), its score chart (PNG, SVG) and run.json into
     ``out``; returns the files written."""
-    return write_files(out, threads, result.tables, {"score_distribution": score_chart(result)},
+    return write_files(out, threads, result.tables, {"score_distribution": plots.score_chart(result)},
                        rules=result.rules.describe(), policies=result.policies, hands=result.hands, seed=result.seed)
 
 

@@ -9,7 +9,7 @@ from dataclasses import asdict
 import pandas as pd
 
 from ...learning.train import CHECKPOINT, CURVE, MODEL, TrainConfig, Trainer, teacher_name
-from ...plots import learning_curve_chart
+from ... import plots
 from ...policies.learned import shipped_model
 from ...policies.spec import model_for
 from ...rules import RuleSet
@@ -25,7 +25,7 @@ def train_player(rules: RuleSet, config: TrainConfig, out, threads: int | None =
     final state, the files written)."""
     state = Trainer(rules, config, out, threads, progress=notice, advance=advance).run(resume=resume)
     curve = pd.DataFrame(state.curve)
-    chart = (learning_curve_chart(curve, points_unit(rules), f"learned player, {rules.name} bézique: learning curve "
+    chart = (plots.learning_curve_chart(curve, points_unit(rules), f"learned player, {rules.name} bézique: learning curve "
                                   f"(seed {config.seed})", teacher_name(model_for(rules)))
              if "vs_teacher" in curve else None)
     written = write_files(out, threads, tables={CURVE.removesuffix(".csv"): curve},
