@@ -41,6 +41,17 @@ def test_the_commands_that_may_draw_nothing_start_without_matplotlib():
     assert out.strip() == "False"
 
 
+def test_every_chart_name_is_its_modules_function():
+    """The charts package's lazy names: each of ``__all__`` is the function its module defines."""
+    import importlib
+
+    from analyzer import plots
+    for name in plots.__all__:
+        function = getattr(plots, name)
+        assert callable(function) and function is getattr(importlib.import_module(function.__module__), name)
+        assert function.__module__.startswith("analyzer.plots."), name
+
+
 def test_names_stay_the_functions_when_their_modules_are_imported():
     import analyzer.studies.play.compare
     import analyzer.studies.play.simulate  # noqa: F401 (a submodule import must not shadow the function)

@@ -35,7 +35,12 @@ _WHERE = {"band_chart": "band", "rules_title": "figure", "save_chart": "figure",
           "loser_total_chart": "scores", "score_at_least_chart": "scores", "score_chart": "scores",
           "score_distribution_chart": "scores"}
 
-__all__ = sorted(_WHERE)
+__all__ = [
+    "ablation_chart", "band_chart", "bezique_by_trick_chart", "brisque_chart", "combinations_chart",
+    "game_length_chart", "game_score_chart", "learning_curve_chart", "loser_total_chart", "odds_chart",
+    "pairs_heatmap", "pairwise_chart", "rubicon_rate_chart", "rules_title", "save_chart", "save_charts",
+    "score_at_least_chart", "score_chart", "score_distribution_chart", "win_chance_chart",
+]
 
 
 def __getattr__(name: str):
