@@ -2,7 +2,9 @@
 compiled once, before the workers start, each set in a process of its own side by side
 (run/compiling.compile_side_by_side), instead of by every pytest-xdist worker at once, each
 compiling the same kernels as the other: first the batch kernel beside the policies, then the
-later groups (the one-hand driver, the search), which call them; a warm cache is only looked at.
+later groups (the one-hand driver, the search), which call them, and after the driver, in its
+process, the kernels some tests compile on their first call (tests/suite_warmup.py), on the core
+the driver would leave idle while the search compiles; a warm cache is only looked at.
 
 Each process of the suite keeps its compiled test modules (pytest's assertion rewriting) and the
 package's modules in __pycache__ even where PYTHONDONTWRITEBYTECODE is set, as on this project's
@@ -10,15 +12,19 @@ CI machines: otherwise the controller and every worker rewrite and compile them 
 run (collection 6.6 s instead of 3.4 s on 2 cores)."""
 from __future__ import annotations
 
+import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+
+from suite_warmup import WARMING
 
 sys.dont_write_bytecode = False
 
 
 def pytest_configure(config):
-    if hasattr(config, "workerinput"):          # a pytest-xdist worker: the controller did it
-        return
+    if hasattr(config, "workerinput") or os.environ.get(WARMING):
+        return                                  # a pytest-xdist worker, or suite_warmup's session: done by the controller
     import analyzer
     from analyzer.cli.console import BATCH_MODULE, LATER_GROUPS, LATER_KERNELS, POLICY_KERNEL_MODULES
     from analyzer.engine import kernel_cached, kernels_cached
@@ -32,4 +38,22 @@ def pytest_configure(config):
     later = [group for group, kernels in zip(LATER_GROUPS, LATER_KERNELS)
              if not all(kernel_cached(package / source, function) for source, function in kernels)]
     if later:
-        compile_side_by_side(later)
+        # the first group's process then compiles what some tests compile on their first call
+        tests_path = os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))
+        with _environment(PYTHONPATH=tests_path, **{WARMING: "now"}):
+            compile_side_by_side([(*later[0], "suite_warmup"), *later[1:]])
+
+
+@contextmanager
+def _environment(**values):
+    """These environment variables set while inside (the compile processes inherit them)."""
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

@@ -122,6 +122,17 @@ def test_trace_loads_neither_the_replay_nor_the_games_kernel_nor_the_search():
     assert out == ["[]", "True"]
 
 
+def test_the_suites_warmup_loads_no_search():
+    """On a cold cache tests/conftest.py runs tests/suite_warmup.py beside the search's compile:
+    if its tests' modules loaded the search, that process would compile it a second time (a
+    minute); importing suite_warmup alone runs nothing."""
+    import suite_warmup
+    modules = sorted({test.split(".py")[0] for test in suite_warmup.TESTS})
+    out = loaded_after(f"import sys; sys.path.insert(0, 'tests'); import suite_warmup, {', '.join(modules)}",
+                       ("analyzer.policies.expert", "analyzer.learning.steps"), also="'WARMING' in dir(suite_warmup)")
+    assert out == ["[]", "True"]
+
+
 def test_the_search_loads_on_first_use():
     from analyzer.policies.expert import expert_policy
     from analyzer.policies.spec import resolve_policy
