@@ -257,6 +257,11 @@ class Hand:
         st, action = self.st, int(action)
         if self.player < 0:
             raise FieldError("no seat is to act: " + ("the deal is not over" if st is None else "the hand is over"))
+        # computed on this state even where ``now`` holds them: in a declaration window the
+        # engine's legal actions also narrow the seat's combinations worth checking
+        # (P_MELD_CAND), as its own driver has them do before every move; a clone that read them
+        # from ``now`` has not done that on its own state, which would then hold a wider set than
+        # the engine's own (the same legal actions; reading them from ``now`` was no faster)
         n, _plays = api.legal_actions(self.arr, st)
         legal = st.legal[:n].tolist()
         if action not in legal:
