@@ -142,5 +142,6 @@ def write_ablation(df: pd.DataFrame, rules: RuleSet, out, hands: int, seed: int,
     ``out``; returns the files written."""
     title = (f"Value of each hint{'' if base == 'hints' else f' of {base}'}, {rules.name} bézique "
              f"({hands:,} deals x 2, seed {seed})" + (f", against {against}" if against else ""))
-    return write_files(out, threads, {"ablation": df}, {"ablation": plots.ablation_chart(df, points_unit(rules), title)},
+    chart = plots.ablation_chart(df, points_unit(rules), title)
+    return write_files(out, threads, {"ablation": df}, {"ablation": chart},
                        parquet=False, rules=rules.describe(), against=against, base=base, hands=hands, seed=seed)

@@ -298,7 +298,8 @@ def write_comparison(res: Comparison, rules: RuleSet, out, hands: int, seed: int
     ``out``; returns the files written."""
     names = res.policies
     title = f"{rules.name} bézique, {hands:,} deals per pair (x2 seats), seed {seed}"
-    heatmap = plots.pairs_heatmap(res.pairs, names, "mean_diff", f"mean of row minus column, {points_unit(rules)}", title)
+    heatmap = plots.pairs_heatmap(res.pairs, names, "mean_diff", f"mean of row minus column, {points_unit(rules)}",
+                                  title)
     tables = {"pairs": res.pairs, **({} if res.ranking is None else {"ranking": res.ranking})}
     return write_files(out, threads, tables, {"heatmap": (heatmap, ("png",))}, parquet=False, rules=rules.describe(),
                        policies=names, hands=hands, seed=seed, sprt=sprt)

@@ -25,8 +25,8 @@ def train_player(rules: RuleSet, config: TrainConfig, out, threads: int | None =
     final state, the files written)."""
     state = Trainer(rules, config, out, threads, progress=notice, advance=advance).run(resume=resume)
     curve = pd.DataFrame(state.curve)
-    chart = (plots.learning_curve_chart(curve, points_unit(rules), f"learned player, {rules.name} bézique: learning curve "
-                                  f"(seed {config.seed})", teacher_name(model_for(rules)))
+    title = f"learned player, {rules.name} bézique: learning curve (seed {config.seed})"
+    chart = (plots.learning_curve_chart(curve, points_unit(rules), title, teacher_name(model_for(rules)))
              if "vs_teacher" in curve else None)
     written = write_files(out, threads, tables={CURVE.removesuffix(".csv"): curve},
                           charts={"curve": chart} if chart is not None else {},
