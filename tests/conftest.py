@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 from suite_warmup import WARMING
@@ -24,7 +23,7 @@ sys.dont_write_bytecode = False
 
 def pytest_configure(config):
     if hasattr(config, "workerinput") or os.environ.get(WARMING):
-        return                                  # a pytest-xdist worker, or suite_warmup's session: done by the controller
+        return                  # a pytest-xdist worker, or suite_warmup's session: done by the controller
     import analyzer
     from analyzer.cli.console import BATCH_MODULE, LATER_GROUPS, LATER_KERNELS, POLICY_KERNEL_MODULES
     from analyzer.engine import kernel_cached, kernels_cached
@@ -40,20 +39,4 @@ def pytest_configure(config):
     if later:
         # the first group's process then compiles what some tests compile on their first call
         tests_path = os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))
-        with _environment(PYTHONPATH=tests_path, **{WARMING: "now"}):
-            compile_side_by_side([(*later[0], "suite_warmup"), *later[1:]])
-
-
-@contextmanager
-def _environment(**values):
-    """These environment variables set while inside (the compile processes inherit them)."""
-    before = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in before.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        compile_side_by_side([(*later[0], "suite_warmup"), *later[1:]], env={"PYTHONPATH": tests_path, WARMING: "now"})

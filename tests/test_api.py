@@ -46,6 +46,7 @@ def test_every_chart_name_is_its_modules_function():
     import importlib
 
     from analyzer import plots
+    assert plots.__all__ == sorted(plots._WHERE)
     for name in plots.__all__:
         function = getattr(plots, name)
         assert callable(function) and function is getattr(importlib.import_module(function.__module__), name)

@@ -220,12 +220,14 @@ def compile_detached(groups: Sequence[Sequence[str]], marker: Path) -> subproces
     return proc
 
 
-def compile_side_by_side(groups: Sequence[Sequence[str]], nice: int = 0) -> bool:
+def compile_side_by_side(groups: Sequence[Sequence[str]], nice: int = 0, env: dict[str, str] | None = None) -> bool:
     """Compile each of ``groups`` (modules whose kernels compile when imported) in a process of
-    its own, all at once (``nice``: their lower priority), and wait for them; whether all ended well."""
+    its own, all at once (``nice``: their lower priority; ``env``: variables set for them beside
+    this process's), and wait for them; whether all ended well."""
     helpers = [subprocess.Popen([sys.executable, "-c", "import " + ", ".join(group)],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                preexec_fn=(lambda: os.nice(nice)) if nice else None)
+                                preexec_fn=(lambda: os.nice(nice)) if nice else None,
+                                env={**os.environ, **env} if env else None)
                for group in groups]
     return all([helper.wait() == 0 for helper in helpers])
 
