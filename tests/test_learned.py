@@ -16,7 +16,8 @@ from analyzer.engine import layout as L
 from analyzer.engine.hand import is_over, legal_actions, observe, to_act
 from analyzer.engine.observe import rebuild, sample_hidden
 from analyzer.engine.state import new_state
-from analyzer.policies.learned import ModelError, learned_policy, load_model, save_model, shipped_model
+from analyzer.policies.learned import (ModelError, learned_policy, load_model, save_model, shipped_model,
+                                      shipped_player_name)
 from analyzer.policies.features import CTX_W, N_STATE, state_features
 from analyzer.policies.network import N_WEIGHTS, init_weights
 from analyzer.policies.spec import PolicyError, check_rules, resolve_policy
@@ -207,18 +208,21 @@ def test_suits_rotate_so_that_trumps_are_suit_0():
     assert rotate(card_id(3, 5), -1) == card_id(3, 5) and rotate_combo(3, -1) == 3
 
 
-# the model each shipped player replaced (the one shipped before it), and fixed
-# deals of a seed no training or choice played
-REPLACED = {"ordinary": "results/train/ordinary-gen2-late/model.npz", "rubicon": "results/train/rubicon-third-gen1/model.npz"}
+# the model each shipped player replaced (the one shipped before it: (game, player) -> run), and
+# fixed deals of a seed no training or choice played
+REPLACED = {("ordinary", 1): "results/train/ordinary-gen2-late/model.npz",
+            ("rubicon", 1): "results/train/rubicon-third-gen1/model.npz",
+            ("rubicon", 3): "results/train/rubicon-gen1-late-late8/model.npz"}
 
 
-@pytest.mark.parametrize("game, deals", [("ordinary", 3000), ("rubicon", 3000)])
-def test_the_shipped_player_beats_the_one_it_replaced(game, deals):
-    """On fixed deals, seats swapped, ``learned`` beats the model it replaced with its interval
-    clear of zero: a shipped model weaker than the one before it fails here."""
+@pytest.mark.parametrize("game, player, deals", [("ordinary", 1, 3000), ("rubicon", 1, 3000), ("rubicon", 3, 3000)])
+def test_the_shipped_player_beats_the_one_it_replaced(game, player, deals):
+    """On fixed deals, seats swapped, ``learned`` (and ``learned:player=3`` of Rubicon, the band's
+    last player replaced) beats the model it replaced with its interval clear of zero: a shipped
+    model weaker than the one before it fails here."""
     from analyzer.studies.play.compare import compare_pair
-    old = Path(__file__).resolve().parent.parent / REPLACED[game]
-    assert shipped_model(game).read_bytes() != old.read_bytes()
-    row = compare_pair(preset(game), resolve_policy("learned"), resolve_policy(f"learned:weights={old}"), deals,
-                       seed=20261232, threads=2).row()
+    old = Path(__file__).resolve().parent.parent / REPLACED[game, player]
+    assert shipped_model(game, player).read_bytes() != old.read_bytes()
+    row = compare_pair(preset(game), resolve_policy(shipped_player_name(player)),
+                       resolve_policy(f"learned:weights={old}"), deals, seed=20261232, threads=2).row()
     assert row["mean_diff_lo"] > 0, row
