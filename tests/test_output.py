@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from cli_examples import report_examples, report_variant, run_once
 from helpers import first_progress_line
 
 from analyzer.cli import main
@@ -56,9 +58,15 @@ def test_a_rerun_removes_its_own_stale_files_and_nothing_else(tmp_path):
     assert (tmp_path.parent / "outside.csv").exists()
 
 
-def test_a_rubicon_report_over_an_ordinary_one_keeps_no_ordinary_files(tmp_path):
-    write_report(study(preset("ordinary"), 300, 1, head_to_head=()), tmp_path, "first")
-    (tmp_path / MANIFEST).unlink()                  # as a directory from before the manifest
+def test_a_rubicon_report_over_an_ordinary_one_keeps_no_ordinary_files(tmp_path_factory, tmp_path):
+    """The first report is the suite's small ordinary one (cli_examples.run_once: played once for
+    every test that reads it), copied, its manifest removed as in a directory from before the
+    manifest; a Rubicon report written over it leaves only its own files."""
+    ordinary = next(args for args in report_examples() if report_variant(args) == "ordinary")
+    first, exit_code, output = run_once(tmp_path_factory, ordinary)
+    assert exit_code == 0, output
+    shutil.copytree(first, tmp_path, dirs_exist_ok=True)
+    (tmp_path / MANIFEST).unlink()
     assert (tmp_path / "sevens.csv").exists() and (tmp_path / "game_length.png").exists()
     written = write_report(study(preset("rubicon"), 100, 1, head_to_head=()), tmp_path, "second")
     names = {p.name for p in tmp_path.iterdir()}
