@@ -130,3 +130,13 @@ def run_once(tmp_path_factory, args: list[str]) -> tuple[Path, int, str]:
             done.write_text(json.dumps({"exit_code": res.exit_code, "output": res.output}))
     ran = json.loads(done.read_text())
     return out, ran["exit_code"], ran["output"]
+
+
+def small_report(tmp_path_factory, variant: str) -> tuple[Path, str]:
+    """The suite's small report of ``variant``'s example (the README's quickstart; the Rubicon
+    one), run once for every test that reads it (:func:`run_once`): its directory and what it
+    printed; the run must have succeeded."""
+    args = next(a for a in report_examples() if report_variant(a) == variant)
+    out, exit_code, output = run_once(tmp_path_factory, args)
+    assert exit_code == 0, output
+    return out, output

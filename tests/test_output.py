@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner
-from cli_examples import report_examples, report_variant, run_once
+from cli_examples import small_report
 from helpers import first_progress_line
 
 from analyzer.cli import main
@@ -62,9 +62,7 @@ def test_a_rubicon_report_over_an_ordinary_one_keeps_no_ordinary_files(tmp_path_
     """The first report is the suite's small ordinary one (cli_examples.run_once: played once for
     every test that reads it), copied, its manifest removed as in a directory from before the
     manifest; a Rubicon report written over it leaves only its own files."""
-    ordinary = next(args for args in report_examples() if report_variant(args) == "ordinary")
-    first, exit_code, output = run_once(tmp_path_factory, ordinary)
-    assert exit_code == 0, output
+    first, _output = small_report(tmp_path_factory, "ordinary")
     shutil.copytree(first, tmp_path, dirs_exist_ok=True)
     (tmp_path / MANIFEST).unlink()
     assert (tmp_path / "sevens.csv").exists() and (tmp_path / "game_length.png").exists()

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from cli_examples import report_examples, report_variant, run_once
+from cli_examples import small_report
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
@@ -29,10 +29,7 @@ def report(request, tmp_path_factory):
     """(the report's directory, what `bezique report` printed) of the small report of the game's
     example (the README's quickstart; the Rubicon one), the run tests/test_report.py checks the
     files of (cli_examples.run_once: made once for the suite)."""
-    args = next(a for a in report_examples() if report_variant(a) == request.param)
-    out, exit_code, output = run_once(tmp_path_factory, args)
-    assert exit_code == 0, output
-    return out, output
+    return small_report(tmp_path_factory, request.param)
 
 
 class PageParser(HTMLParser):
