@@ -28,6 +28,7 @@ from analyzer.hands.handlog import logged_events, play_spec
 from analyzer.hands.replay_file import dealt_spec, load_replay, parse_replay
 from analyzer.rubicon_score import rubicon_result
 from analyzer.rules import PRESETS, preset
+from helpers import claim_hand
 
 ROOT = Path(__file__).parent.parent
 REPLAYS = ROOT / "tests" / "replays"
@@ -203,7 +204,8 @@ def test_the_chance_nodes_deal_card_by_card_with_the_odds_of_the_cards_left():
 # --- recorded hands, move for move ----------------------------------------------------------
 
 def recorded_hands():
-    """(id, spec, outcome played): replay files, and hands the greedy player played."""
+    """(id, spec, outcome played): replay files, hands the greedy player played, and a hand that
+    ends in a claim of the game (V3)."""
     out = []
     for name in ("example_hand.json", "ordinary_exchange_royal_marriage.json"):
         spec = load_replay(REPLAYS / name)
@@ -212,6 +214,7 @@ def recorded_hands():
         for seed, hand in ((0, 0), (7, 3)):
             played = play_spec(dealt_spec(preset(variant), seed, hand), ["greedy", "greedy"])
             out.append((f"{variant}-{seed}-{hand}", parse_replay(replay_json(played)), played))
+    out.append(("fixed_point-claim", *claim_hand()))     # ends in a claim of the game (V3)
     return out
 
 
