@@ -6,7 +6,8 @@ section of the learned player's page (results/learned/README.md).
   then expert iteration's generations; and the lineages trained apart) against the tuned hints on
   deals no training played (the tuned H1-H8, ``hints:tuned-GAME-h8``: the networks' teacher and
   their learning curves' yardstick, so that every generation is measured alike), and against the
-  run it was trained from, head to head; both seats swapped, 95 % intervals; and ``expert`` against the tuned hints and against its prior;
+  run it was trained from, head to head; both seats swapped, 95 % intervals; and ``expert``
+  against the tuned hints and against its prior;
 - ``best_by_name.csv``: ``learned`` (the shipped model) against every network the project has
   trained for the game (every ``results/train/*/model.npz``), head to head: the name means the
   best when each interval is clear of zero or a tie is said as such;
@@ -262,7 +263,8 @@ def generations_figure(df: pd.DataFrame, game: str):
     for label, style in (("expert (the search over learned)", "--"), ("learned (shipped)", ":")):
         r = g[g.player == label]
         if len(r):
-            ax.axhline(float(r.mean_diff.iloc[0]), ls=style, color="grey", label=f"{label}: {r.mean_diff.iloc[0]:+,.0f}")
+            value = float(r.mean_diff.iloc[0])
+            ax.axhline(value, ls=style, color="grey", label=f"{label}: {value:+,.0f}")
     ax.set_xticks(list(x), [textwrap.fill(p, 16) for p in gens.player], fontsize=7)
     ax.set_ylabel(f"against {teacher_name(game)}\n({unit(game)}, 95 % interval)")
     ax.set_title(f"{game}: the learned player, generation by generation (deals of seed {int(g.seed.iloc[0])}, "
