@@ -50,7 +50,7 @@ from numba import njit
 
 from ..engine.endgame import INF, final_value, legal_count, new_tail_pool, pool_state, state_bound
 from ..engine.endgame_buffer import POS_W, solver_in
-from ..engine.hand import apply, apply_once, is_over, to_act
+from ..engine.hand import apply_once, is_over, to_act
 from ..engine.play import next_move
 from ..engine import layout as L
 from ..engine.policy_data import POLICY_SIG, SCRATCH_WORDS, SeatData, SW_EXACT, SW_SCRATCH, SW_SOLVER
@@ -121,7 +121,7 @@ def rollout_value(rules, st, me, params, data):
                 a = st.legal[best_action(data.weights, st.obs[s], rules, st.legal, nleg, st.rngs[s], data)]
             else:
                 a = greedy_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
-        apply(rules, st, a)
+        apply_once(rules, st, np.int32(a))     # the search's own compiled apply, not a second inlined copy
 
 
 @njit(cache=True, _nrt=False, inline="always")
