@@ -8,6 +8,7 @@ decisions everything the hand knows lives in the HandState, so a hand can be sto
 copied (state.copy_into) and resumed. The drivers: play.play_out (policies) and
 replay.replay (a script of moves).
 """
+import numpy as np
 from numba import njit
 
 from ..rules import (
@@ -513,7 +514,7 @@ def _begin_carte(rules, st, first):
         for i in range(n):
             if is_court(G[L.G_DRAWN + i]):
                 st.P[(first + i) % n, L.P_CARTE] = 0
-    _next_carte(rules, st, 0)
+    _next_carte(rules, st, np.int64(0))     # typed, not a literal: one compiled signature
 
 
 @njit(cache=True, _nrt=False)

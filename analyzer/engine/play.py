@@ -6,7 +6,7 @@ and their seats' data; a decision with one legal action is taken without asking,
 random stream is only drawn on when it has a choice.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .hand import apply, decision, is_over, legal_actions, observe, to_act
 from . import layout as L
@@ -23,7 +23,8 @@ def is_legal(legal, nleg, plays, a):
     return found
 
 
-@njit(cache=True, _nrt=False)
+# one signature: called with a literal rule and detail at each place, it compiled once per place
+@njit(types.int64(types.int64[::1], *[types.int64] * 7), cache=True, _nrt=False)
 def report_error(G, status, move, seat, rule, detail, action, decision_kind):
     """Stop the hand with ``status`` and what went wrong (G_ERR_*); returns ``status``."""
     G[L.G_STATUS] = status

@@ -363,7 +363,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
                     continue
                 copy_into(work, base)
                 for s in range(n):
-                    work.rngs[s, 0] = stream_state(seed, 0, 1 + s)
+                    work.rngs[s, 0] = stream_state(seed, np.int64(0), 1 + s)   # typed: the batch's signature
                 apply_once(rules, work, legal[i])     # once a roll-out: no inlined copy needed
                 if tail:
                     vals[k, i] = tail_estimate(rules, work, me, sw.tail, params, sw.data)
