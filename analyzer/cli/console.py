@@ -134,29 +134,6 @@ def later_cached(functions: tuple[str, ...]) -> bool:
                for source, function in group if function in functions)
 
 
-# the kernels the policies' modules compile when imported (POLICY_KERNEL_MODULES, beside the batch
-# kernel on a cold start): the search calls them, so its detached compile waits for them
-POLICY_KERNELS = (("policies/builtin.py", "random_policy"), ("policies/builtin.py", "greedy_policy"),
-                  ("policies/hints.py", "hints_policy"), ("policies/learned.py", "learned_policy"))
-
-
-def policy_cache_files() -> tuple[str, ...]:
-    """Glob patterns of the cache files of POLICY_KERNELS: the search's detached compile starts
-    once each matches, loading the policies the first run compiles beside its batch kernel
-    instead of compiling them a second time on the core that run leaves idle."""
-    import glob
-
-    from ..engine import numba_cache_dir
-    package = Path(__file__).resolve().parent.parent
-    patterns = []
-    for source, function in POLICY_KERNELS:
-        cache = numba_cache_dir(package / source)
-        if cache is None:         # nothing is cached: nothing to wait for
-            return ()
-        patterns.append(str(Path(glob.escape(str(cache))) / f"{Path(source).stem}.{function}-*.nbi"))
-    return tuple(patterns)
-
-
 def compile_later() -> bool:
     """Once a command has found the kernels not cached (a first run): unless they are cached
     already or compiling, start the detached compile of the LATER_GROUPS (two processes at the
@@ -167,7 +144,7 @@ def compile_later() -> bool:
     marker, cached = later_kernels()
     if cached or detached_running(marker):
         return False
-    compile_detached(LATER_GROUPS, marker, waits=((), policy_cache_files()))
+    compile_detached(LATER_GROUPS, marker)
     notice("the kernels of trace, replay, analyze and review compile in the background as well, at the lowest "
            "priority (done 40 to 60 s after this run on 2 cores), so that those commands start at once; one "
            "started sooner waits for those it needs")

@@ -207,59 +207,34 @@ def compile_beside(here: Sequence[str], beside: Sequence[str], timeout: float = 
 LATER_NICE = 19
 
 
-# the longest a group waits for the kernels it calls that another process compiles (then it compiles them)
-WAIT_LIMIT = 120.0
-
-
-def _group_code(modules: Sequence[str], wait_for: Sequence[str] = ()) -> str:
-    """What a group's process runs: once a file matches each of ``wait_for`` (glob patterns of
-    numba cache files: kernels another process is compiling, which the group calls and then loads
-    from the cache instead of compiling them a second time; at most WAIT_LIMIT seconds), import
-    ``modules``."""
-    wait = ""
-    if wait_for:
-        wait = (f"import glob, time\nend = time.monotonic() + {WAIT_LIMIT}\n"
-                f"while time.monotonic() < end and not all(glob.glob(p) for p in {list(wait_for)!r}):\n"
-                "    time.sleep(0.5)\n")
-    return wait + "import " + ", ".join(modules)
-
-
-def compile_detached(groups: Sequence[Sequence[str]], marker: Path,
-                     waits: Sequence[Sequence[str]] = ()) -> subprocess.Popen:
+def compile_detached(groups: Sequence[Sequence[str]], marker: Path) -> subprocess.Popen:
     """Start, in a session of its own (it outlives this process and its terminal's Ctrl-C), a
     process that compiles each of ``groups`` (modules whose kernels compile when imported) in a
-    process of its own, side by side, at a lower priority, each first waiting for the cache files
-    of its ``waits`` (glob patterns, per group: :func:`_group_code`); ``marker`` holds its process
-    id while it runs and goes when it ends (:func:`wait_for_detached` waits for it). Returns the
-    process. It runs this file as a script, so that it loads nothing of the package but what it
-    compiles."""
-    waits = list(waits) + [()] * (len(groups) - len(waits))
-    specs = ["|".join([",".join(g), *w]) for g, w in zip(groups, waits)]
-    proc = subprocess.Popen([sys.executable, __file__, str(marker), *specs],
+    process of its own, side by side, at a lower priority; ``marker`` holds its process id while
+    it runs and goes when it ends (:func:`wait_for_detached` waits for it). Returns the process.
+    It runs this file as a script, so that it loads nothing of the package but what it compiles."""
+    proc = subprocess.Popen([sys.executable, __file__, str(marker), *(",".join(g) for g in groups)],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     marker.write_text(str(proc.pid))
     return proc
 
 
-def compile_side_by_side(groups: Sequence[Sequence[str]], nice: int = 0, env: dict[str, str] | None = None,
-                         waits: Sequence[Sequence[str]] = ()) -> bool:
+def compile_side_by_side(groups: Sequence[Sequence[str]], nice: int = 0, env: dict[str, str] | None = None) -> bool:
     """Compile each of ``groups`` (modules whose kernels compile when imported) in a process of
     its own, all at once (``nice``: their lower priority; ``env``: variables set for them beside
-    this process's; ``waits``: per group, the cache files it first waits for, :func:`_group_code`),
-    and wait for them; whether all ended well."""
-    waits = list(waits) + [()] * (len(groups) - len(waits))
-    helpers = [subprocess.Popen([sys.executable, "-c", _group_code(group, wait)],
+    this process's), and wait for them; whether all ended well."""
+    helpers = [subprocess.Popen([sys.executable, "-c", "import " + ", ".join(group)],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                 preexec_fn=(lambda: os.nice(nice)) if nice else None,
                                 env={**os.environ, **env} if env else None)
-               for group, wait in zip(groups, waits)]
+               for group in groups]
     return all([helper.wait() == 0 for helper in helpers])
 
 
 def _compile_groups(marker: Path, groups: Sequence[str]) -> None:
-    """The detached process of :func:`compile_detached`: each group (modules joined by commas, then
-    after ``|`` each cache file pattern it waits for) compiled side by side at the lowest priority (LATER_NICE), then the marker removed. Where
+    """The detached process of :func:`compile_detached`: each group (modules joined by commas)
+    compiled side by side at the lowest priority (LATER_NICE), then the marker removed. Where
     Linux groups processes by session for the scheduler (autogroup), a process's nice value
     ranks it only within its session: this process leads a session of its own, so the session's
     own nice value is lowered too, or it would get as much of the cores as the run beside it."""
@@ -268,8 +243,7 @@ def _compile_groups(marker: Path, groups: Sequence[str]) -> None:
     except OSError:             # no autogroup (or not Linux): the processes' nice values suffice
         pass
     try:
-        specs = [g.split("|") for g in groups]          # modules joined by commas, then the files waited for
-        compile_side_by_side([spec[0].split(",") for spec in specs], nice=LATER_NICE, waits=[spec[1:] for spec in specs])
+        compile_side_by_side([g.split(",") for g in groups], nice=LATER_NICE)
     finally:
         marker.unlink(missing_ok=True)
 
