@@ -5,8 +5,9 @@ import re
 from collections import Counter
 
 from analyzer.cards import parse_card
+from analyzer.hands.hand_json import replay_json
 from analyzer.hands.handlog import play_spec
-from analyzer.hands.replay_file import HandSpec, parse_move
+from analyzer.hands.replay_file import HandSpec, dealt_spec, parse_move, parse_replay
 from analyzer.rules import preset
 
 
@@ -147,18 +148,22 @@ def pooled_check(name: str, by_deal, copies, p):
     return float(x.mean()), expected, Z99 * float(x.std(ddof=1)) / np.sqrt(len(x))
 
 
+def played_hand(variant: str, seed: int, hand: int, policy: str = "greedy"):
+    """(spec, outcome played): hand ``hand`` of seed ``seed`` of ``variant`` played by ``policy``
+    at both seats, the spec holding its moves as a replay file reads them."""
+    played = play_spec(dealt_spec(preset(variant), seed, hand), [policy, policy])
+    return parse_replay(replay_json(played)), played
+
+
 # a hand of the game limited to a fixed point that ends in a claim of the game (V3): hand 128 of
 # seed 0, learned at both seats (no greedy hand of seed 0's first 400 reaches the 1,000)
 CLAIM_HAND = ("fixed_point", 0, 128)
 
 
 def claim_hand():
-    """(spec, outcome played) of CLAIM_HAND, its moves as a replay reads them; fails if the hand
-    no longer ends in a right claim, so that the tests playing it still play a claim."""
-    from analyzer.hands.hand_json import replay_json
-    from analyzer.hands.replay_file import dealt_spec, parse_replay
-    variant, seed, hand = CLAIM_HAND
-    played = play_spec(dealt_spec(preset(variant), seed, hand), ["learned", "learned"])
+    """(spec, outcome played) of CLAIM_HAND (:func:`played_hand`); fails if the hand no longer
+    ends in a right claim, so that the tests playing it still play a claim."""
+    spec, played = played_hand(*CLAIM_HAND, "learned")
     claims = [e for e in played.events if e["event"] == "game_claim"]
     assert claims and claims[-1]["right"], claims
-    return parse_replay(replay_json(played)), played
+    return spec, played

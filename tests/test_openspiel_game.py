@@ -23,12 +23,11 @@ from analyzer.field import openspiel_game as og
 from analyzer.field.core import FIELD_VARIANTS, Hand, engine_deal, field_rules
 from analyzer.field.replays import chance_outcomes, replay_actions
 from analyzer.field.views import info_state_string, names
-from analyzer.hands.hand_json import replay_json
 from analyzer.hands.handlog import logged_events, play_spec
-from analyzer.hands.replay_file import dealt_spec, load_replay, parse_replay
+from analyzer.hands.replay_file import dealt_spec, load_replay
 from analyzer.rubicon_score import rubicon_result
 from analyzer.rules import PRESETS, preset
-from helpers import claim_hand
+from helpers import claim_hand, played_hand
 
 ROOT = Path(__file__).parent.parent
 REPLAYS = ROOT / "tests" / "replays"
@@ -212,8 +211,7 @@ def recorded_hands():
         out.append((name, spec, play_spec(spec)))
     for variant in ("ordinary", "rubicon", "no_trump", "panache", "fixed_point"):
         for seed, hand in ((0, 0), (7, 3)):
-            played = play_spec(dealt_spec(preset(variant), seed, hand), ["greedy", "greedy"])
-            out.append((f"{variant}-{seed}-{hand}", parse_replay(replay_json(played)), played))
+            out.append((f"{variant}-{seed}-{hand}", *played_hand(variant, seed, hand)))
     out.append(("fixed_point-claim", *claim_hand()))     # ends in a claim of the game (V3)
     return out
 

@@ -15,13 +15,9 @@ from analyzer.field import openspiel_game as og
 from analyzer.field import pettingzoo_env as pz
 from analyzer.field.core import N_ACTIONS, engine_deal
 from analyzer.field.replays import chance_outcomes, replay_actions
-from analyzer.hands.hand_json import replay_json
-from analyzer.hands.handlog import play_spec
 from analyzer.hands.log_text import format_log
-from analyzer.hands.replay_file import dealt_spec, parse_replay
 from analyzer.rubicon_score import rubicon_result
-from analyzer.rules import preset
-from helpers import claim_hand
+from helpers import CLAIM_HAND, claim_hand, played_hand
 
 # what api_test says of the classic environments' Dict observation in any environment outside its own lists
 DICT_OBSERVATION = {"Observation is not a NumPy array",
@@ -62,21 +58,13 @@ def test_reset_deals_a_runs_hands_in_turn_as_the_engine_deals_them():
     assert np.array_equal(env.hand.st.P[:2], st.P[:2]) and np.array_equal(env.hand.st.talon, st.talon)
 
 
-def recorded(variant: str, seed: int):
-    """(spec, outcome): hand ``seed`` of seed ``seed`` played by greedy at both seats; seed -1,
-    the hand of the game limited to a fixed point that ends in a claim of the game (V3)."""
-    if seed < 0:
-        return claim_hand()
-    played = play_spec(dealt_spec(preset(variant), seed, seed), ["greedy", "greedy"])
-    return parse_replay(replay_json(played)), played
-
-
-@pytest.mark.parametrize("variant, seed", [("ordinary", 1), ("rubicon", 2), ("panache", 3), ("fixed_point", -1)])
-def test_a_recorded_hand_steps_as_the_engine_and_the_openspiel_game_play_it(variant, seed):
+@pytest.mark.parametrize("variant, seed, hand", [("ordinary", 1, 1), ("rubicon", 2, 2), ("panache", 3, 3), CLAIM_HAND])
+def test_a_recorded_hand_steps_as_the_engine_and_the_openspiel_game_play_it(variant, seed, hand):
     """At every step the mask is the engine's legal actions and the observation the OpenSpiel
     game's; the rewards at the end are the hand's returns (R3.9 in Rubicon), the trace the
     engine's; a claim of the game (V3) ends the hand with its points as they stand."""
-    spec, played = recorded(variant, seed)
+    # greedy's hands, and the one that ends in a claim of the game
+    spec, played = claim_hand() if (variant, seed, hand) == CLAIM_HAND else played_hand(variant, seed, hand)
     arr = spec.rules.to_array()
     st = api.new_state(True)
     deal_into(arr, st, spec.deck(), spec.dealer)
