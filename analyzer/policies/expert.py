@@ -46,21 +46,23 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof, types
 
+from ..engine.by_address import by_address
 from ..engine.endgame import INF, final_value, legal_count, new_tail_pool, pool_state, state_bound
 from ..engine.endgame_buffer import POS_W, solver_in
-from ..engine.hand import apply_once, is_over, to_act
+from ..engine.hand import is_over, to_act
 from ..engine.play import next_move
 from ..engine import layout as L
-from ..engine.policy_data import POLICY_SIG, SCRATCH_WORDS, SeatData, SW_EXACT, SW_SCRATCH, SW_SOLVER
+from ..engine.policy_data import (
+    PARAMS_TYPE, POLICY_SIG, SCRATCH_WORDS, SEAT_TYPE, SeatData, SW_EXACT, SW_SCRATCH, SW_SOLVER, new_seat_data,
+)
 from ..engine.rng import below, next_u64, stream_state
-from ..engine.state import HandState, copy_into, new_state
-from .builtin import greedy_policy
+from ..engine.state import STATE_TYPE, HandState, copy_into, new_state
 from .exact_endgame import exact_endgame_action, is_exact_decision
-from .hints import hints_policy
 from .inference import draw_world
-from .learned_net import SCRATCH_USED, action_q, best_action
+from .search_calls import INTS, RNG, RULES, apply_once_at, best_action_at, greedy_at, hints_at
+from .learned_net import SCRATCH_USED, action_q
 from .network import value_unit
 from .stage2_value import H_W, V_WEIGHTS, estimated_value, value_applies
 from .params import (
@@ -114,14 +116,14 @@ def rollout_value(rules, st, me, params, data):
             if kind == ROLLOUT_RANDOM:
                 a = st.legal[below(st.rngs[s], nleg)]
             elif kind == ROLLOUT_HINTS:
-                a = hints_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
+                a = hints_at(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
             elif kind == ROLLOUT_LEARNED:
                 if st.G[L.G_STAGE] == 2 and st.G[L.G_NSEATS] == 2 and st.G[L.G_PHASE] == L.PH_PLAY:
                     return _second_stage_value(rules, st, me, params, data, -np.inf, np.inf)  # learned's own second stage
-                a = st.legal[best_action(data.weights, st.obs[s], rules, st.legal, nleg, st.rngs[s], data)]
+                a = st.legal[best_action_at(data.weights, st.obs[s], rules, st.legal, nleg, st.rngs[s], data)]
             else:
-                a = greedy_policy(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
-        apply_once(rules, st, np.int32(a))     # the search's own compiled apply, not a second inlined copy
+                a = greedy_at(st.obs[s], st.legal, nleg, rules, params, st.rngs[s], data)
+        apply_once_at(rules, st, np.int32(a))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -229,7 +231,7 @@ def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
     child = pool_state(pool, d + 1)
     for k in range(n):
         copy_into(child, st)
-        apply_once(rules, child, st.legal[k])
+        apply_once_at(rules, child, st.legal[k])
         v = _tail_estimate(rules, pool, d + 1, me, params, data, alpha, beta)
         if maxi:
             best = max(best, v)
@@ -242,6 +244,10 @@ def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
     return best
 
 
+_tail_estimate_at = by_address(_tail_estimate, RULES, typeof(new_tail_pool()), types.int64, types.int64, PARAMS_TYPE,
+                               SEAT_TYPE, types.float64, types.float64)
+
+
 @njit(cache=True, _nrt=False)
 def tail_estimate(rules, st, me, pool, params, data):
     """The value for ``me`` of a two-handed HandState of the first stage's last window whose
@@ -250,7 +256,7 @@ def tail_estimate(rules, st, me, pool, params, data):
     under ``leaf`` valued by the network; ``pool`` from endgame.new_tail_pool."""
     top = np.int64(0)                   # typed values, not literals (see endgame._search)
     copy_into(pool_state(pool, top), st)
-    return _tail_estimate(rules, pool, top, np.int64(me), params, data, -np.inf, np.inf)
+    return _tail_estimate_at(rules, pool, top, np.int64(me), params, data, -np.inf, np.inf)
 
 
 @njit(cache=True, _nrt=False)
@@ -266,7 +272,7 @@ def _apply_prior(obs, legal, n_legal, rules, params, rng, sw):
     """Rank the actions by the learned network (``prior``): only its ``prior`` best stay alive.
     Returns the network's choice, or -1 - its choice when the decision is not to be searched
     (the best is ``gate`` or more above the second)."""
-    best = best_action(sw.data.weights, obs, rules, legal, n_legal, rng, sw.data)
+    best = best_action_at(sw.data.weights, obs, rules, legal, n_legal, rng, sw.data)
     q = action_q(sw.data)
     k = params.prior
     second = -1e30
@@ -291,13 +297,13 @@ def _rollout_choice(obs, legal, n_legal, rules, params, rng, data):
         if is_exact_decision(obs):
             a = exact_endgame_action(rules, obs, legal, n_legal, data)
         else:
-            return best_action(data.weights, obs, rules, legal, n_legal, rng, data)
+            return best_action_at(data.weights, obs, rules, legal, n_legal, rng, data)
     elif kind == ROLLOUT_HINTS:
-        a = hints_policy(obs, legal, n_legal, rules, params, rng, data)
+        a = hints_at(obs, legal, n_legal, rules, params, rng, data)
     elif kind == ROLLOUT_RANDOM:
         return below(rng, n_legal)
     else:
-        a = greedy_policy(obs, legal, n_legal, rules, params, rng, data)
+        a = greedy_at(obs, legal, n_legal, rules, params, rng, data)
     for i in range(n_legal):
         if legal[i] == a:
             return i
@@ -322,6 +328,17 @@ def _keep_anchor(vals, k, alive, best, anchor, z):
     return best if m > switch_threshold(z, k, rivals) * se else anchor
 
 
+# _sample_and_play calls its heavy callees by address too, so that neither it nor the levels
+# above it (search, expert_policy) generate the roll-out's machine code again
+SEARCH_TYPE = typeof(new_search(1, 0.0, 1, new_seat_data()))
+_draw_world_at = by_address(draw_world, RULES, INTS, PARAMS_TYPE, RNG, SEARCH_TYPE)
+_apply_prior_at = by_address(_apply_prior, INTS, INTS, types.int64, RULES, PARAMS_TYPE, RNG, SEARCH_TYPE)
+_rollout_choice_at = by_address(_rollout_choice, INTS, INTS, types.int64, RULES, PARAMS_TYPE, RNG, SEAT_TYPE)
+_rollout_value_at = by_address(rollout_value, RULES, STATE_TYPE, types.int32, PARAMS_TYPE, SEAT_TYPE)
+tail_estimate_at = by_address(tail_estimate, RULES, STATE_TYPE, types.int32, typeof(new_tail_pool()), PARAMS_TYPE,
+                              SEAT_TYPE)
+
+
 @njit(cache=True, _nrt=False)
 def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     """Up to ``sw.samples`` determinizations in blocks of ``block``; after each block the
@@ -338,14 +355,14 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
         samples = 1
     anchor = -1
     if params.prior > 0:
-        anchor = _apply_prior(obs, legal, n_legal, rules, params, rng, sw)
+        anchor = _apply_prior_at(obs, legal, n_legal, rules, params, rng, sw)
         if anchor < 0:
             return 0, -1 - anchor
     elif params.guard:
-        anchor = _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
+        anchor = _rollout_choice_at(obs, legal, n_legal, rules, params, rng, sw.data)
     if params.late > 0 and obs[L.OBS_TALON_LEFT] > params.late:   # not searched: the anchor plays,
         #                                                      without one (guard=0) the roll-out policy
-        return 0, anchor if anchor >= 0 else _rollout_choice(obs, legal, n_legal, rules, params, rng, sw.data)
+        return 0, anchor if anchor >= 0 else _rollout_choice_at(obs, legal, n_legal, rules, params, rng, sw.data)
     tail = in_last_window(obs, params)
     n_alive = 0
     for i in range(n_legal):
@@ -356,7 +373,7 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
     while k < samples and (n_alive > 1 or z <= 0):      # z = 0: every sample (analysis)
         stop = min(samples, k + block)
         while k < stop:
-            draw_world(rules, obs, params, rng, sw)
+            _draw_world_at(rules, obs, params, rng, sw)
             seed = next_u64(rng)
             for i in range(n_legal):
                 if not alive[i]:
@@ -364,11 +381,11 @@ def _sample_and_play(rules, obs, legal, n_legal, params, rng, sw):
                 copy_into(work, base)
                 for s in range(n):
                     work.rngs[s, 0] = stream_state(seed, np.int64(0), 1 + s)   # typed: the batch's signature
-                apply_once(rules, work, legal[i])     # once a roll-out: no inlined copy needed
+                apply_once_at(rules, work, legal[i])
                 if tail:
-                    vals[k, i] = tail_estimate(rules, work, me, sw.tail, params, sw.data)
+                    vals[k, i] = tail_estimate_at(rules, work, me, sw.tail, params, sw.data)
                 else:
-                    vals[k, i] = float(rollout_value(rules, work, me, params, sw.data))
+                    vals[k, i] = float(_rollout_value_at(rules, work, me, params, sw.data))
             k += 1
         best = _prune(vals, k, alive, n_legal, z, anchor)
         n_alive = 0

@@ -15,17 +15,21 @@ paired arithmetic (pruning, the anchor's switch test). After MAX_TRIES refusals 
 drawn is kept.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
+
+from ..engine.by_address import by_address
 
 from ..engine.codes import SEVEN, card_of
 from ..engine.hand import legal_actions, observe
 from ..engine import layout as L
 from ..engine.observe import rebuild, sample_world
+from ..engine.policy_data import SEAT_TYPE
 from ..engine.rng import uniform
-from ..engine.state import add_hand, copy_into, table_add
+from ..engine.state import STATE_TYPE, add_hand, copy_into, table_add
 from ..rules import R_SEVEN, R_SEVEN_POINTS
-from .learned_net import action_q, best_action
+from .learned_net import action_q
 from .network import value_unit
+from .search_calls import RNG, RULES, best_action_at
 
 MAX_TRIES = 16       # worlds drawn at most for one sample (the last is kept)
 
@@ -80,7 +84,7 @@ def lead_likelihood(rules, st, temperature, rng, data):
     if nleg <= 1:
         return 1.0
     observe(rules, st, s)
-    best_action(data.weights, st.obs[s], rules, st.legal, nleg, rng, data)
+    best_action_at(data.weights, st.obs[s], rules, st.legal, nleg, rng, data)
     q = action_q(data)
     scale = value_unit(st.obs[s, L.OBS_PACKS]) / temperature
     top = q[0]
@@ -94,6 +98,9 @@ def lead_likelihood(rules, st, temperature, rng, data):
         if st.legal[i] == led:
             mine = e
     return mine / total
+
+
+lead_likelihood_at = by_address(lead_likelihood, RULES, STATE_TYPE, types.float64, RNG, SEAT_TYPE)
 
 
 @njit(cache=True, _nrt=False)
@@ -112,6 +119,6 @@ def draw_world(rules, obs, params, rng, sw):
         if not infer or tries >= MAX_TRIES:
             return tries
         copy_into(sw.work, sw.base)
-        p = lead_likelihood(rules, sw.work, params.infer, rng, sw.data)
+        p = lead_likelihood_at(rules, sw.work, params.infer, rng, sw.data)
         if uniform(rng) < p:
             return tries
