@@ -6,9 +6,10 @@ and the rule. A declaration window ends when the next move is not one of the win
 declarations; the carte-blanche shows of a round may be listed in any order.
 """
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from ..rules import R_CLAIMS, R_DECLARE_ALL, R_FIXED_POINT, R_PANACHE, R_SEVEN, R_TRUMP_MODE, TRUMP_RUBICON
+from .by_address import by_address
 from .carte import carte_eligible, show_carte
 from .codes import R2_3, R2_6, R2_9, R2_16, R2_18, R2_21, R3_4, R3_5, R3_7, SEVEN, V2, V3, V5
 from .codes import card_of, claim_action, declare_action, is_four, play_action
@@ -16,7 +17,13 @@ from .hand import apply_once, claim_game, claim_named, decision, declare_named, 
 from . import layout as L
 from .melds import claim_cards_failure, combo_feasible, declare_failure, named_four, types_check
 from .play import is_legal, report_error
+from .state import STATE_TYPE
 from .tricks import play_failure
+
+
+# the engine's step by address (by_address.py): replay and replay_single would each generate its
+# machine code again
+apply_once_at = by_address(apply_once, types.int64[::1], STATE_TYPE, types.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -80,11 +87,11 @@ def replay(rules, st, script, nscript):
                             show_carte(rules, G, P, st.ev, v, G[L.G_DRAWN + (v - first + n) % n])
                     return report_error(G, L.ST_ILLEGAL_SCRIPT, bad, script[bad, 1], R3_5,
                                         L.X_NO_CARTE_BLANCHE, L.A_CARTE_BLANCHE, L.D_CARTE)
-            apply_once(rules, st, L.A_CARTE_BLANCHE if (shows >> s) & 1 else L.A_STOP)
+            apply_once_at(rules, st, L.A_CARTE_BLANCHE if (shows >> s) & 1 else L.A_STOP)
             continue
         if pos >= nscript:
             if dec == L.D_MELD:
-                apply_once(rules, st, L.A_STOP)
+                apply_once_at(rules, st, L.A_STOP)
                 continue
             G[L.G_STATUS] = L.ST_INCOMPLETE
             return L.ST_INCOMPLETE
@@ -98,7 +105,7 @@ def replay(rules, st, script, nscript):
         c = np.int64(script[pos, 2])
         if kind == L.S_GAME_CLAIM:                    # V3: before a card, right or wrong
             if dec == L.D_MELD:
-                apply_once(rules, st, L.A_STOP)
+                apply_once_at(rules, st, L.A_STOP)
                 continue
             if not rules[R_FIXED_POINT] or seat != s or (dec != L.D_CLAIM and G[L.G_PHASE] != L.PH_PLAY):
                 return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, seat, V3, L.X_NO_GAME_CLAIM, L.A_CLAIM_GAME, dec)
@@ -106,17 +113,17 @@ def replay(rules, st, script, nscript):
             claim_game(rules, st)
             continue
         if dec == L.D_CLAIM:                          # the seat plays on
-            apply_once(rules, st, L.A_STOP)
+            apply_once_at(rules, st, L.A_STOP)
             continue
         if kind == L.S_PARTNER:                       # V5 option
             if dec != L.D_MELD or seat != s or not is_legal(st.legal, nleg, 0, L.A_PARTNER):
                 return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, seat, V5, L.X_NO_PARTNER, L.A_PARTNER, dec)
             pos += 1
-            apply_once(rules, st, L.A_PARTNER)
+            apply_once_at(rules, st, L.A_PARTNER)
             continue
         if kind == L.S_CARTE or kind == L.S_PLAY:
             if dec == L.D_MELD:                       # the window ends here
-                apply_once(rules, st, L.A_STOP)
+                apply_once_at(rules, st, L.A_STOP)
                 continue
             if kind == L.S_CARTE:
                 return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, seat, R3_5, L.X_NO_CARTE_BLANCHE,
@@ -128,7 +135,7 @@ def replay(rules, st, script, nscript):
                 rule, detail = play_failure(P, s, G[L.G_STAGE], G[L.G_LEAD], G[L.G_BEST], G[L.G_TRUMP], a)
                 return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, seat, rule, detail, a, dec)
             pos += 1
-            apply_once(rules, st, a)
+            apply_once_at(rules, st, a)
             continue
         if kind == L.S_EXCHANGE:
             a = L.A_EXCHANGE
@@ -180,7 +187,7 @@ def replay(rules, st, script, nscript):
                     return report_error(G, L.ST_ILLEGAL_SCRIPT, pos - 1, seat, rule, detail, a, dec)
             declare_named(rules, st, c, four)
         else:
-            apply_once(rules, st, a)
+            apply_once_at(rules, st, a)
     if pos < nscript and script[pos, 0] != L.S_HOLD:          # moves after the last trick
         return report_error(G, L.ST_ILLEGAL_SCRIPT, pos, np.int64(script[pos, 1]), R2_21, L.X_AFTER_END, -1, -1)
     G[L.G_STATUS] = L.ST_DONE

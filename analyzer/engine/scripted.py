@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit, types
 
 from . import layout as L
+from .by_address import by_address
 from .deals import DEAL_TYPE
 from .hand import deal_into
 from .replay import replay
@@ -13,6 +14,8 @@ from .state import STATE_TYPE, new_state
 from .variant_moves import set_game_totals
 
 SCRIPTED_SIG = STATE_TYPE(types.int64[::1], DEAL_TYPE, types.int32[:, ::1], types.int64)
+# the replay's checks by address (by_address.py): not generated a second time in replay_single
+replay_at = by_address(replay, types.int64[::1], STATE_TYPE, types.int32[:, ::1], types.int64)
 
 
 @njit(SCRIPTED_SIG, cache=True, nogil=True)
@@ -23,7 +26,7 @@ def replay_single(rules, deal, script, nscript):
     st = new_state(True)
     deal_into(rules, st, deal.deck, deal.dealer)
     set_game_totals(rules, st, deal.totals)
-    replay(rules, st, script, nscript)
+    replay_at(rules, st, script, nscript)
     return st
 
 

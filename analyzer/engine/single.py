@@ -6,6 +6,7 @@ replay's checks of each move are most of the compile (trace does not need them).
 from numba import njit, types
 
 from .batch import seed_policies
+from .by_address import by_address
 from .deals import DEAL_TYPE
 from .hand import deal_into
 from .play import play_out
@@ -15,6 +16,8 @@ from .variant_moves import set_game_totals
 
 
 SINGLE_SIG = STATE_TYPE(types.int64[::1], DEAL_TYPE, PLAYERS_TYPE, types.uint64, types.int64)
+# the hand's loop by address (by_address.py): the batch kernel's, loaded from the cache, not generated again
+play_out_at = by_address(play_out, types.int64[::1], STATE_TYPE, PLAYERS_TYPE)
 
 
 @njit(SINGLE_SIG, cache=True, nogil=True)
@@ -26,5 +29,5 @@ def play_single(rules, deal, players, seed, hand):
     deal_into(rules, st, deal.deck, deal.dealer)
     set_game_totals(rules, st, deal.totals)
     seed_policies(st.rngs, seed, hand)
-    play_out(rules, st, players)
+    play_out_at(rules, st, players)
     return st
