@@ -138,7 +138,7 @@ def compile_later() -> bool:
     """Once a command has found the kernels not cached (a first run): unless they are cached
     already or compiling, start the detached compile of the LATER_GROUPS (two processes at the
     lowest priority: they take what the first run leaves of the cores, then both cores once it
-    ends, done 40 to 60 s after it on 2 cores) and say so. Whether it started one."""
+    ends, done 30 to 40 s after it on 2 cores) and say so. Whether it started one."""
     if not COLD:
         return False
     marker, cached = later_kernels()
@@ -146,7 +146,7 @@ def compile_later() -> bool:
         return False
     compile_detached(LATER_GROUPS, marker)
     notice("the kernels of trace, replay, analyze and review compile in the background as well, at the lowest "
-           "priority (done 40 to 60 s after this run on 2 cores), so that those commands start at once; one "
+           "priority (done 30 to 40 s after this run on 2 cores), so that those commands start at once; one "
            "started sooner waits for those it needs")
     return True
 
