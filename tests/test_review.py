@@ -122,7 +122,7 @@ def test_the_review_command_writes_its_pages_and_refuses_bad_input(tmp_path):
     assert sorted(p.name for p in (tmp_path / "r").iterdir()) == ["review.html", "review.json", "review.md"]
     page = (tmp_path / "r" / "review.md").read_text(encoding="utf-8")
     assert "## Every decision" in page and "marriage_" not in page and "the marriage in ♦" in page
-    for args, message in ((["--seat", "2"], "--seat must be 0 or 1"), ([], "--seat must be 0 or 1"),
+    for args, message in ((["--seat", "2"], "--seat must be 0 or 1"), ([], "say which to review, --seat 0 or --seat 1"),
                           (["--seat", "0", "--samples", "1"], "--samples must be from 2")):
         bad = CliRunner().invoke(main, ["review", str(EXAMPLE), "-q", *args])
         assert bad.exit_code == 1 and message in bad.output and "Traceback" not in bad.output, bad.output

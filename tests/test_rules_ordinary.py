@@ -1303,5 +1303,5 @@ def test_R1_3_example_replay_files_parse_and_bad_declaration_is_refused():
     o = play_spec(spec)
     outcome_ok(o)
     assert o.scores == [50, 0]
-    with pytest.raises(RuleViolation):
-        load_replay(REPLAYS / "ordinary_bad_declaration.json")
+    with pytest.raises(RuleViolation, match="KH QS do not make the marriage in ♥ \\(KH QH\\)"):
+        load_replay(REPLAYS / "ordinary_bad_declaration.json")      # in the game's words, not marriage_H

@@ -42,6 +42,7 @@ from ..engine.layout import (
 )
 from ..errors import BeziqueError
 from ..rules import RuleError, RuleSet, from_dict, shown
+from ..words import combination_name
 
 FORMAT = "bezique-replay/1"
 MOVE_RE = re.compile(r"^\s*(-?\d+)\s+(plays|declares|exchanges|claims|shows|passes)\b\s*(.*?)\s*$", re.I)
@@ -194,14 +195,14 @@ def parse_move(text: str, index: int, rules: RuleSet) -> tuple[list[int], str]:
 
 
 def _check_combo_cards(c: int, named: list[int], index: int, seat: int) -> None:
-    where = "Table A"
+    where, name = "Table A", combination_name(COMBO_NAMES[c])
     if is_four_combo(c):
         rank = rank_of(combo_cards(c)[0])
         if len(named) != 4 or any(rank_of(x) != rank for x in named):
-            raise RuleViolation(f"move {index}: seat {seat}: {cards_str(named)} is not {COMBO_NAMES[c]} "
+            raise RuleViolation(f"move {index}: seat {seat}: {cards_str(named)} is not {name} "
                                 f"(four cards of one rank) ({where})")
     elif Counter(named) != Counter(combo_cards(c)):
-        raise RuleViolation(f"move {index}: seat {seat}: {cards_str(named)} do not make {COMBO_NAMES[c]} "
+        raise RuleViolation(f"move {index}: seat {seat}: {cards_str(named)} do not make {name} "
                             f"({cards_str(combo_cards(c))}) ({where})")
 
 

@@ -156,7 +156,8 @@ def review_record(record: HandSpec | SeatView, seat: int | None = None, samples:
         seat, spec = record.seat, world(record, seed)
     else:
         if seat is None or seat not in (0, 1):
-            raise AnalysisError(f"--seat must be 0 or 1, got {seat}")
+            raise AnalysisError("a replay file holds both seats: say which to review, --seat 0 or --seat 1"
+                                if seat is None else f"--seat must be 0 or 1, got {seat}")
         spec = record
     rubicon = spec.rules.is_rubicon
     decisions, had = [], []
