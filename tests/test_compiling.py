@@ -300,3 +300,20 @@ def test_trace_waits_for_the_one_hand_driver_alone(tmp_path, monkeypatch, capsys
     assert 0.8 < waited < 4 and "waiting for those this command needs" in capsys.readouterr().err
     sleeper.kill()
     sleeper.wait()
+
+
+def test_a_commands_help_compiles_nothing_on_a_cold_cache(tmp_path):
+    """``bezique simulate --help`` and ``analyze --help`` on an empty kernel cache answer at once:
+    the command's module is imported with numba's compiler off (each would compile its kernels
+    at import, a minute or more, for a page of help), so no kernel is cached and none said so."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    for command in ("simulate", "analyze"):
+        run = subprocess.run([sys.executable, "-m", "analyzer.cli", command, "--help"], env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0 and "Example:" in run.stdout, run.stdout + run.stderr
+        assert "compiling" not in run.stdout + run.stderr
+    assert not list(tmp_path.rglob("*.nbi")) and not list(tmp_path.rglob("*.nbc"))

@@ -51,6 +51,12 @@ COMMANDS = {
 }
 
 
+def asks_help(argv: list[str] | None = None) -> bool:
+    """Whether this command line asks a command for its help (``bezique report --help``)."""
+    args = sys.argv[1:] if argv is None else argv
+    return any(a in ("-h", "--help") for a in args[1:])
+
+
 class LibraryError(click.ClickException):
     """A :class:`BeziqueError` from the library, said in one line with its exit code."""
 
@@ -70,7 +76,11 @@ class Bezique(click.Group):
         if name not in COMMANDS:
             return None
         module, _line, compiles = COMMANDS[name]
-        if compiles:                  # the module compiles its kernels when imported (a cold cache)
+        if compiles and asks_help() and "numba" not in sys.modules:
+            # the module's kernels would compile at import (a minute on a cold cache) for a page of
+            # help that runs none of them: imported with numba's compiler off
+            os.environ["NUMBA_DISABLE_JIT"] = "1"
+        elif compiles:                # the module compiles its kernels when imported (a cold cache)
             watch_compiles(later=LATER_COMMANDS.get(name, ()))
         return getattr(importlib.import_module(f"{__name__}.{module}"), f"{name}_command")
 

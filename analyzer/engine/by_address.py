@@ -35,6 +35,8 @@ def by_address(dispatcher, *argtypes):
     """An intrinsic calling ``dispatcher`` compiled for ``argtypes`` through its registered
     address (module docstring). Its arguments convert to ``argtypes`` as a plain call's would;
     it returns what the callee returns."""
+    if not hasattr(dispatcher, "overloads"):      # NUMBA_DISABLE_JIT: kernels are plain Python functions
+        return dispatcher
     argtypes = tuple(argtypes)
     if argtypes not in dispatcher.overloads:      # a kernel of explicit signatures compiles no more
         dispatcher.compile(argtypes)
