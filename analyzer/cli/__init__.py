@@ -51,10 +51,9 @@ COMMANDS = {
 }
 
 
-def asks_help(argv: list[str] | None = None) -> bool:
+def asks_help() -> bool:
     """Whether this command line asks a command for its help (``bezique report --help``)."""
-    args = sys.argv[1:] if argv is None else argv
-    return any(a in ("-h", "--help") for a in args[1:])
+    return any(a in ("-h", "--help") for a in sys.argv[2:])
 
 
 class LibraryError(click.ClickException):

@@ -244,8 +244,9 @@ def _tail_estimate(rules, pool, d, me, params, data, alpha, beta):
     return best
 
 
-_tail_estimate_at = by_address(_tail_estimate, RULES, typeof(new_tail_pool()), types.int64, types.int64, PARAMS_TYPE,
-                               SEAT_TYPE, types.float64, types.float64)
+POOL_TYPE = typeof(new_tail_pool())
+_tail_estimate_at = by_address(_tail_estimate, RULES, POOL_TYPE, types.int64, types.int64, PARAMS_TYPE, SEAT_TYPE,
+                               types.float64, types.float64)
 
 
 @njit(cache=True, _nrt=False)
@@ -335,8 +336,7 @@ _draw_world_at = by_address(draw_world, RULES, INTS, PARAMS_TYPE, RNG, SEARCH_TY
 _apply_prior_at = by_address(_apply_prior, INTS, INTS, types.int64, RULES, PARAMS_TYPE, RNG, SEARCH_TYPE)
 _rollout_choice_at = by_address(_rollout_choice, INTS, INTS, types.int64, RULES, PARAMS_TYPE, RNG, SEAT_TYPE)
 _rollout_value_at = by_address(rollout_value, RULES, STATE_TYPE, types.int32, PARAMS_TYPE, SEAT_TYPE)
-tail_estimate_at = by_address(tail_estimate, RULES, STATE_TYPE, types.int32, typeof(new_tail_pool()), PARAMS_TYPE,
-                              SEAT_TYPE)
+tail_estimate_at = by_address(tail_estimate, RULES, STATE_TYPE, types.int32, POOL_TYPE, PARAMS_TYPE, SEAT_TYPE)
 
 
 @njit(cache=True, _nrt=False)
